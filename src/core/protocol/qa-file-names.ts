@@ -1,0 +1,24 @@
+/** Which protocol file a name in `qa/` is, if any. */
+export type QaFileName = { kind: 'question' | 'answer'; seq: number };
+
+const QA_NAME = /^q-(out|answers)-(\d{3,})\.json$/;
+
+/**
+ * Reads a `qa/` file name. Digits are decimal (`010` is 10, never octal); names that are
+ * not protocol files, including our own temp files, give `undefined`.
+ */
+export function parseQaFileName(name: string): QaFileName | undefined {
+  const match = QA_NAME.exec(name);
+  if (!match) return undefined;
+  const seq = Number.parseInt(match[2] as string, 10);
+  if (!Number.isSafeInteger(seq) || seq < 1) return undefined;
+  return { kind: match[1] === 'out' ? 'question' : 'answer', seq };
+}
+
+const pad = (seq: number): string => String(seq).padStart(3, '0');
+
+/** `q-out-NNN.json` for a batch. */
+export const questionFileName = (seq: number): string => `q-out-${pad(seq)}.json`;
+
+/** `q-answers-NNN.json` for a batch. */
+export const answerFileName = (seq: number): string => `q-answers-${pad(seq)}.json`;
