@@ -1,0 +1,15 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * A short stable id for one batch of one run, safe in Slack block and action ids.
+ * Hashing is pure (no I/O), so it lives in the core.
+ */
+export function batchKey(runDir: string, seq: number): string {
+  const run = createHash('sha256').update(runDir).digest('base64url').slice(0, 12);
+  return `${run}.${seq}`;
+}
+
+/** sha256 of a file's bytes, hex: tells a rewritten q-out file from the one presented. */
+export function fingerprintOf(bytes: string | Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}

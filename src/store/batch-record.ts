@@ -1,0 +1,49 @@
+import type { Answer } from '../core/protocol/question.js';
+
+/** Where a batch is in its life. */
+export const BATCH_STATUSES = [
+  'open', // presented (or about to be), collecting answers
+  'submitting', // answer file being published by us; survives a crash mid-write
+  'answered', // we published q-answers-NNN.json
+  'answered-elsewhere', // another provider published it first
+  'withdrawn', // q-out file deleted before it was answered
+  'run-removed', // the run folder disappeared
+  'malformed', // q-out file does not parse; shown with its error until fixed
+] as const;
+export type BatchStatus = (typeof BATCH_STATUSES)[number];
+
+/** The statuses after which nothing about a batch changes any more. */
+export const FINAL_STATUSES: readonly BatchStatus[] = [
+  'answered',
+  'answered-elsewhere',
+  'withdrawn',
+  'run-removed',
+];
+
+/** What the relay remembers about one batch across restarts. */
+export interface BatchRecord {
+  /** Stable short id, see `batchKey`. */
+  key: string;
+  runDir: string;
+  seq: number;
+  /** sha256 (hex) of the q-out file's bytes when last read. */
+  fingerprint: string;
+  status: BatchStatus;
+  /** Partial answers by question id, recorded as they are made. */
+  drafts: Record<string, Answer>;
+  /** Owned by the presenter (Slack channel, message ts, …); opaque to the store. */
+  presentation?: Record<string, unknown>;
+  answeredBy?: string;
+  answeredAt?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Durable per-batch state. Reads are from memory; `put` resolves once the write is durable. */
+export interface StateStore {
+  get(key: string): BatchRecord | undefined;
+  forRun(runDir: string): BatchRecord[];
+  all(): BatchRecord[];
+  put(record: BatchRecord): Promise<void>;
+  close(): Promise<void>;
+}
