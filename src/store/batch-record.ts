@@ -35,6 +35,10 @@ export interface BatchRecord {
   presentation?: Record<string, unknown>;
   answeredBy?: string;
   answeredAt?: string;
+  /** Why the last attempt to publish the answer file failed; cleared when one succeeds. */
+  problem?: string;
+  /** A remark for people fixed when the batch opened, e.g. a gap in the run's sequence. */
+  note?: string;
   createdAt: string;
   updatedAt: string;
 }

@@ -1,0 +1,53 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseQuestionFile } from '../core/protocol/parse-question-file.js';
+import { formatProtocolError } from '../core/protocol/protocol-error.js';
+import { batchKey, fingerprintOf } from '../core/queue/batch-key.js';
+import { renderBatchMessages } from '../core/slack/render-batch-messages.js';
+
+const BUILDER = 'https://app.slack.com/block-kit-builder/#';
+
+/** A Block Kit Builder address that opens with these blocks loaded. */
+export function blockKitBuilderUrl(blocks: unknown[]): string {
+  return `${BUILDER}${encodeURIComponent(JSON.stringify({ blocks }))}`;
+}
+
+/**
+ * Prints the messages the relay would post for a q-out file, as JSON, each followed by a
+ * Block Kit Builder link. Returns the exit code.
+ */
+export async function runPreview(
+  file: string,
+  io: { out: (line: string) => void; err: (line: string) => void },
+): Promise<number> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    io.err(`Cannot read ${file}: ${(error as Error).message}. Give the path of a q-out-NNN.json file.`);
+    return 2;
+  }
+  const parsed = parseQuestionFile(text, file);
+  if (!parsed.ok) {
+    io.err(formatProtocolError(parsed.error));
+    return 1;
+  }
+  const runDir = path.dirname(path.dirname(path.resolve(file)));
+  const messages = renderBatchMessages({
+    key: batchKey(runDir, parsed.value.seq),
+    revision: fingerprintOf(text).slice(0, 8),
+    runName: path.basename(runDir),
+    runDir,
+    seq: parsed.value.seq,
+    questions: parsed.value.questions,
+    drafts: {},
+    state: { kind: 'open' },
+  });
+  for (const [index, message] of messages.entries()) {
+    const label = index === 0 ? 'channel message' : `thread reply ${index}`;
+    io.out(`// ${label}`);
+    io.out(JSON.stringify(message, null, 2));
+    io.out(`// Block Kit Builder: ${blockKitBuilderUrl(message.blocks)}`);
+  }
+  return 0;
+}

@@ -1,0 +1,23 @@
+import { ErrorCode, RelayError } from '../errors.js';
+import { type Config, envSchema, toConfig } from './config-schema.js';
+
+/**
+ * Validates the environment (already merged with `.env`) into `Config`. Throws one
+ * `RelayError` listing every bad variable and how to fix it.
+ */
+export function loadConfig(env: Record<string, string | undefined>, cwd: string): Config {
+  const parsed = envSchema.safeParse(env);
+  if (parsed.success) return toConfig(parsed.data, cwd);
+  const lines = parsed.error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? 'environment');
+    return `  - ${name} ${issue.message}`;
+  });
+  throw new RelayError(
+    ErrorCode.ConfigInvalid,
+    [
+      'The relay cannot start: its configuration is incomplete or wrong.',
+      ...lines,
+      'Set these in the environment or in a .env file (see .env.example), then start again.',
+    ].join('\n'),
+  );
+}

@@ -1,0 +1,23 @@
+import { describeValue } from './describe-value.js';
+
+/** The part of a zod issue our messages need: the value that failed, absent for a missing key. */
+type FailedInput = { readonly input?: unknown };
+
+/**
+ * A zod error map for one field: `"key" is missing; expected …` when the key is absent,
+ * otherwise `expected …, found <the value, quoted>`.
+ */
+export const expecting =
+  (key: string, expected: string) =>
+  (issue: FailedInput): string =>
+    issue.input === undefined
+      ? `"${key}" is missing; expected ${expected}`
+      : `expected ${expected}, found ${describeValue(issue.input)}`;
+
+/** `expected …, found …` for a value that is present but wrong. */
+export const expectedFound = (expected: string, found: unknown): string =>
+  `expected ${expected}, found ${describeValue(found)}`;
+
+/** A plain JSON object (not an array, not null). */
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

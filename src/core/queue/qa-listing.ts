@@ -1,0 +1,50 @@
+import { parseQaFileName } from '../protocol/qa-file-names.js';
+
+/** What one `qa/` folder holds, by sequence number. */
+export interface QaListing {
+  /** seqs that have a `q-out-NNN.json`, ascending */
+  questions: number[];
+  /** seqs that have a `q-answers-NNN.json` */
+  answers: Set<number>;
+}
+
+/** Sorts the names found in a `qa/` folder into question and answer seqs; other names are ignored. */
+export function listQaFiles(names: readonly string[]): QaListing {
+  const questions: number[] = [];
+  const answers = new Set<number>();
+  for (const name of names) {
+    const parsed = parseQaFileName(name);
+    if (parsed?.kind === 'question') questions.push(parsed.seq);
+    else if (parsed?.kind === 'answer') answers.add(parsed.seq);
+  }
+  questions.sort((a, b) => a - b);
+  return { questions, answers };
+}
+
+/**
+ * The batch to present next: the lowest seq that has a question file and no answer file.
+ * Batches are strictly ascending, so nothing above it is shown until it is answered.
+ */
+export function nextUnansweredSeq(listing: QaListing): number | undefined {
+  return listing.questions.find((seq) => !listing.answers.has(seq));
+}
+
+/**
+ * Seqs below `seq` with neither a question nor an answer file: a gap in the run's sequence.
+ * The relay still presents `seq` (nothing would ever fill the gap otherwise) and says so.
+ */
+export function missingBefore(listing: QaListing, seq: number): number[] {
+  const present = new Set(listing.questions);
+  const missing: number[] = [];
+  for (let s = 1; s < seq; s += 1) {
+    if (!present.has(s) && !listing.answers.has(s)) missing.push(s);
+  }
+  return missing;
+}
+
+/** A sentence for people about a gap, or undefined when there is none. */
+export function describeGap(missing: readonly number[], seq: number): string | undefined {
+  if (missing.length === 0) return undefined;
+  const names = missing.length <= 3 ? missing.join(', ') : `${missing.slice(0, 3).join(', ')}, …`;
+  return `Batch ${names} has no question or answer file; batch ${seq} is shown next in order.`;
+}

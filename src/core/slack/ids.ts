@@ -1,0 +1,114 @@
+/**
+ * Block, action and callback ids shared by the renderer and the interaction decoder. Every id
+ * starts with `o7` so the relay's handlers can claim its own interactions by prefix.
+ */
+
+const PREFIX = 'o7';
+const SEPARATOR = '|';
+
+/** What each interactive element does; the part of an action id before the first `:`. */
+export const ACTION_KINDS = {
+  choose: 'o7.choose',
+  chooseMany: 'o7.choose-many',
+  yesNo: 'o7.yes-no',
+  freeWrite: 'o7.free-write',
+  oneTap: 'o7.one-tap',
+  submit: 'o7.submit',
+  showPreview: 'o7.show-preview',
+  showOptions: 'o7.show-options',
+} as const;
+export type ActionKind = (typeof ACTION_KINDS)[keyof typeof ACTION_KINDS];
+
+const KNOWN_KINDS: ReadonlySet<string> = new Set(Object.values(ACTION_KINDS));
+
+/** Matches every action id the renderer produces (for `app.action(...)`). */
+export const ACTION_ID_PATTERN = /^o7\.[a-z-]+(?::|$)/;
+
+/** Matches the action ids of external selects (for `app.options(...)`). */
+export const EXTERNAL_SELECT_ACTION_PATTERN = /^o7\.choose(?:-many)?(?::|$)/;
+
+/**
+ * An action id: the kind, then suffixes that keep ids unique within a message
+ * (the question index, and which button of several).
+ */
+export function actionId(kind: ActionKind, ...suffixes: (string | number)[]): string {
+  return [kind, ...suffixes].join(':');
+}
+
+/** The kind an action id names, or `undefined` for ids the relay did not render. */
+export function actionKindOf(id: string): ActionKind | undefined {
+  const kind = id.split(':', 1)[0] as string;
+  return KNOWN_KINDS.has(kind) ? (kind as ActionKind) : undefined;
+}
+
+/** Where a question sits: its batch, the batch's revision and its index in the batch. */
+export interface QuestionPlace {
+  key: string;
+  revision: string;
+  questionIndex: number;
+}
+
+/** Which part of a question a block holds; the control block has no role. */
+export const BLOCK_ROLES = { preview: 'preview', options: 'options' } as const;
+export type BlockRole = (typeof BLOCK_ROLES)[keyof typeof BLOCK_ROLES];
+
+/** What a relay block id says. `questionIndex` is absent for the batch-wide Submit block. */
+export interface ParsedBlockId {
+  key: string;
+  revision: string;
+  questionIndex?: number;
+  role?: BlockRole;
+  submit?: true;
+}
+
+/** Block id of a question's control block, or of one of its helper blocks (`role`). */
+export function questionBlockId(
+  key: string,
+  revision: string,
+  questionIndex: number,
+  role?: BlockRole,
+): string {
+  const part = role === undefined ? `q${questionIndex}` : `q${questionIndex}.${role}`;
+  return [PREFIX, key, revision, part].join(SEPARATOR);
+}
+
+/** Block id of the Submit button's block. */
+export function submitBlockId(key: string, revision: string): string {
+  return [PREFIX, key, revision, 'submit'].join(SEPARATOR);
+}
+
+const QUESTION_PART = /^q(\d{1,6})(?:\.(preview|options))?$/;
+
+/**
+ * Reads a block id made by this module; `undefined` for anything else (blocks without ids get
+ * Slack-generated ones). Parsed from both ends so a key containing `|` still round-trips.
+ */
+export function parseBlockId(blockId: string): ParsedBlockId | undefined {
+  const parts = blockId.split(SEPARATOR);
+  if (parts.length < 4 || parts[0] !== PREFIX) return undefined;
+  const part = parts[parts.length - 1] as string;
+  const revision = parts[parts.length - 2] as string;
+  const key = parts.slice(1, -2).join(SEPARATOR);
+  if (key === '' || revision === '') return undefined;
+  if (part === 'submit') return { key, revision, submit: true };
+  const match = QUESTION_PART.exec(part);
+  if (!match) return undefined;
+  const questionIndex = Number.parseInt(match[1] as string, 10);
+  const role = match[2] as BlockRole | undefined;
+  return role === undefined
+    ? { key, revision, questionIndex }
+    : { key, revision, questionIndex, role };
+}
+
+/** Modal callback ids (`app.view(...)`); only the free-write modal has a submit button. */
+export const CALLBACK_IDS = {
+  freeWrite: 'o7.free-write',
+  preview: 'o7.preview',
+  options: 'o7.options',
+} as const;
+
+/** Block and action id of the free-write modal's text input, read back on submission. */
+export const FREE_WRITE_INPUT = {
+  blockId: 'o7.free-write.input',
+  actionId: 'o7.free-write.value',
+} as const;

@@ -1,0 +1,78 @@
+import type { KnownBlock } from '@slack/types';
+import { answerFileName } from '../protocol/qa-file-names.js';
+import type { Answer, Question } from '../protocol/question.js';
+import type { FinalViewState } from './batch-view.js';
+import { escapeMrkdwn } from './escape-mrkdwn.js';
+import { quotedSection } from './quote-text.js';
+import { promptSections } from './render-prompt.js';
+
+/** An answer as text for people; `—` when there is none. */
+export function answerText(answer: Answer | undefined): string {
+  if (answer === undefined) return '—';
+  if (typeof answer === 'boolean') return answer ? 'Yes' : 'No';
+  if (Array.isArray(answer))
+    return answer.length === 0 ? '—' : answer.map((a) => `• ${a}`).join('\n');
+  return answer === '' ? '—' : answer;
+}
+
+/** A question of a finished batch: its prompt and the answer given, with no controls. */
+export function renderFinalQuestion(
+  questionIndex: number,
+  question: Question,
+  answer: Answer | undefined,
+  seq: number,
+): KnownBlock[] {
+  return [
+    ...promptSections(questionIndex, question.prompt),
+    quotedSection(
+      '*Answer:*\n',
+      answerText(answer),
+      `the full answer is in ${answerFileName(seq)}`,
+    ),
+  ];
+}
+
+// Slack user ids are upper-case letters and digits; anything else is shown as text, never linked.
+const USER_ID = /^[UWB][A-Z0-9]{2,30}$/;
+
+/** A date Slack formats in each reader's own time zone, with the ISO time as fallback. */
+export function slackDate(at: Date): string {
+  const ms = at.getTime();
+  if (Number.isNaN(ms)) return 'at an unknown time';
+  return `<!date^${Math.floor(ms / 1000)}^{date_short_pretty} at {time}|${at.toISOString()}>`;
+}
+
+/** The mrkdwn line saying how a batch ended. */
+export function finalStatusLine(state: FinalViewState): string {
+  const when = slackDate(state.at);
+  switch (state.kind) {
+    case 'answered': {
+      const who = USER_ID.test(state.by) ? `<@${state.by}>` : escapeMrkdwn(state.by);
+      return `Answered by ${who} ${when}`;
+    }
+    case 'answered-elsewhere':
+      return `Answered in another tool · ${when}`;
+    case 'withdrawn':
+      return `Withdrawn by the agent · ${when}`;
+    case 'run-removed':
+      return `Run folder removed · ${when}`;
+    case 'replaced':
+      return `Replaced by a newer version of this batch · ${when}`;
+  }
+}
+
+/** The word the notification text starts with for a finished batch. */
+export function finalStatusWord(state: FinalViewState): string {
+  switch (state.kind) {
+    case 'answered':
+      return 'Answered';
+    case 'answered-elsewhere':
+      return 'Answered in another tool';
+    case 'withdrawn':
+      return 'Withdrawn';
+    case 'run-removed':
+      return 'Run folder removed';
+    case 'replaced':
+      return 'Replaced';
+  }
+}

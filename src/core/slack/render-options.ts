@@ -1,0 +1,135 @@
+import type { ActionsBlockElement, KnownBlock, PlainTextOption } from '@slack/types';
+import type { Answer, Question } from '../protocol/question.js';
+import { actionsBlock, button, mrkdwnContext, plainContext, plainText } from './block-builders.js';
+import { BLOCK_KIT_LIMITS } from './block-kit-limits.js';
+import { escapeMrkdwn } from './escape-mrkdwn.js';
+import { ACTION_KINDS, actionId, BLOCK_ROLES, type QuestionPlace, questionBlockId } from './ids.js';
+import { truncatePlain } from './text-cut.js';
+
+/** The label of an option as Slack can show it: never empty, at most 75 characters. */
+export function optionLabel(text: string): string {
+  const visible = text.trim() === '' ? '(blank option)' : text;
+  return truncatePlain(visible, BLOCK_KIT_LIMITS.optionText);
+}
+
+/** An option object; its value is the option's index, never its text. */
+export const optionObject = (text: string, index: number): PlainTextOption => ({
+  text: plainText(optionLabel(text), BLOCK_KIT_LIMITS.optionText),
+  value: String(index),
+});
+
+/** Whether an option's label had to be shortened. */
+export const isShortened = (text: string): boolean =>
+  optionLabel(text) !== text && text.trim() !== '';
+
+/** Indices of the options a draft selects (first match per drafted string). */
+export function draftedIndices(options: readonly string[], draft: Answer | undefined): number[] {
+  const wanted = typeof draft === 'string' ? [draft] : Array.isArray(draft) ? draft : [];
+  const indices = new Set<number>();
+  for (const text of wanted) {
+    const index = options.indexOf(text);
+    if (index >= 0) indices.add(index);
+  }
+  return [...indices].sort((a, b) => a - b);
+}
+
+function chooseOneElement(question: Question, selected: PlainTextOption[], qi: number) {
+  const options = (question.options ?? []).map(optionObject);
+  const id = actionId(ACTION_KINDS.choose, qi);
+  const initial = selected[0] ? { initial_option: selected[0] } : {};
+  if (options.length <= BLOCK_KIT_LIMITS.radioOptions) {
+    return { type: 'radio_buttons', action_id: id, options, ...initial } as const;
+  }
+  if (options.length <= BLOCK_KIT_LIMITS.selectOptions) {
+    const placeholder = plainText('Choose one', BLOCK_KIT_LIMITS.selectPlaceholder);
+    return { type: 'static_select', action_id: id, placeholder, options, ...initial } as const;
+  }
+  const placeholder = plainText(
+    `Type to search ${options.length} options`,
+    BLOCK_KIT_LIMITS.selectPlaceholder,
+  );
+  return {
+    type: 'external_select',
+    action_id: id,
+    placeholder,
+    min_query_length: 0,
+    ...initial,
+  } as const;
+}
+
+function chooseManyElement(question: Question, selected: PlainTextOption[], qi: number) {
+  const options = (question.options ?? []).map(optionObject);
+  const id = actionId(ACTION_KINDS.chooseMany, qi);
+  const initial = selected.length > 0 ? { initial_options: selected } : {};
+  if (options.length <= BLOCK_KIT_LIMITS.checkboxOptions) {
+    return { type: 'checkboxes', action_id: id, options, ...initial } as const;
+  }
+  if (options.length <= BLOCK_KIT_LIMITS.selectOptions) {
+    const placeholder = plainText('Choose any', BLOCK_KIT_LIMITS.selectPlaceholder);
+    return {
+      type: 'multi_static_select',
+      action_id: id,
+      placeholder,
+      options,
+      ...initial,
+    } as const;
+  }
+  const placeholder = plainText(
+    `Type to search ${options.length} options`,
+    BLOCK_KIT_LIMITS.selectPlaceholder,
+  );
+  return {
+    type: 'multi_external_select',
+    action_id: id,
+    placeholder,
+    min_query_length: 0,
+    ...initial,
+  } as const;
+}
+
+/**
+ * The full text of options whose labels were shortened, so none is unreadable: listed under
+ * the control when the list fits one context line, otherwise behind a "Show full options"
+ * button that opens a modal.
+ */
+export function fullTextBlocks(place: QuestionPlace, options: readonly string[]): KnownBlock[] {
+  const long = options.flatMap((text, index) => (isShortened(text) ? [index] : []));
+  if (long.length === 0) return [];
+  const lines = long.map((index) => `${index + 1}. ${escapeMrkdwn(options[index] as string)}`);
+  const listing = `*Full text:*\n${lines.join('\n')}`;
+  if (listing.length <= BLOCK_KIT_LIMITS.text) return [mrkdwnContext(listing)];
+  const count = long.length === 1 ? '1 option is' : `${long.length} options are`;
+  return [
+    plainContext(`${count} longer than the ${BLOCK_KIT_LIMITS.optionText} characters shown.`),
+    actionsBlock(
+      questionBlockId(place.key, place.revision, place.questionIndex, BLOCK_ROLES.options),
+      [button('Show full options', actionId(ACTION_KINDS.showOptions, place.questionIndex))],
+    ),
+  ];
+}
+
+/**
+ * A choose-one or choose-many control in an actions block, sized to the option count:
+ * radio buttons or checkboxes up to 10, a static select up to 100, an external select beyond
+ * (served by `suggestOptions`). Drafts show as the initial selection.
+ */
+export function renderChoiceControl(
+  place: QuestionPlace,
+  question: Question,
+  draft: Answer | undefined,
+): KnownBlock[] {
+  const options = question.options ?? [];
+  if (options.length === 0) return [plainContext('This question lists no options to choose from.')];
+  const selected = draftedIndices(options, draft).map((index) =>
+    optionObject(options[index] as string, index),
+  );
+  const qi = place.questionIndex;
+  const element: ActionsBlockElement =
+    question.type === 'choose-many'
+      ? chooseManyElement(question, selected, qi)
+      : chooseOneElement(question, selected.slice(0, 1), qi);
+  return [
+    actionsBlock(questionBlockId(place.key, place.revision, qi), [element]),
+    ...fullTextBlocks(place, options),
+  ];
+}

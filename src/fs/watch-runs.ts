@@ -1,0 +1,152 @@
+import { type Stats, statSync } from 'node:fs';
+import path from 'node:path';
+import { watch } from 'chokidar';
+import type { Logger } from 'pino';
+import type { RunFsEvent } from './run-events.js';
+import { watchErrorHint } from './watch-error-hint.js';
+
+/** Names worth reporting; the consumer parses them, so odd sequence numbers still reach it. */
+const QA_FILE = /^q-(out|answers)-\d{3,}\.json$/;
+
+/** Polling a few files twice a second is cheap and quick enough for a person answering in Slack. */
+const POLL_INTERVAL_MS = 500;
+
+/** A path chokidar may see: a folder we must descend into, or a protocol file of a run. */
+type Place = { kind: 'dir'; runDir?: string } | { kind: 'qa-file'; runDir: string; name: string };
+
+const isInside = (rel: string): boolean =>
+  rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
+
+/** What `p` is for each watch path: its ancestor, a run dir, a `qa/` dir, or a protocol file. */
+function placesOf(p: string, roots: readonly string[]): Place[] {
+  const places: Place[] = [];
+  for (const root of roots) {
+    const rel = path.relative(root, p);
+    if (rel === '') {
+      places.push({ kind: 'dir', runDir: root });
+      continue;
+    }
+    if (!isInside(rel)) {
+      if (isInside(path.relative(p, root))) places.push({ kind: 'dir' });
+      continue;
+    }
+    const [a = '', b, c, ...deeper] = rel.split(path.sep);
+    if (deeper.length > 0) continue;
+    const child = path.join(root, a);
+    if (b === undefined) {
+      places.push({ kind: 'dir', runDir: child });
+      if (a === 'qa') places.push({ kind: 'dir', runDir: root });
+    } else if (c === undefined) {
+      if (b === 'qa') places.push({ kind: 'dir', runDir: child });
+      if (a === 'qa' && QA_FILE.test(b)) places.push({ kind: 'qa-file', runDir: root, name: b });
+    } else if (b === 'qa' && QA_FILE.test(c)) {
+      places.push({ kind: 'qa-file', runDir: child, name: c });
+    }
+  }
+  return places;
+}
+
+/** Stats come from lstat while listing a folder, so a symlink may stand for a folder or a file. */
+const fits = (place: Place, stats: Stats | undefined): boolean =>
+  stats === undefined ||
+  (place.kind === 'qa-file' ? !stats.isDirectory() : stats.isDirectory() || stats.isSymbolicLink());
+
+function toEvents(event: string, p: string, roots: readonly string[]): RunFsEvent[] {
+  const out = new Map<string, RunFsEvent>();
+  for (const place of placesOf(p, roots)) {
+    if (place.kind === 'qa-file' && (event === 'add' || event === 'change' || event === 'unlink')) {
+      out.set(`f:${place.runDir}/${place.name}`, {
+        type: 'qa-file',
+        runDir: place.runDir,
+        name: place.name,
+      });
+    } else if (place.kind === 'dir' && place.runDir !== undefined && event === 'unlinkDir') {
+      out.set(`g:${place.runDir}`, { type: 'run-gone', runDir: place.runDir });
+    }
+  }
+  return [...out.values()];
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    // missing, unreadable or a symlink loop: keep climbing, chokidar reports what it cannot read
+    return false;
+  }
+}
+
+/** The closest folder above `root` that exists now; watching it lets `root` come and go. */
+function existingParent(root: string): string {
+  let dir = path.dirname(root);
+  while (dir !== path.dirname(dir) && !isDirectory(dir)) {
+    dir = path.dirname(dir);
+  }
+  return dir;
+}
+
+/**
+ * Watches run folders for protocol files in their `qa/` folder and reports them as hints.
+ *
+ * A watch path may be a run dir or a runs root, and can turn into either later, so both shapes
+ * count at once: `<path>/qa/<name>` belongs to run `<path>` and `<path>/<child>/qa/<name>` to
+ * run `<path>/<child>`. Nothing else below a watch path is read or watched. Each path is
+ * watched through the closest existing folder above it, so it may be missing at start and
+ * deleting it is seen.
+ */
+export function watchRuns(
+  paths: string[],
+  onEvent: (event: RunFsEvent) => void,
+  opts: { log: Logger; usePolling?: boolean },
+): { ready: Promise<void>; close(): Promise<void> } {
+  const roots = [...new Set(paths.map((p) => path.resolve(p)))];
+  if (roots.length === 0) {
+    throw new Error('watchRuns: no watch paths given; pass at least one run dir or runs root');
+  }
+  const parents = roots.map((root) => (root === path.dirname(root) ? root : existingParent(root)));
+  for (const [i, root] of roots.entries()) {
+    if (!isDirectory(root)) {
+      opts.log.info({ path: root, waitingIn: parents[i] }, 'watch path does not exist yet');
+    }
+    if (path.basename(root) === 'qa') {
+      opts.log.warn({ path: root }, 'watch path is a qa/ folder; watch its run folder instead');
+    }
+  }
+  // chokidar counts depth from the folder it is given, which may sit several levels above a
+  // root; runs' qa/ folders are two below the root. `ignored` does the real filtering.
+  const depth = Math.max(
+    ...roots.map((root, i) => path.relative(parents[i] as string, root).split(path.sep).length + 2),
+  );
+  let closed = false;
+  const watcher = watch([...new Set(parents)], {
+    ignored: (p: string, stats?: Stats) => !placesOf(p, roots).some((pl) => fits(pl, stats)),
+    depth,
+    usePolling: opts.usePolling ?? false,
+    interval: POLL_INTERVAL_MS,
+    binaryInterval: POLL_INTERVAL_MS,
+    awaitWriteFinish: false,
+  });
+  watcher.on('all', (event, p) => {
+    if (closed) return;
+    for (const runEvent of toEvents(event, path.resolve(p), roots)) onEvent(runEvent);
+  });
+  watcher.on('error', (err: unknown) => {
+    const { code, path: errPath } = err as NodeJS.ErrnoException;
+    const hint = watchErrorHint(code);
+    if (hint !== undefined) opts.log.error({ err, path: errPath, hint }, 'run watcher error');
+  });
+  // close() settles ready too, so nobody waits forever on a watcher that never got going
+  let resolveReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => {
+    resolveReady = resolve;
+  });
+  watcher.once('ready', () => resolveReady());
+  return {
+    ready,
+    close: async () => {
+      closed = true;
+      resolveReady();
+      await watcher.close();
+    },
+  };
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+import { config as loadDotenv } from 'dotenv';
+import { runCheck } from './cli/check-command.js';
+import { runDoctor } from './cli/doctor-command.js';
+import { HELP_TEXT, parseArgs } from './cli/parse-args.js';
+import { runPreview } from './cli/preview-command.js';
+import { runStart } from './cli/start-command.js';
+import { loadConfig } from './config/load-config.js';
+import { RelayError } from './errors.js';
+import { createLogger } from './log/create-logger.js';
+
+/**
+ * The composition root and the only place that exits the process: reads argv and the
+ * environment, builds what the command needs, and turns failures into exit codes.
+ */
+async function main(argv: string[]): Promise<number> {
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  const err = (line: string) => process.stderr.write(`${line}\n`);
+  const args = parseArgs(argv);
+  switch (args.command) {
+    case 'help':
+      out(HELP_TEXT);
+      return 0;
+    case 'usage-error':
+      err(`${args.message}\n\n${HELP_TEXT}`);
+      return 2;
+    case 'check':
+      return runCheck(args.paths, { out, err });
+    case 'preview':
+      return runPreview(args.file, { out, err });
+    case 'doctor':
+      loadDotenv({ quiet: true });
+      return runDoctor(loadConfig(process.env, process.cwd()), { out });
+    case 'start': {
+      loadDotenv({ quiet: true });
+      const config = loadConfig(process.env, process.cwd());
+      const log = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true });
+      const relay = await runStart(config, log);
+      return new Promise<number>((resolve) => {
+        const stop = (signal: NodeJS.Signals) => {
+          log.info({ signal }, 'stopping');
+          relay.stop().then(
+            () => resolve(0),
+            (error: unknown) => {
+              log.error({ err: error }, 'error while stopping');
+              resolve(1);
+            },
+          );
+        };
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+    }
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof RelayError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    process.stderr.write(`o7-slack-relay failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,44 @@
+import { App, HTTPReceiver, LogLevel, SocketModeReceiver } from '@slack/bolt';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config-schema.js';
+import { toBoltLogger } from './bolt-logger.js';
+
+/**
+ * Web API retries: a few quick ones, then the queue's own back-off takes over, so an outage
+ * never holds a run for long. 429s wait for Retry-After inside these retries.
+ */
+const API_RETRY = { retries: 4, factor: 2, minTimeout: 500, maxTimeout: 8000, randomize: true };
+
+/**
+ * Socket connection retries: keep trying for a long time. This object is separate from the
+ * Web API's because the Socket Mode client writes into the options it is given.
+ */
+const SOCKET_RETRY = { retries: 1000, factor: 1.5, minTimeout: 1000, maxTimeout: 30_000 };
+
+/** Builds the Bolt app: Socket Mode with an app token, HTTP with signature checks otherwise. */
+export function createSlackApp(slack: Config['slack'], log: Logger): App {
+  const logger = toBoltLogger(log.child({ component: 'bolt' }));
+  const logLevel = log.isLevelEnabled('debug') ? LogLevel.DEBUG : LogLevel.INFO;
+  const receiver = slack.appToken
+    ? new SocketModeReceiver({
+        appToken: slack.appToken,
+        logger,
+        logLevel,
+        installerOptions: {
+          clientOptions: { slackApiUrl: slack.apiUrl, retryConfig: { ...SOCKET_RETRY } },
+        },
+      })
+    : new HTTPReceiver({
+        signingSecret: slack.signingSecret ?? '',
+        port: slack.port,
+        logger,
+        logLevel,
+      });
+  return new App({
+    token: slack.botToken,
+    receiver,
+    logger,
+    logLevel,
+    clientOptions: { slackApiUrl: slack.apiUrl, retryConfig: { ...API_RETRY }, logger, logLevel },
+  });
+}

@@ -1,0 +1,123 @@
+import type { App, BlockAction } from '@slack/bolt';
+import type { Logger } from 'pino';
+import type { Question } from '../../core/protocol/question.js';
+import { decodeAction, draftsFromState, parseBlockId } from '../../core/slack/decode-action.js';
+import { describeMissing } from '../../core/slack/missing-answers.js';
+import {
+  renderFreeWriteModal,
+  renderOptionsModal,
+  renderPreviewModal,
+} from '../../core/slack/render-modals.js';
+import type { BatchQueue } from '../../queue/batch-queue.js';
+import { toBatchView } from '../slack-presenter.js';
+import { type ActionPlace, explainRefusal, tellUser } from '../tell-user.js';
+
+const MODALS = {
+  'open-free-write': renderFreeWriteModal,
+  'show-options': renderOptionsModal,
+  'show-preview': renderPreviewModal,
+} as const;
+
+/** Every element the relay renders has an action id starting with this. */
+const RELAY_ACTIONS = /^o7\./;
+
+/**
+ * Clicks and selections on batch messages: record choices, open the free-text and preview
+ * modals, submit. Every handler acknowledges first; Slack allows 3 seconds.
+ */
+export function registerAnswerActions(app: App, deps: { queue: BatchQueue; log: Logger }): void {
+  const { queue } = deps;
+  const log = deps.log.child({ component: 'actions' });
+
+  app.action<BlockAction>(RELAY_ACTIONS, async ({ ack, body, action, client }) => {
+    await ack();
+    const place: ActionPlace = {
+      user: body.user.id,
+      channel: body.channel?.id ?? body.container?.channel_id,
+      threadTs: body.message?.thread_ts,
+    };
+    const ids = 'block_id' in action ? parseBlockId(action.block_id) : undefined;
+    if (!ids) {
+      log.warn({ action }, 'action on an element the relay did not render');
+      return;
+    }
+    const found = await queue.lookup(ids.key);
+    if (!found) {
+      await tellUser(client, log, place, explainRefusal({ kind: 'unknown' }));
+      return;
+    }
+    const questions: Question[] = found.batch?.questions ?? [];
+    const decoded = decodeAction(action as never, questions);
+    if (!decoded) {
+      log.warn({ action, key: ids.key }, 'could not decode action');
+      return;
+    }
+    const context = { key: decoded.key, user: place.user, kind: decoded.kind };
+    log.debug(context, 'action');
+
+    switch (decoded.kind) {
+      case 'open-free-write':
+      case 'show-options':
+      case 'show-preview': {
+        if (found.record.status !== 'open' || !found.batch) {
+          await tellUser(client, log, place, explainRefusal({ kind: 'closed', status: found.record.status }));
+          return;
+        }
+        if (!found.record.fingerprint.startsWith(decoded.revision)) {
+          await tellUser(client, log, place, explainRefusal({ kind: 'out-of-date' }));
+          return;
+        }
+        const view = toBatchView(found.record, {
+          batch: found.batch,
+          questionFile: '',
+        });
+        const render = MODALS[decoded.kind];
+        const modal = render({ view, questionId: decoded.questionId });
+        try {
+          await client.views.open({ trigger_id: body.trigger_id, view: modal as never });
+        } catch (err) {
+          log.warn({ err, ...context }, 'could not open modal');
+          await tellUser(client, log, place, 'Slack would not open the form in time. Please try again.');
+        }
+        return;
+      }
+      case 'draft': {
+        const outcome = await queue.saveDraft(decoded.key, {
+          revision: decoded.revision,
+          questionId: decoded.questionId,
+          answer: decoded.answer,
+        });
+        if (outcome.kind !== 'saved') await tellUser(client, log, place, explainRefusal(outcome));
+        return;
+      }
+      case 'submit':
+      case 'one-tap': {
+        const answers =
+          decoded.kind === 'one-tap'
+            ? { [decoded.questionId]: decoded.answer }
+            : draftsFromState(body.state?.values ?? {}, questions);
+        const outcome = await queue.submit(decoded.key, {
+          revision: decoded.revision,
+          by: place.user,
+          answers,
+        });
+        switch (outcome.kind) {
+          case 'answered':
+            log.info(context, 'batch answered');
+            return;
+          case 'incomplete':
+            await tellUser(client, log, place, describeMissing(questions, outcome.missing));
+            return;
+          case 'answered-elsewhere':
+            await tellUser(client, log, place, 'Someone answered this batch in another tool first; your answers were not written.');
+            return;
+          case 'write-failed':
+            await tellUser(client, log, place, `The answers could not be written: ${outcome.message}. They are kept; press Submit again once this is fixed.`);
+            return;
+          default:
+            await tellUser(client, log, place, explainRefusal(outcome));
+        }
+      }
+    }
+  });
+}

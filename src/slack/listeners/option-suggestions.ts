@@ -1,0 +1,23 @@
+import type { App } from '@slack/bolt';
+import { parseBlockId } from '../../core/slack/decode-action.js';
+import { suggestOptions } from '../../core/slack/suggest-options.js';
+import type { BatchQueue } from '../../queue/batch-queue.js';
+
+/** Answers type-ahead searches in selects of more than 100 options. */
+export function registerOptionSuggestions(app: App, deps: { queue: BatchQueue }): void {
+  app.options(/^o7\./, async ({ ack, body }) => {
+    const ids = parseBlockId(body.block_id);
+    const found = ids ? await deps.queue.lookup(ids.key) : undefined;
+    const index = ids?.questionIndex;
+    const question = index === undefined ? undefined : found?.batch?.questions[index];
+    if (!question) {
+      await ack({ options: [] });
+      return;
+    }
+    const options = suggestOptions(question, body.value ?? '').map((o) => ({
+      text: { type: 'plain_text' as const, text: o.text },
+      value: o.value,
+    }));
+    await ack({ options });
+  });
+}

@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { Answer } from '../core/protocol/question.js';
+import { err, ok, type Result } from '../core/result.js';
+import { BATCH_STATUSES, type BatchRecord } from './batch-record.js';
+
+/** On-disk format of one run's state: every batch record of that run, keyed by seq. */
+export interface RunFile {
+  version: 1;
+  runDir: string;
+  batches: Record<string, BatchRecord>;
+}
+
+const answerSchema: z.ZodType<Answer> = z.union([z.string(), z.array(z.string()), z.boolean()]);
+
+// Typed against BatchRecord key by key: a field added there but not here fails the typecheck,
+// instead of being dropped silently by every put.
+const batchRecordShape = {
+  key: z.string().min(1),
+  runDir: z.string().min(1),
+  seq: z.number().int().positive(),
+  fingerprint: z.string(),
+  status: z.enum(BATCH_STATUSES),
+  drafts: z.record(z.string(), answerSchema),
+  presentation: z.record(z.string(), z.unknown()).optional(),
+  answeredBy: z.string().optional(),
+  answeredAt: z.string().optional(),
+  problem: z.string().optional(),
+  note: z.string().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+} satisfies { [K in keyof BatchRecord]-?: z.ZodType<BatchRecord[K]> };
+
+/** One batch record as stored; also checks records handed to `put`, so every file reloads. */
+export const batchRecordSchema = z.object(batchRecordShape) satisfies z.ZodType<BatchRecord>;
+
+const runFileSchema = z
+  .object({
+    version: z.literal(1),
+    runDir: z.string().min(1),
+    batches: z.record(
+      z.string().regex(/^[1-9]\d*$/, 'batch keys are seq numbers'),
+      batchRecordSchema,
+    ),
+  })
+  .superRefine((file, ctx) => {
+    for (const [seq, record] of Object.entries(file.batches)) {
+      if (record.runDir !== file.runDir) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['batches', seq, 'runDir'],
+          message: `expected the file's runDir ${JSON.stringify(file.runDir)}`,
+        });
+      }
+      if (String(record.seq) !== seq) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['batches', seq, 'seq'],
+          message: `expected ${seq}, the key it is stored under`,
+        });
+      }
+    }
+  }) satisfies z.ZodType<RunFile>;
+
+/** The file name holding `runDir`'s state: a hash, since run paths contain slashes. */
+export function runFileName(runDir: string): string {
+  return `${createHash('sha256').update(runDir).digest('hex').slice(0, 32)}.json`;
+}
+
+/** Parses a run file's text; problems come back as one readable string with JSON paths. */
+export function parseRunFile(text: string): Result<RunFile, string> {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return err(`not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const parsed = runFileSchema.safeParse(json);
+  return parsed.success ? ok(parsed.data) : err(z.prettifyError(parsed.error));
+}
+
+/** Serialises one run's records, ordered by seq so the file diffs and reads naturally. */
+export function serializeRunFile(runDir: string, records: Iterable<BatchRecord>): string {
+  const sorted = [...records].sort((a, b) => a.seq - b.seq);
+  const file: RunFile = {
+    version: 1,
+    runDir,
+    batches: Object.fromEntries(sorted.map((r) => [String(r.seq), r])),
+  };
+  return `${JSON.stringify(file, null, 2)}\n`;
+}

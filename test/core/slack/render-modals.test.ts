@@ -1,0 +1,168 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Question } from '../../../src/core/protocol/question.js';
+import { parseModalMetadata } from '../../../src/core/slack/modal-metadata.js';
+import {
+  FREE_WRITE_CALLBACK_ID,
+  readFreeWriteSubmission,
+  renderFreeWriteModal,
+  renderOptionsModal,
+  renderPreviewModal,
+} from '../../../src/core/slack/render-modals.js';
+import { modalProblems } from './block-kit-checker.js';
+import { KEY, makeView, REVISION, textOf } from './fixtures.js';
+
+const evil = '<!channel> & <http://x|y>';
+const questions: Question[] = [
+  { id: 'why', type: 'free-write', prompt: `Why? ${evil}` },
+  {
+    id: 'md',
+    type: 'yes-no',
+    prompt: 'Looks right?',
+    preview: { type: 'markdown', content: `# Plan\n${evil}` },
+  },
+  {
+    id: 'art',
+    type: 'yes-no',
+    prompt: 'Layout?',
+    preview: { type: 'ascii', content: '+-+\n| |\n+-+' },
+  },
+];
+const assertModalOk = (view: object) =>
+  assert.deepEqual(modalProblems(view as Record<string, unknown>), []);
+
+describe('renderFreeWriteModal', () => {
+  it('asks with the escaped prompt and an input holding the draft', () => {
+    const modal = renderFreeWriteModal({
+      view: makeView(questions, { drafts: { why: 'draft text' } }),
+      questionId: 'why',
+    });
+    assertModalOk(modal);
+    assert.equal(modal.callback_id, FREE_WRITE_CALLBACK_ID);
+    assert.equal(modal.title.text, 'Your answer');
+    assert.equal(modal.submit?.text, 'Save');
+    assert.equal(modal.close?.text, 'Cancel');
+    assert.deepEqual(JSON.parse(modal.private_metadata ?? ''), {
+      key: KEY,
+      revision: REVISION,
+      questionId: 'why',
+      questionIndex: 0,
+    });
+    assert.ok(textOf(modal.blocks).includes('*1.* Why? &lt;!channel&gt; &amp; &lt;http://x|y&gt;'));
+    const input = modal.blocks.at(-1);
+    assert.deepEqual(input, {
+      type: 'input',
+      block_id: 'o7.free-write.input',
+      label: { type: 'plain_text', text: 'Your answer', emoji: true },
+      element: {
+        type: 'plain_text_input',
+        action_id: 'o7.free-write.value',
+        multiline: true,
+        max_length: 3000,
+        initial_value: 'draft text',
+      },
+    });
+  });
+
+  it('leaves the input empty without a draft, and names a missing question clearly', () => {
+    const modal = renderFreeWriteModal({ view: makeView(questions), questionId: 'why' });
+    assertModalOk(modal);
+    assert.ok(!textOf(modal.blocks).includes('initial_value'));
+    assert.throws(
+      () => renderFreeWriteModal({ view: makeView(questions), questionId: 'nope' }),
+      /Question "nope" is not in batch 3 of .*run-42; it has "why", "md", "art"/,
+    );
+  });
+
+  it('fits an over-long draft into the input and says so', () => {
+    const draft = 'z'.repeat(3500);
+    const modal = renderFreeWriteModal({
+      view: makeView(questions, { drafts: { why: draft } }),
+      questionId: 'why',
+    });
+    assertModalOk(modal);
+    const input = modal.blocks.at(-1) as { hint?: { text: string } };
+    assert.equal(
+      input.hint?.text,
+      'Your earlier answer had 3500 characters; only the first 3000 fit here.',
+    );
+  });
+
+  it('reads the submitted text back', () => {
+    const values = {
+      'o7.free-write.input': {
+        'o7.free-write.value': { type: 'plain_text_input', value: 'typed' },
+      },
+    };
+    assert.equal(readFreeWriteSubmission(values), 'typed');
+    assert.equal(readFreeWriteSubmission({}), '');
+  });
+
+  it('round-trips its metadata, even when the id is too long to keep', () => {
+    const long: Question[] = [{ id: 'x'.repeat(4000), type: 'free-write', prompt: 'Long id' }];
+    const modal = renderFreeWriteModal({ view: makeView(long), questionId: 'x'.repeat(4000) });
+    assertModalOk(modal);
+    assert.deepEqual(parseModalMetadata(modal.private_metadata ?? '', long), {
+      key: KEY,
+      revision: REVISION,
+      questionId: 'x'.repeat(4000),
+    });
+    assert.equal(parseModalMetadata('not json', long), undefined);
+    assert.equal(parseModalMetadata('{"key":1}', long), undefined);
+  });
+});
+
+describe('renderPreviewModal', () => {
+  it('shows a markdown preview as escaped mrkdwn sections', () => {
+    const modal = renderPreviewModal({ view: makeView(questions), questionId: 'md' });
+    assertModalOk(modal); // includes: no markdown blocks, no unescaped "<"
+    assert.equal(modal.submit, undefined);
+    assert.ok(textOf(modal.blocks).includes('# Plan\\n&lt;!channel&gt; &amp; &lt;http://x|y&gt;'));
+  });
+
+  it('shows an ascii preview preformatted', () => {
+    const modal = renderPreviewModal({ view: makeView(questions), questionId: 'art' });
+    assertModalOk(modal);
+    assert.deepEqual(modal.blocks[1], {
+      type: 'rich_text',
+      elements: [
+        { type: 'rich_text_preformatted', elements: [{ type: 'text', text: '+-+\n| |\n+-+' }] },
+      ],
+    });
+  });
+
+  for (const type of ['markdown', 'ascii'] as const) {
+    it(`shows a long ${type} preview whole in chunks`, () => {
+      const content = 'abc <def> & ghi\n'.repeat(5000);
+      const view = makeView([{ id: 'p', type: 'yes-no', prompt: 'P', preview: { type, content } }]);
+      const modal = renderPreviewModal({ view, questionId: 'p' });
+      assertModalOk(modal);
+      assert.ok(modal.blocks.length > 10);
+      assert.ok(!textOf(modal.blocks).includes('Showing the first'));
+    });
+
+    it(`says where a ${type} preview too long for a modal is kept`, () => {
+      const content = 'y'.repeat(400_000);
+      const view = makeView([{ id: 'p', type: 'yes-no', prompt: 'P', preview: { type, content } }]);
+      const modal = renderPreviewModal({ view, questionId: 'p' });
+      assertModalOk(modal);
+      assert.equal(modal.blocks.length, 100);
+      assert.match(
+        textOf(modal.blocks.at(-1)),
+        /Showing the first 294000 of 400000 characters\. The full preview is in \/home\/me\/project\/\.7\/runs\/run-42\/qa\/q-out-003\.json \(question \\"p\\"\)/,
+      );
+    });
+  }
+});
+
+describe('renderOptionsModal', () => {
+  it('lists every option in full, escaped and numbered', () => {
+    const options = ['short', `long ${'text '.repeat(40)}${evil}`];
+    const view = makeView([{ id: 'c', type: 'choose-one', prompt: 'Pick', options }]);
+    const modal = renderOptionsModal({ view, questionId: 'c' });
+    assertModalOk(modal);
+    const text = textOf(modal.blocks);
+    assert.ok(text.includes('1. short\\n2. long text'));
+    assert.ok(text.includes('&lt;!channel&gt;'));
+  });
+});

@@ -1,0 +1,452 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import {
+  chmod,
+  mkdir,
+  mkdtemp,
+  open,
+  readdir,
+  readFile,
+  readlink,
+  rename,
+  rm,
+  stat,
+  symlink,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { type TestContext, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import pino from 'pino';
+import type { RunFsEvent } from '../../src/fs/run-events.js';
+import { watchErrorHint } from '../../src/fs/watch-error-hint.js';
+import { watchRuns } from '../../src/fs/watch-runs.js';
+
+const WAIT_MS = 15_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitFor(what: string, check: () => boolean | Promise<boolean>, ms = WAIT_MS) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+/** An event plus the file's content read when it arrived, as the real consumer would. */
+type Seen = RunFsEvent & { content?: string };
+
+function captureLog() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n')) if (line) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { log: pino({ level: 'debug' }, stream), lines };
+}
+
+/** A temp folder plus a way to start watchers; everything is closed and removed after the test. */
+async function setup(t: TestContext) {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'watch-runs-'));
+  const closers: (() => Promise<void>)[] = [];
+  t.after(async () => {
+    for (const close of closers) await close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  const start = async (paths: string[], opts: { usePolling?: boolean } = {}) => {
+    const seen: Seen[] = [];
+    const { log, lines } = captureLog();
+    const watcher = watchRuns(
+      paths,
+      (event) => {
+        if (event.type !== 'qa-file') return void seen.push(event);
+        let content: string | undefined;
+        try {
+          content = readFileSync(path.join(event.runDir, 'qa', event.name), 'utf8');
+        } catch {
+          content = undefined; // deleted: the consumer would see it gone
+        }
+        seen.push({ ...event, content });
+      },
+      { log, ...opts },
+    );
+    closers.push(() => watcher.close());
+    await watcher.ready;
+    const qaFile = (runDir: string, name: string, from = 0) =>
+      seen.slice(from).some((e) => e.type === 'qa-file' && e.runDir === runDir && e.name === name);
+    const gone = (runDir: string) => seen.some((e) => e.type === 'run-gone' && e.runDir === runDir);
+    return {
+      seen,
+      lines,
+      watcher,
+      qaFile,
+      waitQaFile: (runDir: string, name: string, from = 0) =>
+        waitFor(`qa-file ${name} in ${runDir}`, () => qaFile(runDir, name, from)),
+      waitGone: (runDir: string) => waitFor(`run-gone ${runDir}`, () => gone(runDir)),
+    };
+  };
+  return { dir, start };
+}
+
+async function put(file: string, content = '{}') {
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, content);
+}
+
+const onLinux = process.platform === 'linux';
+
+/** Inodes this process holds inotify watches on, read from /proc (Linux only). */
+async function watchedInodes(): Promise<Set<number>> {
+  const inodes = new Set<number>();
+  for (const fd of await readdir('/proc/self/fd')) {
+    const target = await readlink(`/proc/self/fd/${fd}`).catch(() => '');
+    if (target !== 'anon_inode:inotify') continue;
+    const info = await readFile(`/proc/self/fdinfo/${fd}`, 'utf8').catch(() => '');
+    for (const m of info.matchAll(/^inotify wd:\S+ ino:([0-9a-f]+)/gm)) {
+      inodes.add(Number.parseInt(m[1] as string, 16));
+    }
+  }
+  return inodes;
+}
+
+const inode = async (p: string) => (await stat(p)).ino;
+
+/** Lets the watcher notice a new folder before the next step, so steps really happen in order. */
+async function untilWatched(dir: string) {
+  if (!onLinux) return sleep(500);
+  const ino = await inode(dir);
+  await waitFor(`a watch on ${dir}`, async () => (await watchedInodes()).has(ino));
+}
+
+test('reports protocol files that exist at start before ready, and nothing else', async (t) => {
+  const { dir, start } = await setup(t);
+  const runs = path.join(dir, 'runs');
+  const r1 = path.join(runs, 'r1');
+  await put(path.join(r1, 'qa', 'q-out-001.json'));
+  await put(path.join(r1, 'qa', 'q-answers-001.json'));
+  await put(path.join(r1, 'qa', 'q-out-1000.json'));
+  for (const other of [
+    '.q-answers-002.json.tmp',
+    'q-out-002.json.tmp',
+    '.q-out-003.json',
+    'x.json',
+  ]) {
+    await put(path.join(r1, 'qa', other));
+  }
+  await put(path.join(r1, 'qa', 'q-out-004.json', 'q-out-005.json')); // a folder with the name
+  await put(path.join(r1, 'logs', 'qa', 'q-out-001.json')); // too deep for either shape
+  await put(path.join(runs, 'q-out-001.json')); // not in a qa/ folder
+  await put(path.join(r1, 'q-out-001.json'));
+
+  const w = await start([runs]);
+
+  const names = w.seen.map((e) => (e.type === 'qa-file' ? `${e.runDir}|${e.name}` : e.type));
+  assert.deepEqual(names.sort(), [
+    `${r1}|q-answers-001.json`,
+    `${r1}|q-out-001.json`,
+    `${r1}|q-out-1000.json`,
+  ]);
+});
+
+test('spends no inotify watch and reports nothing for other folders of a run', {
+  skip: !onLinux && 'reads inotify watches from /proc',
+}, async (t) => {
+  const { dir, start } = await setup(t);
+  const runs = path.join(dir, 'runs');
+  const r1 = path.join(runs, 'r1');
+  await put(path.join(r1, 'qa', 'q-out-001.json'));
+  await put(path.join(r1, 'logs', 'a', 'b', 'c', 'log.txt'));
+  await put(path.join(r1, 'logs', 'qa', 'q-out-001.json'));
+  await put(path.join(r1, 'artifacts', 'out.bin'));
+  await put(path.join(r1, 'notes.txt'));
+
+  const w = await start([runs]);
+
+  const watched = await watchedInodes();
+  for (const needed of [dir, runs, r1, path.join(r1, 'qa')]) {
+    assert.ok(watched.has(await inode(needed)), `expected a watch on ${needed}`);
+  }
+  const unwanted = [
+    'logs',
+    'logs/a',
+    'logs/a/b',
+    'logs/a/b/c',
+    'logs/qa',
+    'artifacts',
+    'notes.txt',
+  ];
+  for (const rel of unwanted) {
+    assert.ok(!watched.has(await inode(path.join(r1, rel))), `unexpected watch on ${rel}`);
+  }
+
+  await put(path.join(r1, 'logs', 'a', 'b', 'q-out-002.json'));
+  await put(path.join(r1, 'logs', 'qa', 'q-out-003.json'));
+  await put(path.join(r1, 'artifacts', 'qa', 'q-out-004.json'));
+  await put(path.join(r1, 'qa', 'q-out-009.json')); // a sentinel: events are delivered in order
+  await w.waitQaFile(r1, 'q-out-009.json');
+  assert.ok(w.seen.every((e) => e.type === 'qa-file' && e.runDir === r1));
+  assert.deepEqual([...new Set(w.seen.map((e) => e.type === 'qa-file' && e.name))].sort(), [
+    'q-out-001.json',
+    'q-out-009.json',
+  ]);
+});
+
+test('picks up a runs root, run folders and qa/ folders created after start', async (t) => {
+  const { dir, start } = await setup(t);
+  const runs = path.join(dir, '.7', 'runs'); // neither .7 nor runs exist yet
+  const w = await start([runs]);
+
+  await mkdir(path.join(dir, '.7'));
+  await untilWatched(path.join(dir, '.7'));
+  await mkdir(runs);
+  await untilWatched(runs);
+  const r1 = path.join(runs, 'r1');
+  await mkdir(r1);
+  await untilWatched(r1);
+  await mkdir(path.join(r1, 'qa'));
+  await untilWatched(path.join(r1, 'qa'));
+  await put(path.join(r1, 'qa', 'q-out-001.json'));
+  await w.waitQaFile(r1, 'q-out-001.json');
+
+  const r2 = path.join(runs, 'r2'); // all at once
+  await put(path.join(r2, 'qa', 'q-out-001.json'));
+  await w.waitQaFile(r2, 'q-out-001.json');
+
+  await put(path.join(runs, 'qa', 'q-out-001.json')); // the same path read as a run dir
+  await w.waitQaFile(runs, 'q-out-001.json');
+});
+
+test('a missing watch path does not throw, and a run dir created later works', async (t) => {
+  const { dir, start } = await setup(t);
+  const run = path.join(dir, 'a', 'b', 'run-1');
+  const w = await start([run]);
+  assert.equal(
+    w.lines.find((l) => l.level === 50),
+    undefined,
+    'missing is not an error',
+  );
+  assert.ok(w.lines.some((l) => l.path === run && l.msg === 'watch path does not exist yet'));
+  await put(path.join(run, 'qa', 'q-out-001.json'));
+  await w.waitQaFile(run, 'q-out-001.json');
+  const other = watchRuns(['/nonexistent/o7/runs'], () => {}, captureLog());
+  await other.ready;
+  await other.close();
+});
+
+test('reports a file renamed into place, and one replaced by a rename', async (t) => {
+  const { dir, start } = await setup(t);
+  const run = path.join(dir, 'run');
+  const qa = path.join(run, 'qa');
+  await put(path.join(qa, 'q-answers-001.json'), '{"old":true}');
+  const w = await start([run]);
+
+  await writeFile(path.join(qa, '.q-out-002.json.tmp'), '{"seq":2}');
+  await rename(path.join(qa, '.q-out-002.json.tmp'), path.join(qa, 'q-out-002.json'));
+  await waitFor('the renamed file with its content', () =>
+    w.seen.some(
+      (e) => e.type === 'qa-file' && e.name === 'q-out-002.json' && e.content === '{"seq":2}',
+    ),
+  );
+
+  await writeFile(path.join(qa, '.q-answers-001.json.tmp'), '{"new":true}');
+  await rename(path.join(qa, '.q-answers-001.json.tmp'), path.join(qa, 'q-answers-001.json'));
+  await waitFor('the replaced file with its new content', () =>
+    w.seen.some((e) => e.type === 'qa-file' && e.content === '{"new":true}'),
+  );
+  assert.ok(w.seen.every((e) => e.type === 'qa-file' && !e.name.endsWith('.tmp')));
+});
+
+test('a file written slowly in place is reported after its last write', async (t) => {
+  const { dir, start } = await setup(t);
+  const run = path.join(dir, 'run');
+  await mkdir(path.join(run, 'qa'), { recursive: true });
+  const w = await start([run]);
+  const full = JSON.stringify({ seq: 3, questions: [{ id: 'x'.repeat(2000) }] });
+
+  const file = await open(path.join(run, 'qa', 'q-out-003.json'), 'w');
+  try {
+    await file.write(full.slice(0, 1000));
+    await w.waitQaFile(run, 'q-out-003.json');
+    await sleep(300); // a slow writer: the rest comes later
+    await file.write(full.slice(1000));
+  } finally {
+    await file.close();
+  }
+  await waitFor('an event after the last write', () =>
+    w.seen.some((e) => e.type === 'qa-file' && e.content === full),
+  );
+});
+
+test('reports deleted qa files, qa/ folders, run folders and watched run dirs', async (t) => {
+  const { dir, start } = await setup(t);
+  const runs = path.join(dir, 'runs');
+  const single = path.join(dir, 'single-run');
+  for (const run of ['r1', 'r2', 'r3']) await put(path.join(runs, run, 'qa', 'q-out-001.json'));
+  await put(path.join(single, 'qa', 'q-out-001.json'));
+  const w = await start([runs, single]);
+
+  const mark = w.seen.length;
+  await unlink(path.join(runs, 'r1', 'qa', 'q-out-001.json'));
+  await w.waitQaFile(path.join(runs, 'r1'), 'q-out-001.json', mark);
+
+  await rm(path.join(runs, 'r2', 'qa'), { recursive: true });
+  await w.waitGone(path.join(runs, 'r2'));
+  await rm(path.join(runs, 'r3'), { recursive: true });
+  await w.waitGone(path.join(runs, 'r3'));
+  await rm(single, { recursive: true });
+  await w.waitGone(single);
+
+  await put(path.join(single, 'qa', 'q-out-002.json')); // the watched run dir comes back
+  await w.waitQaFile(single, 'q-out-002.json');
+  assert.equal(
+    w.lines.find((l) => l.level === 50),
+    undefined,
+    'deletions are not errors',
+  );
+});
+
+test('reports a thousand files in one qa/ folder, at start and added later', async (t) => {
+  const { dir, start } = await setup(t);
+  const run = path.join(dir, 'runs', 'r1');
+  const qa = path.join(run, 'qa');
+  await mkdir(qa, { recursive: true });
+  const names = (from: number) => Array.from({ length: 1000 }, (_, i) => `q-out-${from + i}.json`);
+  const write = async (list: string[]) => {
+    for (let i = 0; i < list.length; i += 100) {
+      await Promise.all(list.slice(i, i + 100).map((n) => writeFile(path.join(qa, n), '{}')));
+    }
+  };
+  const reported = (w: { seen: Seen[] }) =>
+    new Set(w.seen.flatMap((e) => (e.type === 'qa-file' ? [e.name] : [])));
+
+  await write(names(1000));
+  const w = await start([path.join(dir, 'runs')]);
+  assert.equal(reported(w).size, 1000);
+
+  await write(names(2000));
+  await waitFor('2000 files', () => reported(w).size === 2000, 60_000);
+  assert.ok(w.seen.every((e) => e.type === 'qa-file' && e.runDir === run));
+});
+
+test('watches a run dir and a runs root at once, reporting normalized absolute run dirs', async (t) => {
+  const { dir, start } = await setup(t);
+  const single = path.join(dir, 'one-run');
+  const runs = path.join(dir, 'runs');
+  await mkdir(single);
+  await mkdir(runs);
+  const relativeSingle = `${path.relative(process.cwd(), path.join(dir, 'x', '..', 'one-run'))}/`;
+  const w = await start([relativeSingle, runs]);
+
+  await put(path.join(single, 'qa', 'q-out-001.json'));
+  await put(path.join(runs, 'r7', 'qa', 'q-answers-001.json'));
+  await w.waitQaFile(single, 'q-out-001.json');
+  await w.waitQaFile(path.join(runs, 'r7'), 'q-answers-001.json');
+});
+
+test('keeps symlinked paths as given instead of resolving them', async (t) => {
+  const { dir, start } = await setup(t);
+  await mkdir(path.join(dir, 'real', 'runs'), { recursive: true });
+  await mkdir(path.join(dir, 'elsewhere', 'r9', 'qa'), { recursive: true });
+  await symlink(path.join(dir, 'real'), path.join(dir, 'link'));
+  const runs = path.join(dir, 'link', 'runs');
+  await symlink(path.join(dir, 'elsewhere', 'r9'), path.join(runs, 'r9'));
+  const w = await start([runs]);
+
+  await put(path.join(runs, 'r1', 'qa', 'q-out-001.json'));
+  await put(path.join(dir, 'elsewhere', 'r9', 'qa', 'q-out-001.json'));
+  await w.waitQaFile(path.join(runs, 'r1'), 'q-out-001.json');
+  await w.waitQaFile(path.join(runs, 'r9'), 'q-out-001.json');
+});
+
+test('polling mode reports existing and new files', async (t) => {
+  const { dir, start } = await setup(t);
+  const run = path.join(dir, 'runs', 'r1');
+  await put(path.join(run, 'qa', 'q-out-001.json'));
+  const w = await start([path.join(dir, 'runs')], { usePolling: true });
+  assert.ok(w.qaFile(run, 'q-out-001.json'));
+  if (onLinux) assert.ok(!(await watchedInodes()).has(await inode(run)), 'polls, no inotify');
+
+  await put(path.join(run, 'qa', 'q-out-002.json'));
+  await w.waitQaFile(run, 'q-out-002.json');
+  const mark = w.seen.length;
+  await writeFile(path.join(run, 'qa', 'q-out-002.json'), '{"seq":2}');
+  await w.waitQaFile(run, 'q-out-002.json', mark);
+});
+
+test('delivers no events once close() has resolved', async (t) => {
+  const { dir, start } = await setup(t);
+  const run = path.join(dir, 'run');
+  await mkdir(path.join(run, 'qa'), { recursive: true });
+  const w = await start([run]);
+  await w.watcher.close();
+  await put(path.join(run, 'qa', 'q-out-001.json'));
+  await rm(run, { recursive: true });
+  await sleep(500); // nothing to wait for: absence of events is the point
+  assert.deepEqual(w.seen, []);
+});
+
+test('close() before the first scan finishes settles ready', async (t) => {
+  const { dir } = await setup(t);
+  const { log } = captureLog();
+  const watcher = watchRuns([path.join(dir, 'runs')], () => {}, { log });
+  await watcher.close();
+  await watcher.ready;
+});
+
+test('watch error hints: ENOSPC names the sysctl and RELAY_POLL, races are not errors', () => {
+  assert.match(watchErrorHint('ENOSPC') ?? '', /fs\.inotify\.max_user_watches.*RELAY_POLL=1/);
+  assert.match(watchErrorHint('EACCES') ?? '', /permission/);
+  assert.match(watchErrorHint('EWHATEVER') ?? '', /readable/);
+  assert.match(watchErrorHint(undefined) ?? '', /readable/);
+  assert.equal(watchErrorHint('ENOENT'), undefined);
+  assert.equal(watchErrorHint('ENOTDIR'), undefined);
+});
+
+const CHILD = `
+const { default: pino } = await import('pino');
+const { watchRuns } = await import(process.env.WATCH_RUNS_MODULE);
+const watcher = watchRuns([process.env.WATCH_PATH], () => {}, { log: pino() });
+await watcher.ready;
+await watcher.close();
+`;
+
+test('an unreadable run folder is logged as an error with its path and a hint', async (t) => {
+  const { dir } = await setup(t);
+  const runs = path.join(dir, 'runs');
+  const locked = path.join(runs, 'locked');
+  await mkdir(locked, { recursive: true });
+  await chmod(dir, 0o755);
+  await chmod(locked, 0o000);
+  // root reads anything, so the watcher runs in a child process as nobody when we are root
+  const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD], {
+    ...asNobody,
+    env: {
+      ...process.env,
+      WATCH_PATH: runs,
+      WATCH_RUNS_MODULE: fileURLToPath(new URL('../../src/fs/watch-runs.ts', import.meta.url)),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk) => {
+    out += chunk;
+  });
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  assert.equal(code, 0);
+  const errors = out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .filter((l) => l.level === 50);
+  assert.equal(errors.length, 1, out);
+  assert.equal(errors[0].path, locked);
+  assert.match(errors[0].hint, /permission/);
+  assert.equal(errors[0].err.code, 'EACCES');
+});

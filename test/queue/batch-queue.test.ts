@@ -1,0 +1,342 @@
+import assert from 'node:assert/strict';
+import { mkdir, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import { pino } from 'pino';
+import { createBatchQueue } from '../../src/queue/batch-queue.js';
+import type { PresentContext, Presenter } from '../../src/queue/presenter.js';
+import type { BatchRecord, StateStore } from '../../src/store/batch-record.js';
+import { openFileStateStore } from '../../src/store/file-state-store.js';
+import { makeTempDir, sampleBatch, waitFor, writeQuestionFile } from '../support/temp-dir.js';
+
+const log = pino({ level: process.env.TEST_LOG ?? 'silent' });
+
+/** A presenter that remembers what it was asked to show; `failures` makes the next calls throw. */
+function recordingPresenter() {
+  const shown: { key: string; seq: number; status: string; drafts: unknown; ctx: PresentContext }[] =
+    [];
+  let failures = 0;
+  let posts = 0;
+  const presenter: Presenter = {
+    async sync(record: BatchRecord, ctx: PresentContext) {
+      if (failures > 0) {
+        failures -= 1;
+        throw new Error('slack is down');
+      }
+      shown.push({ key: record.key, seq: record.seq, status: record.status, drafts: record.drafts, ctx });
+      const ts = (record.presentation?.ts as string | undefined) ?? `ts-${++posts}`;
+      return { channel: 'C1', ts };
+    },
+  };
+  return {
+    presenter,
+    shown,
+    failNext(n: number) {
+      failures = n;
+    },
+    posts: () => posts,
+    last: (seq: number) => shown.filter((s) => s.seq === seq).at(-1),
+  };
+}
+
+describe('batch queue', () => {
+  let root: string;
+  let cleanup: () => Promise<void>;
+  let store: StateStore;
+  let run: string;
+
+  beforeEach(async () => {
+    ({ dir: root, cleanup } = await makeTempDir());
+    run = path.join(root, 'runs', 'run-a');
+    await mkdir(path.join(run, 'qa'), { recursive: true });
+    store = await openFileStateStore(path.join(root, 'state'), { log });
+  });
+
+  afterEach(async () => {
+    await store.close();
+    await cleanup();
+  });
+
+  function start(presenter: Presenter, opts: { settleMs?: number } = {}) {
+    const queue = createBatchQueue({ store, presenter, log, settleMs: opts.settleMs ?? 50, retryBaseMs: 20 });
+    return queue;
+  }
+
+  const touch = (queue: ReturnType<typeof start>, runDir = run) =>
+    queue.notify({ type: 'qa-file', runDir, name: 'q-out-001.json' });
+
+  test('presents batches of a run one at a time, in ascending order', async () => {
+    const p = recordingPresenter();
+    await writeQuestionFile(run, 2, sampleBatch(2));
+    await writeQuestionFile(run, 1, sampleBatch(1));
+    const queue = start(p.presenter);
+    touch(queue);
+    queue.start();
+    await queue.idle();
+    assert.deepEqual(
+      p.shown.map((s) => [s.seq, s.status]),
+      [[1, 'open']],
+    );
+    const key = p.shown[0]?.key as string;
+    const revision = store.get(key)?.fingerprint.slice(0, 8) as string;
+    const outcome = await queue.submit(key, {
+      revision,
+      by: 'U1',
+      answers: { format: 'CSV', targets: ['android', 'web'], notes: 'none', go: true },
+    });
+    assert.equal(outcome.kind, 'answered');
+    await queue.idle();
+    assert.deepEqual(
+      p.shown.map((s) => [s.seq, s.status]),
+      [
+        [1, 'open'],
+        [1, 'answered'],
+        [2, 'open'],
+      ],
+    );
+    const written = JSON.parse(await readFile(path.join(run, 'qa', 'q-answers-001.json'), 'utf8'));
+    assert.deepEqual(
+      written.answers.map((a: { answer: unknown }) => a.answer),
+      ['CSV', ['web', 'android'], 'none', true],
+    );
+    await queue.close();
+  });
+
+  test('a gap in the sequence is shown with a note, not waited on forever', async () => {
+    const p = recordingPresenter();
+    await writeFile(path.join(run, 'qa', 'q-answers-001.json'), '{}');
+    await writeQuestionFile(run, 1, sampleBatch(1));
+    await writeQuestionFile(run, 3, sampleBatch(3));
+    const queue = start(p.presenter);
+    touch(queue);
+    queue.start();
+    await queue.idle();
+    assert.equal(p.shown.length, 1);
+    assert.equal(p.shown[0]?.seq, 3);
+    assert.equal(
+      store.get(p.shown[0]?.key as string)?.note,
+      'Batch 2 has no question or answer file; batch 3 is shown next in order.',
+    );
+    await queue.close();
+  });
+
+  test('an answer file from another provider closes the batch and brings the next', async () => {
+    const p = recordingPresenter();
+    await writeQuestionFile(run, 1, sampleBatch(1));
+    await writeQuestionFile(run, 2, sampleBatch(2));
+    const queue = start(p.presenter);
+    touch(queue);
+    queue.start();
+    await queue.idle();
+    await writeFile(path.join(run, 'qa', 'q-answers-001.json'), '{"seq":1}');
+    queue.notify({ type: 'qa-file', runDir: run, name: 'q-answers-001.json' });
+    await queue.idle();
+    assert.deepEqual(
+      p.shown.map((s) => [s.seq, s.status]),
+      [
+        [1, 'open'],
+        [1, 'answered-elsewhere'],
+        [2, 'open'],
+      ],
+    );
+    await queue.close();
+  });
+
+  test('a rewritten question file is shown again with drafts cleared; a deleted one is withdrawn', async () => {
+    const p = recordingPresenter();
+    await writeQuestionFile(run, 1, sampleBatch(1));
+    const queue = start(p.presenter);
+    touch(queue);
+    queue.start();
+    await queue.idle();
+    const key = p.shown[0]?.key as string;
+    const first = store.get(key) as BatchRecord;
+    await queue.saveDraft(key, {
+      revision: first.fingerprint.slice(0, 8),
+      questionId: 'format',
+      answer: 'JSON',
+    });
+    assert.deepEqual(store.get(key)?.drafts, { format: 'JSON' });
+
+    await writeQuestionFile(run, 1, sampleBatch(1, { note: 'second version' }));
+    touch(queue);
+    await queue.idle();
+    const second = store.get(key) as BatchRecord;
+    assert.notEqual(second.fingerprint, first.fingerprint);
+    assert.deepEqual(second.drafts, {});
+    assert.equal(second.status, 'open');
+    assert.equal(second.presentation?.ts, first.presentation?.ts, 'same message, updated');
+
+    const stale = await queue.submit(key, {
+      revision: first.fingerprint.slice(0, 8),
+      by: 'U1',
+      answers: { format: 'JSON', targets: ['web'], notes: '', go: false },
+    });
+    assert.equal(stale.kind, 'out-of-date');
+
+    await unlink(path.join(run, 'qa', 'q-out-001.json'));
+    touch(queue);
+    await queue.idle();
+    assert.equal(store.get(key)?.status, 'withdrawn');
+    assert.equal(p.shown.at(-1)?.status, 'withdrawn');
+    await queue.close();
+  });
+
+  test('removing the run folder closes its open batch', async () => {
+    const p = recordingPresenter();
+    await writeQuestionFile(run, 1, sampleBatch(1));
+    const queue = start(p.presenter);
+    touch(queue);
+    queue.start();
+    await queue.idle();
+    await rm(run, { recursive: true });
+    queue.notify({ type: 'run-gone', runDir: run });
+    await queue.idle();
+    assert.equal(p.shown.at(-1)?.status, 'run-removed');
+    await queue.close();
+  });
+
+  test('a malformed file is reported once it stops changing, and reopens when fixed', async () => {
+    const p = recordingPresenter();
+    const other = path.join(root, 'runs', 'run-b');
+    await writeQuestionFile(run, 1, '{"seq": 1, "questions": [');
+    await writeQuestionFile(other, 1, sampleBatch(1));
+    const queue = start(p.presenter, { settleMs: 100 });
+    touch(queue);
+    touch(queue, other);
+    queue.start();
+    await waitFor(() => p.shown.find((s) => s.status === 'malformed'), 'malformed report');
+    const bad = p.shown.find((s) => s.status === 'malformed');
+    assert.match(String(bad?.ctx.error?.problems[0]?.message), /JSON/);
+    assert.ok(p.shown.find((s) => s.key !== bad?.key && s.status === 'open'), 'other run unaffected');
+
+    await writeQuestionFile(run, 1, sampleBatch(1));
+    touch(queue);
+    await waitFor(() => p.last(1) && store.get(bad?.key as string)?.status === 'open', 'reopened');
+    await queue.close();
+  });
+
+  test('a half-written file is not reported as malformed when it completes in time', async () => {
+    const p = recordingPresenter();
+    const file = path.join(run, 'qa', 'q-out-001.json');
+    const text = JSON.stringify(sampleBatch(1));
+    await writeFile(file, text.slice(0, 20));
+    const queue = start(p.presenter, { settleMs: 5000 });
+    touch(queue);
+    queue.start();
+    await queue.idle();
+    assert.equal(p.shown.length, 0, 'nothing shown while the file is incomplete');
+    await writeFile(file, text);
+    touch(queue);
+    await queue.idle();
+    assert.deepEqual(
+      p.shown.map((s) => s.status),
+      ['open'],
+    );
+    await queue.close();
+  });
+
+  test('submit with an answer missing writes nothing and names the question', async () => {
+    const p = recordingPresenter();
+    await writeQuestionFile(run, 1, sampleBatch(1));
+    const queue = start(p.presenter);
+    touch(queue);
+    queue.start();
+    await queue.idle();
+    const key = p.shown[0]?.key as string;
+    const revision = store.get(key)?.fingerprint.slice(0, 8) as string;
+    const outcome = await queue.submit(key, { revision, by: 'U1', answers: { format: 'JSON' } });
+    assert.equal(outcome.kind, 'incomplete');
+    assert.deepEqual(outcome.kind === 'incomplete' && outcome.missing, ['targets', 'notes', 'go']);
+    assert.deepEqual(await readdir(path.join(run, 'qa')), ['q-out-001.json']);
+    await queue.close();
+  });
+
+  test('losing the race to another provider: their file stays, the batch is answered elsewhere', async () => {
+    const p = recordingPresenter();
+    await writeQuestionFile(run, 1, sampleBatch(1));
+    const queue = start(p.presenter);
+    touch(queue);
+    queue.start();
+    await queue.idle();
+    const key = p.shown[0]?.key as string;
+    const revision = store.get(key)?.fingerprint.slice(0, 8) as string;
+    await writeFile(path.join(run, 'qa', 'q-answers-001.json'), '{"theirs":true}');
+    const outcome = await queue.submit(key, {
+      revision,
+      by: 'U1',
+      answers: { format: 'JSON', targets: ['web'], notes: 'x', go: true },
+    });
+    assert.equal(outcome.kind, 'answered-elsewhere');
+    assert.equal(await readFile(path.join(run, 'qa', 'q-answers-001.json'), 'utf8'), '{"theirs":true}');
+    await queue.close();
+  });
+
+  test('a presenter failure is retried without holding up other runs', async () => {
+    const p = recordingPresenter();
+    const other = path.join(root, 'runs', 'run-b');
+    await writeQuestionFile(run, 1, sampleBatch(1));
+    await writeQuestionFile(other, 1, sampleBatch(1));
+    p.failNext(1);
+    const queue = start(p.presenter);
+    touch(queue);
+    touch(queue, other);
+    queue.start();
+    await waitFor(() => p.shown.length === 2, 'both runs shown after a retry');
+    assert.equal(p.posts(), 2);
+    await queue.close();
+  });
+
+  test('after a restart nothing is shown twice and drafts are kept', async () => {
+    const p = recordingPresenter();
+    await writeQuestionFile(run, 1, sampleBatch(1));
+    let queue = start(p.presenter);
+    touch(queue);
+    queue.start();
+    await queue.idle();
+    const key = p.shown[0]?.key as string;
+    const revision = store.get(key)?.fingerprint.slice(0, 8) as string;
+    await queue.saveDraft(key, { revision, questionId: 'go', answer: false });
+    await queue.close();
+    await store.close();
+
+    store = await openFileStateStore(path.join(root, 'state'), { log });
+    const again = recordingPresenter();
+    queue = start(again.presenter);
+    touch(queue);
+    queue.start();
+    await queue.idle();
+    assert.equal(again.shown.length, 0, 'already shown, not shown again');
+    assert.deepEqual(store.get(key)?.drafts, { go: false });
+    await queue.close();
+  });
+
+  test('a crash between "submitting" and publishing is finished on the next start', async () => {
+    await writeQuestionFile(run, 1, sampleBatch(1));
+    const p = recordingPresenter();
+    let queue = start(p.presenter);
+    touch(queue);
+    queue.start();
+    await queue.idle();
+    await queue.close();
+    const key = p.shown[0]?.key as string;
+    const record = store.get(key) as BatchRecord;
+    // What the store holds if the process died right after recording the submission.
+    await store.put({
+      ...record,
+      status: 'submitting',
+      answeredBy: 'U9',
+      drafts: { format: 'CSV', targets: ['ios'], notes: 'n', go: true },
+    });
+    await store.close();
+
+    store = await openFileStateStore(path.join(root, 'state'), { log });
+    queue = start(p.presenter);
+    queue.start();
+    await queue.idle();
+    assert.equal(store.get(key)?.status, 'answered');
+    const written = JSON.parse(await readFile(path.join(run, 'qa', 'q-answers-001.json'), 'utf8'));
+    assert.equal(written.answers[0].answer, 'CSV');
+    await queue.close();
+  });
+});

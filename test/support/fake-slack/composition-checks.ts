@@ -1,0 +1,198 @@
+import { BLOCK_KIT_LIMITS } from '../../../src/core/slack/block-kit-limits.js';
+import { BLOCK_RULES, type BlockIssue, type BlockRule } from './block-rules.js';
+import { isJsonObject, type JsonObject } from './types.js';
+
+/** Collects issues while walking a payload. */
+export class IssueList {
+  readonly issues: BlockIssue[] = [];
+
+  /** Records one issue. */
+  add(rule: BlockRule, path: string, message: string): void {
+    this.issues.push({ rule, path, message });
+  }
+}
+
+/** Counts characters the way a person would (code points), so emoji are not counted twice. */
+export const charCount = (text: string): number => [...text].length;
+
+interface TextOptions {
+  max: number;
+  plainOnly?: boolean;
+  required?: boolean;
+}
+
+/** Checks a text object (`{ type: 'plain_text' | 'mrkdwn', text }`) at `path`. */
+export function checkTextObject(
+  issues: IssueList,
+  value: unknown,
+  path: string,
+  options: TextOptions,
+): void {
+  if (value === undefined) {
+    if (options.required !== false) {
+      issues.add(BLOCK_RULES.missingField, path, `missing required field: ${lastSegment(path)}`);
+    }
+    return;
+  }
+  if (!isJsonObject(value)) {
+    issues.add(BLOCK_RULES.invalidField, path, 'must provide an object');
+    return;
+  }
+  const allowed = options.plainOnly ? ['plain_text'] : ['plain_text', 'mrkdwn'];
+  if (typeof value.type !== 'string' || !allowed.includes(value.type)) {
+    issues.add(
+      BLOCK_RULES.invalidField,
+      `${path}/type`,
+      options.plainOnly
+        ? `must be a plain_text text object (got ${JSON.stringify(value.type)})`
+        : `must be a plain_text or mrkdwn text object (got ${JSON.stringify(value.type)})`,
+    );
+  }
+  checkString(issues, value.text, `${path}/text`, { max: options.max, min: 1 });
+}
+
+interface StringOptions {
+  max: number;
+  min?: number;
+  required?: boolean;
+}
+
+/** Checks a plain string field's presence and length. */
+export function checkString(
+  issues: IssueList,
+  value: unknown,
+  path: string,
+  options: StringOptions,
+): void {
+  if (value === undefined) {
+    if (options.required !== false) {
+      issues.add(BLOCK_RULES.missingField, path, `missing required field: ${lastSegment(path)}`);
+    }
+    return;
+  }
+  if (typeof value !== 'string') {
+    issues.add(BLOCK_RULES.invalidField, path, `must provide a string (got ${typeof value})`);
+    return;
+  }
+  const length = charCount(value);
+  if (options.min !== undefined && length < options.min) {
+    issues.add(BLOCK_RULES.emptyText, path, `must be more than ${options.min - 1} characters`);
+  }
+  if (length > options.max) {
+    issues.add(
+      BLOCK_RULES.tooLong,
+      path,
+      `must be less than ${options.max + 1} characters (got ${length})`,
+    );
+  }
+}
+
+/** Checks an optional string field: only its type and length when present. */
+export const checkOptionalString = (
+  issues: IssueList,
+  value: unknown,
+  path: string,
+  max: number,
+): void => checkString(issues, value, path, { max, required: false });
+
+/**
+ * Checks that `value` is an array with between `min` and `max` items and returns it
+ * (or `undefined` when it is absent or not an array).
+ */
+export function checkArray(
+  issues: IssueList,
+  value: unknown,
+  path: string,
+  limits: { min?: number; max: number; required?: boolean },
+): unknown[] | undefined {
+  if (value === undefined) {
+    if (limits.required !== false) {
+      issues.add(BLOCK_RULES.missingField, path, `missing required field: ${lastSegment(path)}`);
+    }
+    return undefined;
+  }
+  if (!Array.isArray(value)) {
+    issues.add(BLOCK_RULES.invalidField, path, 'must provide an array');
+    return undefined;
+  }
+  if (limits.min !== undefined && value.length < limits.min) {
+    issues.add(BLOCK_RULES.tooFewItems, path, `must provide at least ${limits.min} items`);
+  }
+  if (value.length > limits.max) {
+    issues.add(
+      BLOCK_RULES.tooManyItems,
+      path,
+      `no more than ${limits.max} items allowed (got ${value.length})`,
+    );
+  }
+  return value;
+}
+
+interface OptionShape {
+  /** checkboxes and radio buttons allow mrkdwn option text; selects and overflow do not */
+  plainOnly: boolean;
+  allowUrl?: boolean;
+}
+
+/** Checks one option object (`{ text, value, description? }`). */
+export function checkOption(
+  issues: IssueList,
+  value: unknown,
+  path: string,
+  shape: OptionShape,
+): void {
+  if (!isJsonObject(value)) {
+    issues.add(BLOCK_RULES.invalidField, path, 'must provide an object');
+    return;
+  }
+  checkTextObject(issues, value.text, `${path}/text`, {
+    max: BLOCK_KIT_LIMITS.optionText,
+    plainOnly: shape.plainOnly,
+  });
+  checkString(issues, value.value, `${path}/value`, {
+    max: BLOCK_KIT_LIMITS.optionValue,
+    min: 1,
+  });
+  checkTextObject(issues, value.description, `${path}/description`, {
+    max: BLOCK_KIT_LIMITS.optionDescription,
+    plainOnly: shape.plainOnly,
+    required: false,
+  });
+  if (shape.allowUrl) checkOptionalString(issues, value.url, `${path}/url`, 3000);
+}
+
+/** Checks a confirmation dialog object. */
+export function checkConfirm(issues: IssueList, value: unknown, path: string): void {
+  if (value === undefined) return;
+  if (!isJsonObject(value)) {
+    issues.add(BLOCK_RULES.invalidField, path, 'must provide an object');
+    return;
+  }
+  checkTextObject(issues, value.title, `${path}/title`, {
+    max: BLOCK_KIT_LIMITS.confirmTitle,
+    plainOnly: true,
+  });
+  checkTextObject(issues, value.text, `${path}/text`, { max: BLOCK_KIT_LIMITS.confirmText });
+  checkTextObject(issues, value.confirm, `${path}/confirm`, {
+    max: BLOCK_KIT_LIMITS.confirmButton,
+    plainOnly: true,
+  });
+  checkTextObject(issues, value.deny, `${path}/deny`, {
+    max: BLOCK_KIT_LIMITS.confirmButton,
+    plainOnly: true,
+  });
+  if (value.style !== undefined && value.style !== 'primary' && value.style !== 'danger') {
+    issues.add(BLOCK_RULES.invalidField, `${path}/style`, 'must be "primary" or "danger"');
+  }
+}
+
+/** True when two option objects denote the same choice (same value, same visible text). */
+export function sameOption(a: unknown, b: unknown): boolean {
+  if (!isJsonObject(a) || !isJsonObject(b)) return false;
+  const textOf = (o: JsonObject) => (isJsonObject(o.text) ? o.text.text : undefined);
+  return a.value === b.value && textOf(a) === textOf(b);
+}
+
+function lastSegment(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}

@@ -1,0 +1,224 @@
+import { randomBytes } from 'node:crypto';
+import { deliverOverHttp } from './http-delivery.js';
+import { closeServer, listenLoopback } from './http-server.js';
+import { createIdSource } from './ids.js';
+import { modalStack } from './modal-stack.js';
+import { ResponseUrls } from './response-urls.js';
+import { type DisconnectReason, type SocketDelivery, SocketModeHub } from './socket-mode-hub.js';
+import type {
+  AckResult,
+  DeliveryFailure,
+  EnvelopeType,
+  InjectedFailure,
+  JsonObject,
+  ObservedMessage,
+  StoredEphemeral,
+  StoredMessage,
+  WebApiCall,
+} from './types.js';
+import {
+  type ElementRef,
+  type InteractionResult,
+  type SuggestResult,
+  UserActions,
+} from './user-actions.js';
+import { type Truthy, type WaitForOptions, waitFor } from './wait-for.js';
+import { WebApiRouter } from './web-api-router.js';
+import { viewJson } from './wire-shapes.js';
+import { Workspace } from './workspace.js';
+
+/** Options for {@link startFakeSlack}. */
+export interface StartFakeSlackOptions {
+  /** the clock for trigger expiry, message ts and call times (ms); default `Date.now` */
+  now?: () => number;
+  /** picks the Socket Mode connection for each envelope, and random ids; default `Math.random` */
+  random?: () => number;
+  /** how long an interaction waits for its ack; Slack's 3 seconds by default */
+  ackTimeoutMs?: number;
+  /** how often the stand-in pings each Socket Mode connection; default 5000 */
+  pingIntervalMs?: number;
+}
+
+/** A view as `views()`/`homeView()` report it: Slack's view object plus any shown errors. */
+export type ObservedView = JsonObject & { errors?: Record<string, string> };
+
+/** The loopback Slack stand-in, as tests and the benchmark drive it. */
+export interface FakeSlack {
+  /** `http://127.0.0.1:<port>/api/`, for `clientOptions.slackApiUrl` */
+  readonly apiUrl: string;
+  readonly botToken: string;
+  readonly appToken: string;
+  readonly signingSecret: string;
+  readonly teamId: string;
+  readonly appId: string;
+  readonly botId: string;
+  readonly botUserId: string;
+
+  /** Adds a user (default users: U0ALICE01 "alice", U0BOB0001 "bob"). */
+  addUser(user: { id: string; name: string; isBot?: boolean }): void;
+  /** Adds a channel; the bot is a member unless `botIsMember` is false (default: C0RELAY01). */
+  addChannel(channel: { id: string; name: string; members: string[]; botIsMember?: boolean }): void;
+  /** Adds a user group for usergroups.users.list. */
+  addUserGroup(group: { id: string; users: string[] }): void;
+
+  /** Makes the next `times` calls of a Web API method fail (429 with Retry-After, 503, or an error). */
+  failNext(method: string, failure: InjectedFailure, times?: number): void;
+  /** Sends interactions to this request URL (HTTP mode) instead of Socket Mode; undefined switches back. */
+  setRequestUrl(url: string | undefined): void;
+  /** Sends `disconnect` with the reason on every Socket Mode connection and closes them. */
+  disconnectAll(reason?: DisconnectReason): Promise<void>;
+  /** Open Socket Mode connections. */
+  readonly connectionCount: number;
+
+  clickButton(ref: ElementRef): Promise<InteractionResult>;
+  selectOption(ref: ElementRef & { value: string }): Promise<InteractionResult>;
+  selectOptions(ref: ElementRef & { values: string[] }): Promise<InteractionResult>;
+  suggest(ref: ElementRef & { value: string }): Promise<SuggestResult>;
+  submitView(input: {
+    viewId: string;
+    user: string;
+    values?: Record<string, Record<string, unknown>>;
+  }): Promise<InteractionResult>;
+  closeView(input: {
+    viewId: string;
+    user: string;
+  }): Promise<AckResult & { notified: boolean; payload?: JsonObject }>;
+  slashCommand(input: {
+    command: string;
+    text?: string;
+    user: string;
+    channel: string;
+  }): Promise<InteractionResult>;
+  sendEvent(event: JsonObject): Promise<InteractionResult>;
+
+  /** Top-level messages of a channel, oldest first, with edit history and thread replies. */
+  messages(channel: string): ObservedMessage[];
+  /** One message (top-level or reply) as it is now. */
+  message(channel: string, ts: string): StoredMessage | undefined;
+  /** Ephemeral messages shown to a user, oldest first. */
+  ephemerals(userId: string): StoredEphemeral[];
+  /** The user's open modal stack, bottom first. */
+  views(userId: string): ObservedView[];
+  /** The user's App Home view, if published. */
+  homeView(userId: string): ObservedView | undefined;
+  /** Every Web API call (and response_url post), oldest first. */
+  readonly calls: readonly WebApiCall[];
+  /** Deliveries a real user would have seen fail (no ack in time, no connection, bad ack). */
+  readonly failures: readonly DeliveryFailure[];
+  /** Which Socket Mode connection got each envelope. */
+  readonly deliveries: readonly SocketDelivery[];
+  /** Polls until `predicate` is truthy (default timeout 10 s). */
+  waitFor<T>(predicate: () => T | Promise<T>, options?: WaitForOptions): Promise<Truthy<T>>;
+  /** Stops the server and drops every connection. */
+  close(): Promise<void>;
+}
+
+/** Starts the stand-in on 127.0.0.1 with a random port and the default workspace. */
+export async function startFakeSlack(options: StartFakeSlackOptions = {}): Promise<FakeSlack> {
+  const now = options.now ?? Date.now;
+  const random = options.random ?? Math.random;
+  const ackTimeoutMs = options.ackTimeoutMs ?? 3000;
+  const workspace = new Workspace(now, createIdSource(now, random));
+  const { identity } = workspace;
+  const secret = (bytes: number) => randomBytes(bytes).toString('hex');
+  const tokens = {
+    bot: `xoxb-${secret(6)}-${secret(6)}-${secret(12)}`,
+    app: `xapp-1-${identity.appId}-${secret(6)}-${secret(16)}`,
+  };
+  const signingSecret = secret(16);
+  let requestUrl: string | undefined;
+
+  const recordFailure = (failure: Omit<DeliveryFailure, 'at'>) =>
+    workspace.failures.push({ ...failure, at: now() });
+  const hub = new SocketModeHub({
+    appId: identity.appId,
+    random,
+    ackTimeoutMs,
+    pingIntervalMs: options.pingIntervalMs ?? 5000,
+    recordFailure,
+  });
+  let host = '';
+  const responseUrls = new ResponseUrls(workspace, () => `http://${host}/actions/`);
+  const webApi = new WebApiRouter({
+    workspace,
+    tokens,
+    openSocketUrl: () => hub.issueUrl(host),
+  });
+  const listening = await listenLoopback(() => ({ webApi, responseUrls, hub }));
+  host = listening.host;
+
+  const deliver = (
+    type: EnvelopeType,
+    payload: JsonObject,
+    accepts: boolean,
+  ): Promise<AckResult> =>
+    requestUrl
+      ? deliverOverHttp(type, payload, {
+          url: requestUrl,
+          signingSecret,
+          // The receiver checks the timestamp against its own wall clock, not the injected one.
+          timestampSec: Math.floor(Date.now() / 1000),
+          timeoutMs: ackTimeoutMs,
+          recordFailure,
+        })
+      : hub.deliver(type, payload, accepts);
+  const actions = new UserActions({ workspace, responseUrls, deliver, recordFailure });
+
+  workspace.addUser({ id: 'U0ALICE01', name: 'alice' });
+  workspace.addUser({ id: 'U0BOB0001', name: 'bob' });
+  workspace.addChannel({ id: 'C0RELAY01', name: 'o7-relay', members: ['U0ALICE01', 'U0BOB0001'] });
+
+  const observeView = (view: Parameters<typeof viewJson>[1]): ObservedView => ({
+    ...viewJson(workspace, view),
+    ...(view.errors ? { errors: { ...view.errors } } : {}),
+  });
+
+  return {
+    apiUrl: `http://${host}/api/`,
+    botToken: tokens.bot,
+    appToken: tokens.app,
+    signingSecret,
+    teamId: identity.teamId,
+    appId: identity.appId,
+    botId: identity.botId,
+    botUserId: identity.botUserId,
+    addUser: (user) => workspace.addUser(user),
+    addChannel: (channel) => workspace.addChannel(channel),
+    addUserGroup: (group) => workspace.addUserGroup(group),
+    failNext: (method, failure, times) => webApi.failNext(method, failure, times),
+    setRequestUrl(url) {
+      requestUrl = url;
+    },
+    disconnectAll: (reason = 'refresh_requested') => hub.disconnectAll(reason),
+    get connectionCount() {
+      return hub.connectionCount;
+    },
+    clickButton: (ref) => actions.clickButton(ref),
+    selectOption: (ref) => actions.selectOption(ref),
+    selectOptions: (ref) => actions.selectOptions(ref),
+    suggest: (ref) => actions.suggest(ref),
+    submitView: (input) => actions.submitView(input),
+    closeView: (input) => actions.closeView(input),
+    slashCommand: (input) => actions.slashCommand(input),
+    sendEvent: (event) => actions.sendEvent(event),
+    messages: (channel) => workspace.observedMessages(channel),
+    message(channel, ts) {
+      const found = workspace.message(channel, ts);
+      return found ? structuredClone(found) : undefined;
+    },
+    ephemerals: (userId) => structuredClone(workspace.ephemerals.filter((e) => e.user === userId)),
+    views: (userId) => modalStack(workspace, userId).map(observeView),
+    homeView(userId) {
+      const view = workspace.homeViews.get(userId);
+      return view ? observeView(view) : undefined;
+    },
+    calls: workspace.calls,
+    failures: workspace.failures,
+    deliveries: hub.deliveries,
+    waitFor,
+    async close() {
+      await hub.close();
+      await closeServer(listening.server);
+    },
+  };
+}

@@ -1,0 +1,156 @@
+import { BLOCK_KIT_LIMITS } from '../../../src/core/slack/block-kit-limits.js';
+import { fail, type MethodContext, type MethodSpec, readMessageBlocks } from './method-support.js';
+import type { FakeChannel, JsonObject } from './types.js';
+import { stringArg } from './web-api-request.js';
+import { messageJson } from './wire-shapes.js';
+
+type ChannelLookup = { ok: true; channel: FakeChannel } | { ok: false; response: JsonObject };
+
+/** Resolves the `channel` argument and checks the bot may post there. */
+function postableChannel(ctx: MethodContext, field = 'channel'): ChannelLookup {
+  const ref = stringArg(ctx.args, field);
+  const channel = ref ? ctx.workspace.resolveChannel(ref) : undefined;
+  if (!channel) return { ok: false, response: fail('channel_not_found') };
+  if (!channel.members.has(ctx.workspace.identity.botUserId)) {
+    return { ok: false, response: fail('not_in_channel') };
+  }
+  return { ok: true, channel };
+}
+
+/** Reads `text` and `blocks`; Slack needs at least one of them. */
+function readContent(
+  ctx: MethodContext,
+):
+  | { ok: true; text: string | undefined; blocks: JsonObject[] | undefined }
+  | { ok: false; response: JsonObject } {
+  const blocks = readMessageBlocks(ctx.args);
+  if (!blocks.ok) return blocks;
+  const text = stringArg(ctx.args, 'text');
+  if ((text === undefined || text === '') && blocks.blocks === undefined) {
+    return { ok: false, response: fail('no_text') };
+  }
+  if (text !== undefined && text.length > BLOCK_KIT_LIMITS.messageText) {
+    return { ok: false, response: fail('msg_too_long') };
+  }
+  return { ok: true, text, blocks: blocks.blocks };
+}
+
+const postMessage: MethodSpec = {
+  token: 'bot',
+  handle(ctx) {
+    const target = postableChannel(ctx);
+    if (!target.ok) return target.response;
+    const content = readContent(ctx);
+    if (!content.ok) return content.response;
+    let threadTs = stringArg(ctx.args, 'thread_ts');
+    if (threadTs) {
+      const parent = ctx.workspace.message(target.channel.id, threadTs);
+      if (!parent) return fail('invalid_thread_ts');
+      // Replying to a reply lands in the parent's thread, as in Slack.
+      threadTs = parent.threadTs ?? parent.ts;
+    }
+    const message = ctx.workspace.postMessage({
+      channel: target.channel.id,
+      text: content.text ?? '',
+      blocks: content.blocks ?? [],
+      ...(threadTs ? { threadTs } : {}),
+    });
+    return {
+      ok: true,
+      channel: target.channel.id,
+      ts: message.ts,
+      message: messageJson(ctx.workspace, message),
+    };
+  },
+};
+
+const update: MethodSpec = {
+  token: 'bot',
+  handle(ctx) {
+    const ref = stringArg(ctx.args, 'channel');
+    const channel = ref ? ctx.workspace.resolveChannel(ref) : undefined;
+    if (!channel) return fail('channel_not_found');
+    const ts = stringArg(ctx.args, 'ts');
+    const message = ts ? ctx.workspace.message(channel.id, ts) : undefined;
+    if (!message) return fail('message_not_found');
+    if (message.user !== ctx.workspace.identity.botUserId) return fail('cant_update_message');
+    const content = readContent(ctx);
+    if (!content.ok) return content.response;
+    ctx.workspace.updateMessage(message, {
+      ...(content.text !== undefined ? { text: content.text } : {}),
+      ...(content.blocks !== undefined ? { blocks: content.blocks } : {}),
+    });
+    return {
+      ok: true,
+      channel: channel.id,
+      ts: message.ts,
+      text: message.text,
+      message: messageJson(ctx.workspace, message),
+    };
+  },
+};
+
+const postEphemeral: MethodSpec = {
+  token: 'bot',
+  handle(ctx) {
+    const target = postableChannel(ctx);
+    if (!target.ok) return target.response;
+    const user = stringArg(ctx.args, 'user');
+    if (!user || !ctx.workspace.users.has(user)) return fail('user_not_found');
+    if (!target.channel.members.has(user)) return fail('user_not_in_channel');
+    const content = readContent(ctx);
+    if (!content.ok) return content.response;
+    const ts = ctx.workspace.ids.nextTs();
+    const threadTs = stringArg(ctx.args, 'thread_ts');
+    ctx.workspace.ephemerals.push({
+      channel: target.channel.id,
+      user,
+      ts,
+      text: content.text ?? '',
+      blocks: structuredClone(content.blocks ?? []),
+      ...(threadTs ? { threadTs } : {}),
+    });
+    return { ok: true, message_ts: ts };
+  },
+};
+
+const deleteMessage: MethodSpec = {
+  token: 'bot',
+  handle(ctx) {
+    const ref = stringArg(ctx.args, 'channel');
+    const channel = ref ? ctx.workspace.resolveChannel(ref) : undefined;
+    if (!channel) return fail('channel_not_found');
+    const ts = stringArg(ctx.args, 'ts');
+    const message = ts ? ctx.workspace.message(channel.id, ts) : undefined;
+    if (!message) return fail('message_not_found');
+    if (message.user !== ctx.workspace.identity.botUserId) return fail('cant_delete_message');
+    ctx.workspace.deleteMessage(message);
+    return { ok: true, channel: channel.id, ts: message.ts };
+  },
+};
+
+const getPermalink: MethodSpec = {
+  token: 'bot',
+  handle(ctx) {
+    const ref = stringArg(ctx.args, 'channel');
+    const channel = ref ? ctx.workspace.resolveChannel(ref) : undefined;
+    if (!channel) return fail('channel_not_found');
+    const ts = stringArg(ctx.args, 'message_ts');
+    const message = ts ? ctx.workspace.message(channel.id, ts) : undefined;
+    if (!message) return fail('message_not_found');
+    const base = `https://${ctx.workspace.identity.teamDomain}.slack.com/archives/${channel.id}/p${message.ts.replace('.', '')}`;
+    const permalink = message.threadTs
+      ? `${base}?thread_ts=${message.threadTs}&cid=${channel.id}`
+      : base;
+    return { ok: true, channel: channel.id, permalink };
+  },
+};
+
+/** The chat.* methods. */
+export const CHAT_METHODS: Record<string, MethodSpec> = {
+  'chat.postMessage': postMessage,
+  'chat.update': update,
+  'chat.postEphemeral': postEphemeral,
+  'chat.delete': deleteMessage,
+  'chat.getPermalink': getPermalink,
+};

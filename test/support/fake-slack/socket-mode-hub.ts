@@ -1,0 +1,239 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { type RawData, WebSocket, WebSocketServer } from 'ws';
+import {
+  type AckResult,
+  DELIVERY_FAILURE_KINDS,
+  type DeliveryFailure,
+  type EnvelopeType,
+  isJsonObject,
+  type JsonObject,
+} from './types.js';
+
+/** Reasons Slack gives in a `disconnect` message. */
+export type DisconnectReason = 'refresh_requested' | 'link_disabled' | 'warning';
+
+/** One envelope handed to a connection, for tests that look at how deliveries were spread. */
+export interface SocketDelivery {
+  envelopeId: string;
+  connectionId: number;
+  envelopeType: EnvelopeType;
+  payloadType: string;
+}
+
+/** What the hub needs from the rest of the stand-in. */
+export interface SocketModeHubDeps {
+  appId: string;
+  random: () => number;
+  ackTimeoutMs: number;
+  pingIntervalMs: number;
+  recordFailure(failure: Omit<DeliveryFailure, 'at'>): void;
+}
+
+interface Connection {
+  id: number;
+  socket: WebSocket;
+}
+
+interface PendingAck {
+  connectionId: number;
+  envelopeType: EnvelopeType;
+  payloadType: string;
+  timer: NodeJS.Timeout;
+  resolve(result: AckResult): void;
+}
+
+const DEBUG_HOST = 'applink-fake-0';
+
+/**
+ * Slack's side of Socket Mode: one-time WebSocket URLs, `hello`, envelopes delivered to one
+ * random open connection, acks matched by envelope_id, `disconnect` messages and pings.
+ */
+export class SocketModeHub {
+  readonly deliveries: SocketDelivery[] = [];
+  private readonly wss = new WebSocketServer({ noServer: true });
+  private readonly tickets = new Set<string>();
+  private readonly connections = new Map<number, Connection>();
+  private readonly pending = new Map<string, PendingAck>();
+  private readonly expired = new Map<string, { envelopeType: EnvelopeType; payloadType: string }>();
+  private readonly pinger: NodeJS.Timeout;
+  private nextConnectionId = 0;
+
+  constructor(private readonly deps: SocketModeHubDeps) {
+    // Slack pings its end of the socket; the client watches for those pings.
+    this.pinger = setInterval(() => {
+      for (const { socket } of this.connections.values()) {
+        if (socket.readyState === WebSocket.OPEN) socket.ping();
+      }
+    }, deps.pingIntervalMs);
+    this.pinger.unref();
+  }
+
+  /** Open connections (those that got `hello`). */
+  get connectionCount(): number {
+    return [...this.connections.values()].filter((c) => c.socket.readyState === WebSocket.OPEN)
+      .length;
+  }
+
+  /** A one-time WebSocket URL, as apps.connections.open returns. */
+  issueUrl(host: string): string {
+    const ticket = randomUUID();
+    this.tickets.add(ticket);
+    return `ws://${host}/link/?ticket=${ticket}&app_id=${this.deps.appId}`;
+  }
+
+  /** Accepts a WebSocket upgrade for a valid, unused ticket; refuses anything else. */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const ticket = url.searchParams.get('ticket');
+    if (url.pathname !== '/link/' || !ticket || !this.tickets.delete(ticket)) {
+      socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws));
+  }
+
+  private onConnection(socket: WebSocket): void {
+    this.nextConnectionId += 1;
+    const id = this.nextConnectionId;
+    this.connections.set(id, { id, socket });
+    socket.on('message', (data, isBinary) => this.onMessage(id, data, isBinary));
+    socket.on('close', () => this.connections.delete(id));
+    socket.on('error', () => this.connections.delete(id));
+    socket.send(
+      JSON.stringify({
+        type: 'hello',
+        num_connections: this.connectionCount,
+        debug_info: {
+          host: DEBUG_HOST,
+          build_number: 1,
+          approximate_connection_time: 18060,
+        },
+        connection_info: { app_id: this.deps.appId },
+      }),
+    );
+  }
+
+  private onMessage(connectionId: number, data: RawData, isBinary: boolean): void {
+    if (isBinary) return;
+    let message: unknown;
+    try {
+      message = JSON.parse(data.toString());
+    } catch {
+      return;
+    }
+    if (!isJsonObject(message) || typeof message.envelope_id !== 'string') return;
+    const envelopeId = message.envelope_id;
+    const pending = this.pending.get(envelopeId);
+    if (!pending) {
+      const late = this.expired.get(envelopeId);
+      if (late) {
+        this.expired.delete(envelopeId);
+        this.deps.recordFailure({
+          kind: DELIVERY_FAILURE_KINDS.lateAck,
+          ...late,
+          envelopeId,
+          detail: `ack for envelope ${envelopeId} arrived after the ${this.deps.ackTimeoutMs} ms deadline`,
+        });
+      }
+      return;
+    }
+    // Slack only takes the ack on the connection the envelope went out on.
+    if (pending.connectionId !== connectionId) return;
+    this.pending.delete(envelopeId);
+    clearTimeout(pending.timer);
+    const payload = message.payload;
+    const empty =
+      payload === undefined || (isJsonObject(payload) && Object.keys(payload).length === 0);
+    pending.resolve(empty ? { acked: true } : { acked: true, ackPayload: payload });
+  }
+
+  /** Sends one envelope to one random open connection and waits for its ack. */
+  deliver(
+    envelopeType: EnvelopeType,
+    payload: JsonObject,
+    acceptsResponsePayload: boolean,
+  ): Promise<AckResult> {
+    const payloadType = String(payload.type ?? payload.command ?? envelopeType);
+    const open = [...this.connections.values()].filter(
+      (c) => c.socket.readyState === WebSocket.OPEN,
+    );
+    const connection = open[Math.floor(this.deps.random() * open.length)];
+    if (!connection) {
+      this.deps.recordFailure({
+        kind: DELIVERY_FAILURE_KINDS.noConnection,
+        envelopeType,
+        payloadType,
+        detail: 'no Socket Mode connection is open and no request URL is set',
+      });
+      return Promise.resolve({ acked: false });
+    }
+    const envelopeId = randomUUID();
+    this.deliveries.push({ envelopeId, connectionId: connection.id, envelopeType, payloadType });
+    return new Promise<AckResult>((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(envelopeId);
+        this.expired.set(envelopeId, { envelopeType, payloadType });
+        this.deps.recordFailure({
+          kind: DELIVERY_FAILURE_KINDS.noAck,
+          envelopeType,
+          payloadType,
+          envelopeId,
+          detail: `no ack within ${this.deps.ackTimeoutMs} ms on connection ${connection.id}`,
+        });
+        resolve({ acked: false });
+      }, this.deps.ackTimeoutMs);
+      this.pending.set(envelopeId, {
+        connectionId: connection.id,
+        envelopeType,
+        payloadType,
+        timer,
+        resolve,
+      });
+      connection.socket.send(
+        JSON.stringify({
+          envelope_id: envelopeId,
+          payload,
+          type: envelopeType,
+          accepts_response_payload: acceptsResponsePayload,
+          retry_attempt: 0,
+          retry_reason: '',
+        }),
+      );
+    });
+  }
+
+  /** Sends `{ type: 'disconnect', reason }` on every connection, then closes them. */
+  async disconnectAll(reason: DisconnectReason): Promise<void> {
+    const closing = [...this.connections.values()].map(
+      ({ socket }) =>
+        new Promise<void>((resolve) => {
+          if (socket.readyState === WebSocket.CLOSED) return resolve();
+          socket.once('close', () => resolve());
+          // A client that never answers the close handshake is cut off.
+          setTimeout(() => socket.terminate(), 2000).unref();
+          if (socket.readyState === WebSocket.OPEN) {
+            socket.send(
+              JSON.stringify({ type: 'disconnect', reason, debug_info: { host: DEBUG_HOST } }),
+            );
+          }
+          socket.close(1000);
+        }),
+    );
+    await Promise.all(closing);
+  }
+
+  /** Drops every connection and fails every pending ack. */
+  async close(): Promise<void> {
+    clearInterval(this.pinger);
+    for (const [envelopeId, pending] of this.pending) {
+      clearTimeout(pending.timer);
+      this.pending.delete(envelopeId);
+      pending.resolve({ acked: false });
+    }
+    for (const { socket } of this.connections.values()) socket.terminate();
+    this.connections.clear();
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+}

@@ -1,0 +1,201 @@
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { afterEach, describe, it } from 'node:test';
+import type { SocketModeClient } from '@slack/socket-mode';
+import WebSocket from 'ws';
+import { DELIVERY_FAILURE_KINDS, type FakeSlack, type JsonObject, startFakeSlack } from './index.js';
+import { socketClientFor, webClientFor } from './slack-clients.js';
+
+const CHANNEL = 'C0RELAY01';
+const ALICE = 'U0ALICE01';
+
+interface SlackEventArgs {
+  ack(response?: Record<string, unknown>): Promise<void>;
+  envelope_id: string;
+  type: string;
+  body: JsonObject;
+  accepts_response_payload: boolean;
+  retry_num?: number;
+  retry_reason?: string;
+}
+
+/** A deterministic [0, 1) source, so tests of "random" delivery do not depend on luck. */
+function seeded(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648;
+  };
+}
+
+async function postButtonMessage(fake: FakeSlack): Promise<string> {
+  const posted = await webClientFor(fake).chat.postMessage({
+    channel: CHANNEL,
+    text: 'question',
+    blocks: [
+      {
+        type: 'actions',
+        block_id: 'answer',
+        elements: [{ type: 'button', action_id: 'yes', text: { type: 'plain_text', text: 'Yes' }, value: 'y' }],
+      },
+    ],
+  });
+  return String(posted.ts);
+}
+
+describe('fake Slack Socket Mode', () => {
+  let fake: FakeSlack | undefined;
+  const clients: SocketModeClient[] = [];
+  const sockets: WebSocket[] = [];
+  afterEach(async () => {
+    for (const socket of sockets.splice(0)) {
+      // terminate() on a refused socket reports an error we do not care about
+      socket.on('error', () => {});
+      socket.terminate();
+    }
+    await Promise.all(clients.splice(0).map((c) => c.disconnect()));
+    await fake?.close();
+  });
+
+  async function openRawSocket(target: FakeSlack): Promise<{ socket: WebSocket; hello: JsonObject; url: string }> {
+    const opened = await webClientFor(target).apps.connections.open({ token: target.appToken });
+    const url = String(opened.url);
+    const socket = new WebSocket(url);
+    sockets.push(socket);
+    const [data] = (await once(socket, 'message')) as [Buffer];
+    return { socket, hello: JSON.parse(data.toString()) as JsonObject, url };
+  }
+
+  it('greets with hello, refuses a reused URL, answers pings and pings the client', async () => {
+    fake = await startFakeSlack({ pingIntervalMs: 50 });
+    const { socket, hello, url } = await openRawSocket(fake);
+    assert.equal(hello.type, 'hello');
+    assert.equal(hello.num_connections, 1);
+    assert.deepEqual(hello.connection_info, { app_id: fake.appId });
+    const debug = hello.debug_info as JsonObject;
+    assert.equal(typeof debug.host, 'string');
+    assert.equal(typeof debug.approximate_connection_time, 'number');
+
+    const second = await openRawSocket(fake);
+    assert.equal(second.hello.num_connections, 2);
+
+    const reused = new WebSocket(url);
+    sockets.push(reused);
+    const [, response] = (await once(reused, 'unexpected-response')) as [unknown, { statusCode: number }];
+    assert.equal(response.statusCode, 401);
+
+    socket.ping('are you there');
+    const [pong] = (await once(socket, 'pong')) as [Buffer];
+    assert.equal(pong.toString(), 'are you there');
+    await once(socket, 'ping');
+  });
+
+  it('delivers an interactive envelope to a real SocketModeClient and returns its ack payload', async () => {
+    fake = await startFakeSlack();
+    const client = socketClientFor(fake);
+    clients.push(client);
+    const seen: SlackEventArgs[] = [];
+    client.on('slack_event', async (args: SlackEventArgs) => {
+      seen.push(args);
+      await args.ack({ note: 'thanks' });
+    });
+    await client.start();
+    const ts = await postButtonMessage(fake);
+
+    const result = await fake.clickButton({ channel: CHANNEL, ts, actionId: 'yes', user: ALICE });
+    assert.equal(result.acked, true);
+    assert.deepEqual(result.ackPayload, { note: 'thanks' });
+    const [event] = seen;
+    assert.ok(event);
+    assert.equal(event.type, 'interactive');
+    assert.equal(event.accepts_response_payload, true);
+    assert.equal(event.retry_num, 0);
+    assert.equal(event.retry_reason, '');
+    assert.match(event.envelope_id, /^[0-9a-f-]{36}$/);
+    assert.equal(event.body.type, 'block_actions');
+    assert.deepEqual(event.body, result.payload);
+    assert.deepEqual(fake.failures, []);
+  });
+
+  it('records an envelope that is not acked in time as a failure and reports acked: false', async () => {
+    fake = await startFakeSlack({ ackTimeoutMs: 300 });
+    const client = socketClientFor(fake);
+    clients.push(client);
+    client.on('slack_event', () => {
+      // never acks
+    });
+    await client.start();
+    const ts = await postButtonMessage(fake);
+
+    const result = await fake.clickButton({ channel: CHANNEL, ts, actionId: 'yes', user: ALICE });
+    assert.equal(result.acked, false);
+    assert.deepEqual(
+      fake.failures.map((f) => [f.kind, f.envelopeType, f.payloadType]),
+      [[DELIVERY_FAILURE_KINDS.noAck, 'interactive', 'block_actions']],
+    );
+  });
+
+  it('fails deliveries when no app is connected', async () => {
+    fake = await startFakeSlack();
+    const ts = await postButtonMessage(fake);
+    const result = await fake.clickButton({ channel: CHANNEL, ts, actionId: 'yes', user: ALICE });
+    assert.equal(result.acked, false);
+    assert.equal(fake.failures[0]?.kind, DELIVERY_FAILURE_KINDS.noConnection);
+  });
+
+  it('sends disconnect (refresh_requested, warning, link_disabled) and the real client reconnects', async () => {
+    fake = await startFakeSlack();
+    const client = socketClientFor(fake, { clientPingTimeout: 2000 });
+    clients.push(client);
+    let connected = 0;
+    client.on('connected', () => {
+      connected += 1;
+    });
+    client.on('slack_event', async ({ ack }: SlackEventArgs) => ack());
+    await client.start();
+    const ts = await postButtonMessage(fake);
+    const target = fake;
+
+    for (const reason of ['refresh_requested', 'warning', 'link_disabled'] as const) {
+      const before = connected;
+      await target.disconnectAll(reason);
+      await target.waitFor(() => connected > before && target.connectionCount === 1, {
+        timeoutMs: 20_000,
+        description: `reconnect after disconnect (${reason})`,
+      });
+      const result = await target.clickButton({ channel: CHANNEL, ts, actionId: 'yes', user: ALICE });
+      assert.equal(result.acked, true, `delivery after reconnect (${reason})`);
+    }
+    const opens = target.calls.filter((c) => c.method === 'apps.connections.open');
+    assert.equal(opens.length, 4, 'one apps.connections.open per (re)connection');
+  });
+
+  it('hands each envelope to exactly one of several open connections, spread between them', async () => {
+    fake = await startFakeSlack({ random: seeded(7) });
+    const received = new Map<string, string[]>();
+    for (const name of ['first', 'second']) {
+      const client = socketClientFor(fake);
+      clients.push(client);
+      received.set(name, []);
+      client.on('slack_event', async ({ ack, envelope_id }: SlackEventArgs) => {
+        received.get(name)?.push(envelope_id);
+        await ack();
+      });
+      await client.start();
+    }
+    assert.equal(fake.connectionCount, 2);
+    const ts = await postButtonMessage(fake);
+
+    const clicks = 30;
+    for (let i = 0; i < clicks; i += 1) {
+      const result = await fake.clickButton({ channel: CHANNEL, ts, actionId: 'yes', user: ALICE });
+      assert.equal(result.acked, true);
+    }
+    const first = received.get('first') ?? [];
+    const second = received.get('second') ?? [];
+    assert.equal(first.length + second.length, clicks);
+    assert.equal(new Set([...first, ...second]).size, clicks, 'no envelope went to both');
+    assert.ok(first.length > 0 && second.length > 0, `split ${first.length}/${second.length}`);
+    assert.equal(new Set(fake.deliveries.map((d) => d.connectionId)).size, 2);
+  });
+});

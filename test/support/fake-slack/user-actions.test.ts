@@ -1,0 +1,396 @@
+import assert from 'node:assert/strict';
+import { afterEach, describe, it } from 'node:test';
+import { App, type BlockAction } from '@slack/bolt';
+import type { SocketModeClient } from '@slack/socket-mode';
+import { type FakeSlack, type JsonObject, startFakeSlack, TRIGGER_LIFETIME_MS } from './index.js';
+import { silentLogger, socketClientFor, webClientFor } from './slack-clients.js';
+
+const CHANNEL = 'C0RELAY01';
+const ALICE = 'U0ALICE01';
+const BOB = 'U0BOB0001';
+const plain = (text: string) => ({ type: 'plain_text' as const, text });
+const option = (value: string) => ({ text: plain(value.toUpperCase()), value });
+
+const selectBlock = {
+  type: 'section',
+  block_id: 'pick',
+  text: { type: 'mrkdwn', text: 'Which one?' },
+  accessory: {
+    type: 'static_select',
+    action_id: 'choice',
+    options: [option('a'), option('b')],
+    initial_option: option('b'),
+  },
+};
+const checkboxBlock = (options: string[]) => ({
+  type: 'actions',
+  block_id: 'many',
+  elements: [
+    {
+      type: 'checkboxes',
+      action_id: 'ticks',
+      options: options.map(option),
+      initial_options: [option('x')],
+    },
+    { type: 'radio_buttons', action_id: 'radio', options: [option('p'), option('q')] },
+  ],
+});
+const submitBlock = {
+  type: 'actions',
+  block_id: 'go',
+  elements: [{ type: 'button', action_id: 'send', text: plain('Send'), value: 'batch-1', style: 'primary' }],
+};
+
+const answerModal = (extra: JsonObject = {}) => ({
+  type: 'modal' as const,
+  callback_id: 'answer',
+  private_metadata: '{"seq":3}',
+  title: plain('Answer'),
+  submit: plain('Send'),
+  close: plain('Cancel'),
+  blocks: [
+    {
+      type: 'input',
+      block_id: 'free',
+      label: plain('Your answer'),
+      element: { type: 'plain_text_input', action_id: 'text', initial_value: 'draft' },
+    },
+    {
+      type: 'input',
+      block_id: 'pick',
+      optional: true,
+      label: plain('Pick'),
+      element: { type: 'checkboxes', action_id: 'ticks', options: [option('x'), option('y')] },
+    },
+  ],
+  ...extra,
+});
+
+describe('fake Slack acting as users', () => {
+  let fake: FakeSlack | undefined;
+  const apps: App[] = [];
+  const clients: SocketModeClient[] = [];
+  afterEach(async () => {
+    await Promise.all(apps.splice(0).map((a) => a.stop()));
+    await Promise.all(clients.splice(0).map((c) => c.disconnect()));
+    await fake?.close();
+  });
+
+  /** A Bolt App in Socket Mode, connected to the stand-in. */
+  async function startSocketApp(target: FakeSlack): Promise<App> {
+    const app = new App({
+      token: target.botToken,
+      appToken: target.appToken,
+      socketMode: true,
+      logger: silentLogger,
+      clientOptions: { slackApiUrl: target.apiUrl, retryConfig: { retries: 0 } },
+    });
+    apps.push(app);
+    await app.start();
+    return app;
+  }
+
+  /** A bare SocketModeClient that acks everything with an empty payload. */
+  async function startAckingClient(target: FakeSlack): Promise<void> {
+    const client = socketClientFor(target);
+    clients.push(client);
+    client.on('slack_event', async ({ ack }: { ack: () => Promise<void> }) => ack());
+    await client.start();
+  }
+
+  it('builds block_actions payloads like Slack, with the full message and a response_url', async () => {
+    fake = await startFakeSlack();
+    const app = await startSocketApp(fake);
+    const bodies: BlockAction[] = [];
+    app.action<BlockAction>('send', async ({ ack, body }) => {
+      await ack();
+      bodies.push(body);
+    });
+    const posted = await webClientFor(fake).chat.postMessage({
+      channel: CHANNEL,
+      text: 'Run 42 asks',
+      blocks: [selectBlock, submitBlock],
+    });
+
+    const result = await fake.clickButton({ channel: CHANNEL, ts: String(posted.ts), actionId: 'send', user: ALICE });
+    assert.equal(result.acked, true);
+    const body = bodies[0] as unknown as JsonObject;
+    assert.ok(body);
+    assert.equal(body.type, 'block_actions');
+    assert.deepEqual(body.user, { id: ALICE, username: 'alice', name: 'alice', team_id: fake.teamId });
+    assert.equal(body.api_app_id, fake.appId);
+    assert.equal(typeof body.token, 'string');
+    assert.deepEqual(body.container, {
+      type: 'message',
+      message_ts: posted.ts,
+      channel_id: CHANNEL,
+      is_ephemeral: false,
+    });
+    assert.match(String(body.trigger_id), /^\d+\.\d+\.[0-9a-f]{32}$/);
+    assert.deepEqual(body.team, { id: fake.teamId, domain: 'fake-o7' });
+    assert.equal(body.enterprise, null);
+    assert.equal(body.is_enterprise_install, false);
+    assert.deepEqual(body.channel, { id: CHANNEL, name: 'o7-relay' });
+    const message = body.message as JsonObject;
+    assert.equal(message.ts, posted.ts);
+    assert.equal(message.bot_id, fake.botId);
+    assert.deepEqual(message.blocks, fake.message(CHANNEL, String(posted.ts))?.blocks);
+    assert.match(String(body.response_url), /^http:\/\/127\.0\.0\.1:\d+\/actions\//);
+    const [action] = body.actions as JsonObject[];
+    assert.deepEqual(
+      { ...action, action_ts: undefined },
+      {
+        action_id: 'send',
+        block_id: 'go',
+        text: plain('Send'),
+        value: 'batch-1',
+        style: 'primary',
+        type: 'button',
+        action_ts: undefined,
+      },
+    );
+  });
+
+  it("tracks each user's element state per message and resets a block that chat.update changes", async () => {
+    fake = await startFakeSlack();
+    await startAckingClient(fake);
+    const web = webClientFor(fake);
+    const posted = await web.chat.postMessage({
+      channel: CHANNEL,
+      text: 'q',
+      blocks: [selectBlock, checkboxBlock(['x', 'y']), submitBlock],
+    });
+    const ts = String(posted.ts);
+    const stateOf = async (user: string) => {
+      const click = await fake!.clickButton({ channel: CHANNEL, ts, actionId: 'send', user });
+      return (click.payload.state as { values: Record<string, Record<string, JsonObject>> }).values;
+    };
+
+    assert.deepEqual(await stateOf(ALICE), {
+      pick: { choice: { type: 'static_select', selected_option: option('b') } },
+      many: {
+        ticks: { type: 'checkboxes', selected_options: [option('x')] },
+        radio: { type: 'radio_buttons', selected_option: null },
+      },
+    });
+
+    const picked = await fake.selectOption({ channel: CHANNEL, ts, actionId: 'choice', value: 'a', user: ALICE });
+    assert.deepEqual((picked.payload.actions as JsonObject[])[0]?.selected_option, option('a'));
+    const ticked = await fake.selectOptions({ channel: CHANNEL, ts, actionId: 'ticks', values: ['x', 'y'], user: ALICE });
+    assert.deepEqual((ticked.payload.actions as JsonObject[])[0]?.selected_options, [option('x'), option('y')]);
+    await fake.selectOption({ channel: CHANNEL, ts, actionId: 'radio', value: 'q', user: ALICE });
+
+    const alice = await stateOf(ALICE);
+    assert.deepEqual(alice.pick?.choice?.selected_option, option('a'));
+    assert.deepEqual(alice.many?.ticks?.selected_options, [option('x'), option('y')]);
+    assert.deepEqual(alice.many?.radio?.selected_option, option('q'));
+    assert.deepEqual((await stateOf(BOB)).pick?.choice?.selected_option, option('b'), "Bob's client is his own");
+
+    await web.chat.update({
+      channel: CHANNEL,
+      ts,
+      text: 'q',
+      blocks: [selectBlock, checkboxBlock(['x', 'y', 'z']), submitBlock],
+    });
+    const afterUpdate = await stateOf(ALICE);
+    assert.deepEqual(afterUpdate.pick?.choice?.selected_option, option('a'), 'unchanged block keeps its state');
+    assert.deepEqual(afterUpdate.many?.ticks?.selected_options, [option('x')], 'changed block resets');
+    assert.equal(afterUpdate.many?.radio?.selected_option, null);
+
+    await assert.rejects(
+      fake.selectOption({ channel: CHANNEL, ts, actionId: 'choice', value: 'nope', user: ALICE }),
+      /no option with value "nope"/,
+    );
+    await assert.rejects(
+      fake.clickButton({ channel: CHANNEL, ts, actionId: 'choice', user: ALICE }),
+      /is a static_select/,
+    );
+  });
+
+  it('hands out fresh trigger_ids that open one view within 3 s of the injected clock', async () => {
+    let clock = 1_700_000_000_000;
+    fake = await startFakeSlack({ now: () => clock });
+    await startAckingClient(fake);
+    const web = webClientFor(fake, { retryConfig: { retries: 0 } });
+    const posted = await web.chat.postMessage({ channel: CHANNEL, text: 'q', blocks: [submitBlock] });
+    assert.equal(posted.ts, '1700000000.000000');
+    const click = async () =>
+      String(
+        (await fake!.clickButton({ channel: CHANNEL, ts: String(posted.ts), actionId: 'send', user: ALICE }))
+          .payload.trigger_id,
+      );
+    const open = async (triggerId: string) => {
+      try {
+        const opened = await web.views.open({ trigger_id: triggerId, view: answerModal() });
+        return opened.ok ? 'ok' : String(opened.error);
+      } catch (error) {
+        return String((error as { data?: { error?: string } }).data?.error);
+      }
+    };
+
+    const first = await click();
+    const second = await click();
+    assert.notEqual(first, second);
+    clock += TRIGGER_LIFETIME_MS;
+    assert.equal(await open(first), 'ok', 'still valid at exactly 3 s');
+    assert.equal(await open(first), 'exchanged_trigger_id');
+    clock += 1;
+    assert.equal(await open(second), 'expired_trigger_id');
+    assert.equal(await open('123.456.deadbeef'), 'invalid_trigger_id');
+    assert.equal(fake.views(ALICE).length, 1);
+  });
+
+  it('submits modals with state, private_metadata, callback_id and hash, and follows response_action', async () => {
+    fake = await startFakeSlack();
+    const app = await startSocketApp(fake);
+    const target = fake;
+    let answer: JsonObject = {};
+    const submissions: JsonObject[] = [];
+    app.view('answer', async ({ ack, body }) => {
+      submissions.push(body as unknown as JsonObject);
+      await ack(answer as never);
+    });
+    const closed: string[] = [];
+    app.view({ callback_id: 'answer', type: 'view_closed' }, async ({ ack, body }) => {
+      await ack();
+      closed.push(body.view.id);
+    });
+    app.action<BlockAction>('send', async ({ ack, body, client }) => {
+      await ack();
+      await client.views.open({ trigger_id: body.trigger_id, view: answerModal({ notify_on_close: true }) });
+    });
+    const posted = await webClientFor(fake).chat.postMessage({ channel: CHANNEL, text: 'q', blocks: [submitBlock] });
+    await fake.clickButton({ channel: CHANNEL, ts: String(posted.ts), actionId: 'send', user: ALICE });
+    const [modal] = await fake.waitFor(() => target.views(ALICE).length === 1 && target.views(ALICE));
+    const viewId = String(modal?.id);
+
+    answer = {
+      response_action: 'update',
+      view: answerModal({ title: plain('Thanks'), notify_on_close: true }),
+    };
+    await fake.submitView({ viewId, user: ALICE, values: { pick: { ticks: ['y'] } } });
+    const submitted = submissions[0]?.view as JsonObject;
+    assert.equal(submissions[0]?.type, 'view_submission');
+    assert.match(String(submissions[0]?.trigger_id), /^\d+\.\d+\.[0-9a-f]{32}$/);
+    assert.equal(submitted.callback_id, 'answer');
+    assert.equal(submitted.private_metadata, '{"seq":3}');
+    assert.equal(submitted.hash, modal?.hash);
+    assert.deepEqual((submitted.state as JsonObject).values, {
+      free: { text: { type: 'plain_text_input', value: 'draft' } },
+      pick: { ticks: { type: 'checkboxes', selected_options: [option('y')] } },
+    });
+    const [updated] = fake.views(ALICE);
+    assert.equal(updated?.id, viewId, 'update keeps the view id');
+    assert.notEqual(updated?.hash, modal?.hash, 'update changes the hash');
+    assert.deepEqual(updated?.title, plain('Thanks'));
+
+    answer = { response_action: 'push', view: answerModal({ callback_id: 'answer' }) };
+    await fake.submitView({ viewId, user: ALICE });
+    assert.equal(fake.views(ALICE).length, 2);
+    const top = fake.views(ALICE)[1];
+    assert.equal(top?.root_view_id, viewId);
+    assert.equal(top?.previous_view_id, viewId);
+
+    await assert.rejects(fake.submitView({ viewId, user: ALICE }), /not the top modal/);
+    await assert.rejects(
+      fake.submitView({ viewId: String(top?.id), user: ALICE, values: { free: { text: '' } } }),
+      /required input free\/text is empty/,
+    );
+    answer = { response_action: 'clear' };
+    await fake.submitView({ viewId: String(top?.id), user: ALICE });
+    assert.deepEqual(fake.views(ALICE), []);
+
+    await fake.clickButton({ channel: CHANNEL, ts: String(posted.ts), actionId: 'send', user: ALICE });
+    const [again] = await fake.waitFor(() => target.views(ALICE).length === 1 && target.views(ALICE));
+    const closing = await fake.closeView({ viewId: String(again?.id), user: ALICE });
+    assert.equal(closing.notified, true);
+    assert.equal(closing.acked, true);
+    assert.deepEqual(closed, [again?.id]);
+    assert.deepEqual(fake.views(ALICE), []);
+    assert.deepEqual(fake.failures, []);
+  });
+
+  it('records a response_action view that Slack would reject as a failure and keeps the modal', async () => {
+    fake = await startFakeSlack();
+    const app = await startSocketApp(fake);
+    const target = fake;
+    app.action<BlockAction>('send', async ({ ack, body, client }) => {
+      await ack();
+      await client.views.open({ trigger_id: body.trigger_id, view: answerModal() });
+    });
+    app.view('answer', async ({ ack }) => {
+      await ack({
+        response_action: 'update',
+        view: { ...answerModal(), blocks: [{ type: 'markdown', text: 'not in modals' }] },
+      } as never);
+    });
+    const posted = await webClientFor(fake).chat.postMessage({ channel: CHANNEL, text: 'q', blocks: [submitBlock] });
+    await fake.clickButton({ channel: CHANNEL, ts: String(posted.ts), actionId: 'send', user: ALICE });
+    const [modal] = await fake.waitFor(() => target.views(ALICE).length === 1 && target.views(ALICE));
+
+    const result = await fake.submitView({ viewId: String(modal?.id), user: ALICE });
+    assert.equal(result.acked, true);
+    assert.equal(fake.views(ALICE)[0]?.hash, modal?.hash);
+    assert.equal(fake.failures[0]?.kind, 'invalid_ack_payload');
+    assert.match(String(fake.failures[0]?.detail), /unsupported type: markdown/);
+  });
+
+  it('applies response_url posts: replace the original, reply ephemerally, refuse invalid blocks', async () => {
+    fake = await startFakeSlack();
+    const app = await startSocketApp(fake);
+    const outcomes: string[] = [];
+    app.action<BlockAction>('send', async ({ ack, respond }) => {
+      await ack();
+      await respond({ replace_original: true, text: 'Answered', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '*Answered*' } }] });
+      await respond({ text: 'only you can see this' });
+      try {
+        await respond({ replace_original: true, text: 'x', blocks: [{ type: 'header', text: plain('') }] });
+        outcomes.push('accepted');
+      } catch (error) {
+        outcomes.push(String((error as { statusCode?: number }).statusCode));
+      }
+    });
+    const posted = await webClientFor(fake).chat.postMessage({ channel: CHANNEL, text: 'q', blocks: [submitBlock] });
+    await fake.clickButton({ channel: CHANNEL, ts: String(posted.ts), actionId: 'send', user: ALICE });
+    const target = fake;
+
+    await fake.waitFor(() => outcomes.length === 1);
+    assert.deepEqual(outcomes, ['400']);
+    const [message] = target.messages(CHANNEL);
+    assert.equal(message?.text, 'Answered');
+    assert.deepEqual(
+      message?.history.map((h) => h.text),
+      ['q'],
+    );
+    assert.deepEqual(
+      target.ephemerals(ALICE).map((e) => e.text),
+      ['only you can see this'],
+    );
+  });
+
+  it('delivers Events API events and slash commands to a Bolt App', async () => {
+    fake = await startFakeSlack();
+    const app = await startSocketApp(fake);
+    app.event('app_home_opened', async ({ event, client }) => {
+      await client.views.publish({
+        user_id: event.user,
+        view: { type: 'home', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'Pending: 0' } }] },
+      });
+    });
+    const commands: string[] = [];
+    app.command('/o7', async ({ ack, command }) => {
+      await ack();
+      commands.push(`${command.user_id}:${command.text}`);
+    });
+    const target = fake;
+
+    const event = await fake.sendEvent({ type: 'app_home_opened', user: ALICE, channel: 'D0ALICE', tab: 'home' });
+    assert.equal(event.acked, true);
+    await fake.waitFor(() => target.homeView(ALICE));
+    assert.equal(fake.homeView(ALICE)?.type, 'home');
+
+    const command = await fake.slashCommand({ command: '/o7', text: 'status', user: ALICE, channel: CHANNEL });
+    assert.equal(command.acked, true);
+    assert.deepEqual(commands, [`${ALICE}:status`]);
+  });
+});

@@ -1,0 +1,376 @@
+import { BLOCK_KIT_LIMITS } from '../../../src/core/slack/block-kit-limits.js';
+import {
+  ACCESSORY_ELEMENTS,
+  ACTIONS_ELEMENTS,
+  BLOCK_RULES,
+  type BlockIssue,
+  INPUT_ELEMENTS,
+  KNOWN_BLOCK_TYPES,
+  RICH_TEXT_CHILDREN,
+  RICH_TEXT_INLINE,
+} from './block-rules.js';
+import {
+  charCount,
+  checkArray,
+  checkOptionalString,
+  checkString,
+  checkTextObject,
+  IssueList,
+} from './composition-checks.js';
+import { isJsonObject, type JsonObject } from './types.js';
+import { checkElement } from './validate-elements.js';
+
+/** The surface blocks are shown on; some blocks are only valid on some surfaces. */
+export type Surface = 'message' | 'modal' | 'home';
+
+/** Formats an issue the way Slack reports it: `message [json-pointer:/path]`. */
+export const formatIssue = (issue: BlockIssue): string =>
+  `${issue.message} [json-pointer:${issue.path}]`;
+
+/**
+ * Validates the `blocks` of a message (chat.postMessage, chat.update, chat.postEphemeral,
+ * response_url). Returns every issue found; an empty list means Slack would accept it.
+ */
+export function validateMessageBlocks(blocks: unknown, basePath = '/blocks'): BlockIssue[] {
+  const issues = new IssueList();
+  checkBlockList(issues, blocks, basePath, 'message', BLOCK_KIT_LIMITS.messageBlocks);
+  return issues.issues;
+}
+
+/** Validates a view (views.open/update/push/publish, or a `response_action` view). */
+export function validateView(view: unknown, basePath = '/view'): BlockIssue[] {
+  const issues = new IssueList();
+  if (!isJsonObject(view)) {
+    issues.add(BLOCK_RULES.invalidField, basePath, 'must provide an object');
+    return issues.issues;
+  }
+  if (view.type !== 'modal' && view.type !== 'home') {
+    issues.add(
+      BLOCK_RULES.invalidField,
+      `${basePath}/type`,
+      `must be "modal" or "home" (got ${JSON.stringify(view.type)})`,
+    );
+    return issues.issues;
+  }
+  const surface: Surface = view.type;
+  const modal = surface === 'modal';
+  checkTextObject(issues, view.title, `${basePath}/title`, {
+    max: BLOCK_KIT_LIMITS.viewTitle,
+    plainOnly: true,
+    required: modal,
+  });
+  checkTextObject(issues, view.submit, `${basePath}/submit`, {
+    max: BLOCK_KIT_LIMITS.viewSubmit,
+    plainOnly: true,
+    required: false,
+  });
+  checkTextObject(issues, view.close, `${basePath}/close`, {
+    max: BLOCK_KIT_LIMITS.viewClose,
+    plainOnly: true,
+    required: false,
+  });
+  checkOptionalString(
+    issues,
+    view.private_metadata,
+    `${basePath}/private_metadata`,
+    BLOCK_KIT_LIMITS.privateMetadata,
+  );
+  checkOptionalString(
+    issues,
+    view.callback_id,
+    `${basePath}/callback_id`,
+    BLOCK_KIT_LIMITS.viewCallbackId,
+  );
+  checkOptionalString(issues, view.external_id, `${basePath}/external_id`, 255);
+  const blocks = checkBlockList(
+    issues,
+    view.blocks,
+    `${basePath}/blocks`,
+    surface,
+    BLOCK_KIT_LIMITS.modalBlocks,
+  );
+  const firstInput = blocks?.findIndex((b) => isJsonObject(b) && b.type === 'input') ?? -1;
+  if (modal && firstInput >= 0 && view.submit === undefined) {
+    issues.add(
+      BLOCK_RULES.submitRequired,
+      `${basePath}/blocks/${firstInput}`,
+      'must define `submit` to use an `input` block in modals',
+    );
+  }
+  return issues.issues;
+}
+
+function checkBlockList(
+  issues: IssueList,
+  blocks: unknown,
+  path: string,
+  surface: Surface,
+  maxBlocks: number,
+): unknown[] | undefined {
+  if (blocks === undefined) {
+    if (surface !== 'message')
+      issues.add(BLOCK_RULES.missingField, path, 'missing required field: blocks');
+    return undefined;
+  }
+  if (!Array.isArray(blocks)) {
+    issues.add(BLOCK_RULES.invalidField, path, 'must provide an array');
+    return undefined;
+  }
+  if (blocks.length > maxBlocks) {
+    issues.add(
+      BLOCK_RULES.tooManyBlocks,
+      path,
+      `no more than ${maxBlocks} items allowed (got ${blocks.length})`,
+    );
+  }
+  const blockIds = new Set<string>();
+  let markdownTotal = 0;
+  blocks.forEach((block, i) => {
+    const blockPath = `${path}/${i}`;
+    if (!isJsonObject(block)) {
+      issues.add(BLOCK_RULES.invalidField, blockPath, 'must provide an object');
+      return;
+    }
+    checkBlockId(issues, block, blockPath, blockIds);
+    checkBlock(issues, block, blockPath, surface);
+    if (block.type === 'markdown' && typeof block.text === 'string') {
+      markdownTotal += charCount(block.text);
+    }
+  });
+  if (markdownTotal > BLOCK_KIT_LIMITS.markdownTotalPerMessage) {
+    issues.add(
+      BLOCK_RULES.markdownTotalTooLong,
+      path,
+      `markdown blocks may hold at most ${BLOCK_KIT_LIMITS.markdownTotalPerMessage} characters in total per message (got ${markdownTotal})`,
+    );
+  }
+  return blocks;
+}
+
+function checkBlockId(issues: IssueList, block: JsonObject, path: string, seen: Set<string>): void {
+  const blockId = block.block_id;
+  if (blockId === undefined) return;
+  checkString(issues, blockId, `${path}/block_id`, { max: BLOCK_KIT_LIMITS.blockId, min: 1 });
+  if (typeof blockId !== 'string') return;
+  if (seen.has(blockId)) {
+    issues.add(
+      BLOCK_RULES.duplicateBlockId,
+      `${path}/block_id`,
+      `duplicate block_id "${blockId}": block_ids must be unique within a message or view`,
+    );
+  }
+  seen.add(blockId);
+}
+
+function checkBlock(issues: IssueList, block: JsonObject, path: string, surface: Surface): void {
+  const type = block.type;
+  if (typeof type !== 'string' || !(KNOWN_BLOCK_TYPES as readonly string[]).includes(type)) {
+    issues.add(
+      BLOCK_RULES.unknownBlockType,
+      `${path}/type`,
+      `unsupported type: ${String(type)} (known block types: ${KNOWN_BLOCK_TYPES.join(', ')})`,
+    );
+    return;
+  }
+  const actionIds = new Set<string>();
+  switch (type) {
+    case 'header':
+      checkTextObject(issues, block.text, `${path}/text`, {
+        max: BLOCK_KIT_LIMITS.headerText,
+        plainOnly: true,
+      });
+      return;
+    case 'divider':
+      return;
+    case 'section':
+      checkSection(issues, block, path, actionIds);
+      return;
+    case 'context':
+      checkContext(issues, block, path);
+      return;
+    case 'actions': {
+      const elements = checkArray(issues, block.elements, `${path}/elements`, {
+        min: 1,
+        max: BLOCK_KIT_LIMITS.actionsElements,
+      });
+      elements?.forEach((element, i) => {
+        checkElement(issues, element, `${path}/elements/${i}`, {
+          where: 'an actions block',
+          allowed: ACTIONS_ELEMENTS,
+          actionIds,
+        });
+      });
+      return;
+    }
+    case 'markdown':
+      if (surface !== 'message') {
+        issues.add(
+          BLOCK_RULES.markdownBlockInView,
+          `${path}/type`,
+          `unsupported type: markdown (markdown blocks are only supported in messages, not in ${surface} views)`,
+        );
+      }
+      checkString(issues, block.text, `${path}/text`, {
+        max: BLOCK_KIT_LIMITS.markdownText,
+        min: 1,
+      });
+      return;
+    case 'rich_text':
+      checkRichText(issues, block, path);
+      return;
+    case 'input':
+      checkInput(issues, block, path, surface, actionIds);
+      return;
+  }
+}
+
+function checkSection(
+  issues: IssueList,
+  block: JsonObject,
+  path: string,
+  actionIds: Set<string>,
+): void {
+  if (block.text === undefined && block.fields === undefined) {
+    issues.add(BLOCK_RULES.missingField, path, 'must define either `text` or `fields`');
+  }
+  checkTextObject(issues, block.text, `${path}/text`, {
+    max: BLOCK_KIT_LIMITS.sectionText,
+    required: false,
+  });
+  const fields = checkArray(issues, block.fields, `${path}/fields`, {
+    min: 1,
+    max: BLOCK_KIT_LIMITS.sectionFields,
+    required: false,
+  });
+  fields?.forEach((field, i) => {
+    checkTextObject(issues, field, `${path}/fields/${i}`, {
+      max: BLOCK_KIT_LIMITS.sectionFieldText,
+    });
+  });
+  if (block.accessory !== undefined) {
+    checkElement(issues, block.accessory, `${path}/accessory`, {
+      where: 'a section accessory',
+      allowed: ACCESSORY_ELEMENTS,
+      actionIds,
+    });
+  }
+}
+
+function checkContext(issues: IssueList, block: JsonObject, path: string): void {
+  const elements = checkArray(issues, block.elements, `${path}/elements`, {
+    min: 1,
+    max: BLOCK_KIT_LIMITS.contextElements,
+  });
+  elements?.forEach((element, i) => {
+    const elementPath = `${path}/elements/${i}`;
+    if (isJsonObject(element) && element.type === 'image') {
+      checkElement(issues, element, elementPath, {
+        where: 'a context block',
+        allowed: ['image'],
+        actionIds: new Set(),
+      });
+      return;
+    }
+    checkTextObject(issues, element, elementPath, { max: BLOCK_KIT_LIMITS.text });
+  });
+}
+
+function checkInput(
+  issues: IssueList,
+  block: JsonObject,
+  path: string,
+  surface: Surface,
+  actionIds: Set<string>,
+): void {
+  if (surface === 'message') {
+    issues.add(
+      BLOCK_RULES.inputBlockInMessage,
+      `${path}/type`,
+      'input blocks are not allowed in messages by this project (they misbehave on mobile); collect free text in a modal',
+    );
+  }
+  checkTextObject(issues, block.label, `${path}/label`, {
+    max: BLOCK_KIT_LIMITS.inputLabel,
+    plainOnly: true,
+  });
+  checkTextObject(issues, block.hint, `${path}/hint`, {
+    max: BLOCK_KIT_LIMITS.inputHint,
+    plainOnly: true,
+    required: false,
+  });
+  if (block.optional !== undefined && typeof block.optional !== 'boolean') {
+    issues.add(BLOCK_RULES.invalidField, `${path}/optional`, 'must be a boolean');
+  }
+  if (block.element === undefined) {
+    issues.add(BLOCK_RULES.missingField, path, 'missing required field: element');
+    return;
+  }
+  checkElement(issues, block.element, `${path}/element`, {
+    where: 'an input block',
+    allowed: INPUT_ELEMENTS,
+    actionIds,
+  });
+}
+
+function checkRichText(issues: IssueList, block: JsonObject, path: string): void {
+  const children = checkArray(issues, block.elements, `${path}/elements`, { min: 1, max: 100 });
+  children?.forEach((child, i) => {
+    checkRichTextChild(issues, child, `${path}/elements/${i}`);
+  });
+}
+
+function checkRichTextChild(issues: IssueList, child: unknown, path: string): void {
+  if (!isJsonObject(child)) {
+    issues.add(BLOCK_RULES.invalidField, path, 'must provide an object');
+    return;
+  }
+  const type = child.type;
+  if (typeof type !== 'string' || !(RICH_TEXT_CHILDREN as readonly string[]).includes(type)) {
+    issues.add(
+      BLOCK_RULES.unknownElementType,
+      `${path}/type`,
+      `unsupported type: ${String(type)} (known rich_text elements: ${RICH_TEXT_CHILDREN.join(', ')})`,
+    );
+    return;
+  }
+  const items = checkArray(issues, child.elements, `${path}/elements`, { max: 1000 });
+  if (type === 'rich_text_list') {
+    if (child.style !== 'bullet' && child.style !== 'ordered') {
+      issues.add(BLOCK_RULES.invalidField, `${path}/style`, 'must be "bullet" or "ordered"');
+    }
+    items?.forEach((item, i) => {
+      const itemPath = `${path}/elements/${i}`;
+      if (!isJsonObject(item) || item.type !== 'rich_text_section') {
+        issues.add(BLOCK_RULES.invalidField, itemPath, 'list items must be rich_text_section');
+        return;
+      }
+      checkRichTextChild(issues, item, itemPath);
+    });
+    return;
+  }
+  items?.forEach((item, i) => {
+    checkInline(issues, item, `${path}/elements/${i}`);
+  });
+}
+
+function checkInline(issues: IssueList, item: unknown, path: string): void {
+  if (!isJsonObject(item)) {
+    issues.add(BLOCK_RULES.invalidField, path, 'must provide an object');
+    return;
+  }
+  if (
+    typeof item.type !== 'string' ||
+    !(RICH_TEXT_INLINE as readonly string[]).includes(item.type)
+  ) {
+    issues.add(
+      BLOCK_RULES.unknownElementType,
+      `${path}/type`,
+      `unsupported type: ${String(item.type)} (known inline elements: ${RICH_TEXT_INLINE.join(', ')})`,
+    );
+    return;
+  }
+  if (item.type === 'text') {
+    checkString(issues, item.text, `${path}/text`, { max: BLOCK_KIT_LIMITS.markdownText });
+  }
+  if (item.type === 'link') checkString(issues, item.url, `${path}/url`, { max: 3000, min: 1 });
+}

@@ -1,0 +1,105 @@
+import type { IncomingMessage } from 'node:http';
+import { fail, type MethodContext, type MethodSpec, type TokenKind } from './method-support.js';
+import { CHAT_METHODS } from './methods-chat.js';
+import { DIRECTORY_METHODS } from './methods-directory.js';
+import { VIEW_METHODS } from './methods-views.js';
+import type { InjectedFailure, JsonObject } from './types.js';
+import { decodeJsonArgs, parseWebApiRequest } from './web-api-request.js';
+import type { Workspace } from './workspace.js';
+
+/** Every Web API method the stand-in implements. */
+export const WEB_API_METHODS: Record<string, MethodSpec> = {
+  ...DIRECTORY_METHODS,
+  ...CHAT_METHODS,
+  ...VIEW_METHODS,
+};
+
+/** An HTTP answer to write back. */
+export interface HttpAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** What the router needs from the rest of the stand-in. */
+export interface WebApiRouterDeps {
+  workspace: Workspace;
+  tokens: Record<TokenKind, string>;
+  openSocketUrl(): string;
+}
+
+const json = (
+  status: number,
+  body: JsonObject,
+  headers: Record<string, string> = {},
+): HttpAnswer => ({
+  status,
+  headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  body: JSON.stringify(body),
+});
+
+/** Answers `/api/<method>` requests like Slack's Web API, recording every call. */
+export class WebApiRouter {
+  private readonly injected = new Map<string, InjectedFailure[]>();
+
+  constructor(private readonly deps: WebApiRouterDeps) {}
+
+  /** Makes the next `times` calls of `method` fail as described. */
+  failNext(method: string, failure: InjectedFailure, times = 1): void {
+    const queue = this.injected.get(method) ?? [];
+    for (let i = 0; i < times; i += 1) queue.push(failure);
+    this.injected.set(method, queue);
+  }
+
+  /** Handles one request to `/api/<method>`. */
+  handle(method: string, req: IncomingMessage, url: URL, body: string): HttpAnswer {
+    const parsed = parseWebApiRequest(req, url, body);
+    const args = parsed.ok ? decodeJsonArgs(parsed.args) : {};
+    const answer = parsed.ok
+      ? this.answer(method, args, parsed.token)
+      : json(200, fail(parsed.error));
+    let response: JsonObject;
+    try {
+      response = JSON.parse(answer.body) as JsonObject;
+    } catch {
+      response = { raw: answer.body };
+    }
+    this.deps.workspace.calls.push({
+      method,
+      args,
+      at: this.deps.workspace.now(),
+      status: answer.status,
+      response,
+    });
+    return answer;
+  }
+
+  private answer(method: string, args: JsonObject, token: string | undefined): HttpAnswer {
+    const spec = WEB_API_METHODS[method];
+    if (!spec) return json(200, fail('unknown_method'));
+    if (!token) return json(200, fail('not_authed'));
+    const kind = (Object.keys(this.deps.tokens) as TokenKind[]).find(
+      (k) => this.deps.tokens[k] === token,
+    );
+    if (!kind) return json(200, fail('invalid_auth'));
+    if (kind !== spec.token) return json(200, fail('not_allowed_token_type'));
+
+    const injected = this.injected.get(method)?.shift();
+    if (injected) return injectedAnswer(injected);
+
+    const ctx: MethodContext = {
+      args,
+      workspace: this.deps.workspace,
+      openSocketUrl: () => this.deps.openSocketUrl(),
+    };
+    return json(200, spec.handle(ctx));
+  }
+}
+
+function injectedAnswer(failure: InjectedFailure): HttpAnswer {
+  if ('error' in failure) return json(200, fail(failure.error));
+  if (failure.status === 429) {
+    return json(429, fail('ratelimited'), { 'retry-after': String(failure.retryAfter) });
+  }
+  return { status: 503, headers: { 'content-type': 'text/plain' }, body: 'Service Unavailable' };
+}

@@ -1,0 +1,283 @@
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { WebClientEvent } from '@slack/web-api';
+import { type FakeSlack, startFakeSlack } from './index.js';
+import { webClientFor } from './slack-clients.js';
+
+/** The Slack error code a WebClient call was rejected with. */
+async function slackError(call: Promise<unknown>): Promise<{ error: string; data: Record<string, unknown> }> {
+  try {
+    await call;
+  } catch (error) {
+    const data = (error as { data?: Record<string, unknown> }).data;
+    assert.ok(data, `expected a Slack platform error, got ${String(error)}`);
+    return { error: String(data.error), data };
+  }
+  assert.fail('expected the call to be rejected');
+}
+
+const CHANNEL = 'C0RELAY01';
+
+describe('fake Slack Web API', () => {
+  let fake: FakeSlack;
+  beforeEach(async () => {
+    fake = await startFakeSlack();
+  });
+  afterEach(async () => {
+    await fake.close();
+  });
+
+  it('answers auth.test for the bot token and refuses other tokens', async () => {
+    const web = webClientFor(fake);
+    const auth = await web.auth.test();
+    assert.equal(auth.user_id, fake.botUserId);
+    assert.equal(auth.team_id, fake.teamId);
+    assert.equal(auth.bot_id, fake.botId);
+    assert.ok(fake.apiUrl.endsWith('/api/'));
+    assert.match(fake.botToken, /^xoxb-/);
+    assert.match(fake.appToken, /^xapp-/);
+
+    const wrong = webClientFor(fake, { retryConfig: { retries: 0 } });
+    assert.equal((await slackError(wrong.auth.test({ token: 'xoxb-nope' }))).error, 'invalid_auth');
+    assert.equal(
+      (await slackError(wrong.auth.test({ token: fake.appToken }))).error,
+      'not_allowed_token_type',
+    );
+  });
+
+  it('opens Socket Mode URLs only for the app token', async () => {
+    const web = webClientFor(fake);
+    const opened = await web.apps.connections.open({ token: fake.appToken });
+    assert.match(String(opened.url), /^ws:\/\/127\.0\.0\.1:\d+\/link\/\?ticket=/);
+    assert.equal(
+      (await slackError(web.apps.connections.open({}))).error,
+      'not_allowed_token_type',
+    );
+  });
+
+  it('posts messages with unique increasing ts, and threads replies under their parent', async () => {
+    const web = webClientFor(fake);
+    const first = await web.chat.postMessage({ channel: CHANNEL, text: 'one' });
+    const second = await web.chat.postMessage({ channel: CHANNEL, text: 'two' });
+    assert.match(String(first.ts), /^\d{10}\.\d{6}$/);
+    assert.ok(Number(second.ts) > Number(first.ts));
+    assert.equal(first.channel, CHANNEL);
+    assert.equal(first.message?.text, 'one');
+
+    const reply = await web.chat.postMessage({
+      channel: CHANNEL,
+      text: 'in thread',
+      thread_ts: String(first.ts),
+    });
+    const messages = fake.messages(CHANNEL);
+    assert.deepEqual(
+      messages.map((m) => m.text),
+      ['one', 'two'],
+    );
+    assert.deepEqual(
+      messages[0]?.replies.map((r) => [r.ts, r.threadTs]),
+      [[reply.ts, first.ts]],
+    );
+  });
+
+  it('refuses unknown channels, channels without the bot, and empty messages', async () => {
+    fake.addChannel({ id: 'C0PRIVATE', name: 'private', members: ['U0ALICE01'], botIsMember: false });
+    const web = webClientFor(fake);
+    assert.equal(
+      (await slackError(web.chat.postMessage({ channel: 'C0NOWHERE', text: 'x' }))).error,
+      'channel_not_found',
+    );
+    assert.equal(
+      (await slackError(web.chat.postMessage({ channel: 'C0PRIVATE', text: 'x' }))).error,
+      'not_in_channel',
+    );
+    assert.equal(
+      (await slackError(web.chat.postMessage({ channel: CHANNEL, text: '' }))).error,
+      'no_text',
+    );
+  });
+
+  it('keeps edit history on chat.update and refuses unknown messages', async () => {
+    const web = webClientFor(fake);
+    const posted = await web.chat.postMessage({ channel: CHANNEL, text: 'v1' });
+    const updated = await web.chat.update({
+      channel: CHANNEL,
+      ts: String(posted.ts),
+      text: 'v2',
+      blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'v2' } }],
+    });
+    assert.equal(updated.ts, posted.ts);
+    const [message] = fake.messages(CHANNEL);
+    assert.equal(message?.text, 'v2');
+    assert.deepEqual(
+      message?.history.map((h) => h.text),
+      ['v1'],
+    );
+    assert.ok(message?.editedTs);
+    assert.equal(typeof message?.blocks[0]?.block_id, 'string', 'Slack fills in block_id');
+    assert.equal(
+      (await slackError(web.chat.update({ channel: CHANNEL, ts: '1.000000', text: 'x' }))).error,
+      'message_not_found',
+    );
+  });
+
+  it('answers invalid_blocks with errors and [ERROR] messages naming the JSON pointer', async () => {
+    const web = webClientFor(fake);
+    const { error, data } = await slackError(
+      web.chat.postMessage({
+        channel: CHANNEL,
+        text: 'x',
+        blocks: [{ type: 'header', text: { type: 'plain_text', text: 'h'.repeat(151) } }],
+      }),
+    );
+    assert.equal(error, 'invalid_blocks');
+    assert.deepEqual(data.errors, ['must be less than 151 characters (got 151) [json-pointer:/blocks/0/text/text]']);
+    assert.deepEqual((data.response_metadata as { messages: string[] }).messages, [
+      '[ERROR] must be less than 151 characters (got 151) [json-pointer:/blocks/0/text/text]',
+    ]);
+    assert.equal(fake.messages(CHANNEL).length, 0);
+
+    const posted = await web.chat.postMessage({ channel: CHANNEL, text: 'ok' });
+    const onUpdate = await slackError(
+      web.chat.update({
+        channel: CHANNEL,
+        ts: String(posted.ts),
+        text: 'x',
+        blocks: [{ type: 'input', label: { type: 'plain_text', text: 'l' }, element: { type: 'plain_text_input' } }],
+      }),
+    );
+    assert.equal(onUpdate.error, 'invalid_blocks');
+    assert.match(String((onUpdate.data.errors as string[])[0]), /input blocks are not allowed in messages/);
+  });
+
+  it('accepts form bodies with a token field and JSON bodies with a Bearer token', async () => {
+    const form = await fetch(`${fake.apiUrl}chat.postMessage`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        token: fake.botToken,
+        channel: CHANNEL,
+        text: 'form',
+        blocks: JSON.stringify([{ type: 'divider' }]),
+      }),
+    });
+    assert.equal(form.status, 200);
+    assert.equal(((await form.json()) as { ok: boolean }).ok, true);
+
+    const json = await fetch(`${fake.apiUrl}chat.postMessage`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=utf-8', authorization: `Bearer ${fake.botToken}` },
+      body: JSON.stringify({ channel: CHANNEL, text: 'json', blocks: [{ type: 'divider' }] }),
+    });
+    assert.equal(((await json.json()) as { ok: boolean }).ok, true);
+
+    const broken = await fetch(`${fake.apiUrl}chat.postMessage`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: fake.botToken, channel: CHANNEL, blocks: '[{' }),
+    });
+    assert.equal(((await broken.json()) as { error: string }).error, 'invalid_blocks_format');
+    assert.deepEqual(
+      fake.messages(CHANNEL).map((m) => m.text),
+      ['form', 'json'],
+    );
+    const call = fake.calls.find((c) => c.args.text === 'form');
+    assert.deepEqual(call?.args.blocks, [{ type: 'divider' }], 'calls record blocks parsed');
+    assert.equal(call?.args.token, undefined, 'calls never record the token');
+  });
+
+  it('serves ephemerals, delete, permalinks and the directory lookups', async () => {
+    fake.addUser({ id: 'U0CAROL01', name: 'carol' });
+    fake.addUserGroup({ id: 'S0REVIEW1', users: ['U0ALICE01', 'U0CAROL01'] });
+    const web = webClientFor(fake);
+
+    const eph = await web.chat.postEphemeral({ channel: CHANNEL, user: 'U0ALICE01', text: 'psst' });
+    assert.ok(eph.message_ts);
+    assert.deepEqual(
+      fake.ephemerals('U0ALICE01').map((e) => e.text),
+      ['psst'],
+    );
+    assert.equal(
+      (await slackError(web.chat.postEphemeral({ channel: CHANNEL, user: 'U0CAROL01', text: 'x' }))).error,
+      'user_not_in_channel',
+    );
+
+    const posted = await web.chat.postMessage({ channel: CHANNEL, text: 'doomed' });
+    const link = await web.chat.getPermalink({ channel: CHANNEL, message_ts: String(posted.ts) });
+    assert.match(String(link.permalink), new RegExp(`/archives/${CHANNEL}/p\\d{16}$`));
+    await web.chat.delete({ channel: CHANNEL, ts: String(posted.ts) });
+    assert.equal(fake.messages(CHANNEL).length, 0);
+
+    const info = await web.conversations.info({ channel: CHANNEL });
+    assert.equal(info.channel?.is_member, true);
+    const user = await web.users.info({ user: 'U0CAROL01' });
+    assert.equal(user.user?.name, 'carol');
+    assert.equal((await slackError(web.users.info({ user: 'U0NOBODY' }))).error, 'user_not_found');
+    const group = await web.usergroups.users.list({ usergroup: 'S0REVIEW1' });
+    assert.deepEqual(group.users, ['U0ALICE01', 'U0CAROL01']);
+
+    const dm = await web.chat.postMessage({ channel: 'U0ALICE01', text: 'direct' });
+    assert.match(String(dm.channel), /^D/);
+  });
+
+  it('rejects invalid views with invalid_arguments, as Slack does for views.*', async () => {
+    const web = webClientFor(fake);
+    const { error, data } = await slackError(
+      web.views.publish({
+        user_id: 'U0ALICE01',
+        view: { type: 'home', blocks: [{ type: 'markdown', text: 'x' }] },
+      }),
+    );
+    assert.equal(error, 'invalid_arguments');
+    assert.match(
+      String((data.response_metadata as { messages: string[] }).messages[0]),
+      /^\[ERROR\] unsupported type: markdown .*\[json-pointer:\/view\/blocks\/0\/type\]$/,
+    );
+    const published = await web.views.publish({
+      user_id: 'U0ALICE01',
+      view: { type: 'home', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'hi' } }] },
+    });
+    assert.equal(fake.homeView('U0ALICE01')?.id, published.view?.id);
+  });
+
+  it('rate-limits on demand: a real WebClient with default retries waits Retry-After and succeeds', async () => {
+    const web = webClientFor(fake);
+    const rateLimited: number[] = [];
+    web.on(WebClientEvent.RATE_LIMITED, (seconds: number) => rateLimited.push(seconds));
+    fake.failNext('chat.postMessage', { status: 429, retryAfter: 1 });
+
+    const posted = await web.chat.postMessage({ channel: CHANNEL, text: 'after the pause' });
+    assert.equal(posted.ok, true);
+    assert.deepEqual(rateLimited, [1]);
+    const attempts = fake.calls.filter((c) => c.method === 'chat.postMessage');
+    assert.deepEqual(
+      attempts.map((c) => [c.status, c.response.error ?? 'ok']),
+      [
+        [429, 'ratelimited'],
+        [200, 'ok'],
+      ],
+    );
+    assert.equal(fake.messages(CHANNEL).length, 1);
+  });
+
+  it('simulates outages (503) and injected errors for a number of calls', async () => {
+    const web = webClientFor(fake, { retryConfig: { retries: 2, minTimeout: 10, maxTimeout: 20 } });
+    fake.failNext('chat.update', { status: 503 });
+    fake.failNext('chat.postMessage', { error: 'not_in_channel' }, 2);
+
+    assert.equal((await slackError(web.chat.postMessage({ channel: CHANNEL, text: 'a' }))).error, 'not_in_channel');
+    assert.equal((await slackError(web.chat.postMessage({ channel: CHANNEL, text: 'b' }))).error, 'not_in_channel');
+    const posted = await web.chat.postMessage({ channel: CHANNEL, text: 'c' });
+    const updated = await web.chat.update({ channel: CHANNEL, ts: String(posted.ts), text: 'c2' });
+    assert.equal(updated.ok, true);
+    assert.deepEqual(
+      fake.calls.filter((c) => c.method === 'chat.update').map((c) => c.status),
+      [503, 200],
+    );
+  });
+
+  it('answers unknown methods with unknown_method', async () => {
+    const web = webClientFor(fake, { retryConfig: { retries: 0 } });
+    assert.equal((await slackError(web.apiCall('chat.teleport', {}))).error, 'unknown_method');
+  });
+});
