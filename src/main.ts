@@ -14,6 +14,11 @@ import { createLogger } from './log/create-logger.js';
  * environment, builds what the command needs, and turns failures into exit codes.
  */
 async function main(argv: string[]): Promise<number> {
+  // Output piped into `head` and closed early is not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const err = (line: string) => process.stderr.write(`${line}\n`);
   const args = parseArgs(argv);
@@ -64,7 +69,9 @@ main(process.argv.slice(2)).then(
       process.exitCode = 2;
       return;
     }
-    process.stderr.write(`o7-slack-relay failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `o7-slack-relay failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exitCode = 1;
   },
 );

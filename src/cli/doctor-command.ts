@@ -29,7 +29,9 @@ export async function runDoctor(config: Config, io: Io): Promise<number> {
   try {
     const auth = await client.auth.test();
     botUserId = auth.user_id;
-    pass(`bot token works (workspace ${auth.team ?? auth.team_id}, bot user ${auth.user ?? auth.user_id})`);
+    pass(
+      `bot token works (workspace ${auth.team ?? auth.team_id}, bot user ${auth.user ?? auth.user_id})`,
+    );
   } catch (error) {
     fail(`bot token rejected: ${slackError(error)}`, fixFor(slackError(error)));
   }
@@ -47,7 +49,10 @@ export async function runDoctor(config: Config, io: Io): Promise<number> {
         );
       }
     } catch (error) {
-      fail(`cannot see channel ${slack.channelId}: ${slackError(error)}`, fixFor(slackError(error)));
+      fail(
+        `cannot see channel ${slack.channelId}: ${slackError(error)}`,
+        fixFor(slackError(error)),
+      );
     }
   }
 
@@ -72,7 +77,10 @@ async function checkSocketMode(appToken: string, apiUrl: string): Promise<string
   try {
     const connected = new Promise<'ok'>((resolve) => socket.once('connected', () => resolve('ok')));
     const timeout = new Promise<string>((resolve) => {
-      setTimeout(() => resolve(`no connection within ${SOCKET_TIMEOUT_MS / 1000} s`), SOCKET_TIMEOUT_MS).unref();
+      setTimeout(
+        () => resolve(`no connection within ${SOCKET_TIMEOUT_MS / 1000} s`),
+        SOCKET_TIMEOUT_MS,
+      ).unref();
     });
     return await Promise.race([socket.start().then(() => connected), timeout]);
   } catch (error) {
@@ -101,7 +109,11 @@ export function fixFor(error: string): string {
   if (error.includes('not_allowed_token_type')) {
     return 'SLACK_APP_TOKEN must be an app-level token (xapp-) with the connections:write scope';
   }
-  if (error.includes('ECONNREFUSED') || error.includes('ENOTFOUND') || error.includes('fetch failed')) {
+  if (
+    error.includes('ECONNREFUSED') ||
+    error.includes('ENOTFOUND') ||
+    error.includes('fetch failed')
+  ) {
     return 'Slack cannot be reached: check the network, proxies, and SLACK_API_URL';
   }
   return 'see the README troubleshooting section';

@@ -24,7 +24,9 @@ export async function runPreview(
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    io.err(`Cannot read ${file}: ${(error as Error).message}. Give the path of a q-out-NNN.json file.`);
+    io.err(
+      `Cannot read ${file}: ${(error as Error).message}. Give the path of a q-out-NNN.json file.`,
+    );
     return 2;
   }
   const parsed = parseQuestionFile(text, file);

@@ -20,7 +20,9 @@ export interface RunningRelay {
  * initial scan so that answered batches are never shown again.
  */
 export async function runStart(config: Config, log: Logger): Promise<RunningRelay> {
-  const store = await openFileStateStore(config.stateDir, { log: log.child({ component: 'store' }) });
+  const store = await openFileStateStore(config.stateDir, {
+    log: log.child({ component: 'store' }),
+  });
   const app = createSlackApp(config.slack, log);
   const presenter = createSlackPresenter({
     client: app.client,

@@ -32,7 +32,8 @@ export const envSchema = z
       .string({ error: 'is not set; copy the Bot User OAuth Token (xoxb-…) from your Slack app' })
       .trim()
       .startsWith('xoxb-', {
-        error: 'must be a bot token starting with xoxb- (OAuth & Permissions → Bot User OAuth Token)',
+        error:
+          'must be a bot token starting with xoxb- (OAuth & Permissions → Bot User OAuth Token)',
       }),
     SLACK_APP_TOKEN: optionalText.refine((v) => v === undefined || v.startsWith('xapp-'), {
       error:
@@ -46,7 +47,9 @@ export const envSchema = z
       .max(65535, { error: 'must be a port number from 1 to 65535' })
       .default(3000),
     SLACK_CHANNEL_ID: z
-      .string({ error: 'is not set; give the ID of the channel batches are posted in (e.g. C0123ABCD)' })
+      .string({
+        error: 'is not set; give the ID of the channel batches are posted in (e.g. C0123ABCD)',
+      })
       .trim()
       .regex(/^[CGD][A-Z0-9]{2,}$/, {
         error:

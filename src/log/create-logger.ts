@@ -16,7 +16,14 @@ export function createLogger(opts: {
       level: opts.level,
       base: { pid: process.pid },
       redact: {
-        paths: ['token', '*.token', 'botToken', 'appToken', 'signingSecret', 'headers.authorization'],
+        paths: [
+          'token',
+          '*.token',
+          'botToken',
+          'appToken',
+          'signingSecret',
+          'headers.authorization',
+        ],
         censor: '[redacted]',
       },
     },

@@ -388,7 +388,10 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     }
     const { problem: _, ...rest } = record;
     if (outcome === 'published') {
-      log.info({ runDir: record.runDir, seq: record.seq, by: record.answeredBy }, 'answers written');
+      log.info(
+        { runDir: record.runDir, seq: record.seq, by: record.answeredBy },
+        'answers written',
+      );
       const done = await put({ ...rest, status: 'answered' });
       return { kind: 'answered', record: done };
     }
@@ -420,7 +423,10 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     start() {
       started = true;
       for (const record of store.all()) {
-        if (ACTIVE.includes(record.status) || record.presentation?.shown !== visibleSignature(record)) {
+        if (
+          ACTIVE.includes(record.status) ||
+          record.presentation?.shown !== visibleSignature(record)
+        ) {
           pending.add(record.runDir);
         }
       }
@@ -480,7 +486,9 @@ export function createBatchQueue(deps: BatchQueueDeps) {
         const drafts = { ...found.record.drafts, ...input.answers };
         const built = buildAnswerFile(batch, drafts);
         if (!built.ok) {
-          const missing = batch.questions.filter((q) => drafts[q.id] === undefined).map((q) => q.id);
+          const missing = batch.questions
+            .filter((q) => drafts[q.id] === undefined)
+            .map((q) => q.id);
           return { kind: 'incomplete', missing, problems: built.error.map((p) => p.message) };
         }
         const submitting = await put({

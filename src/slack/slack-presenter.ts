@@ -7,7 +7,7 @@ import type { BatchView } from '../core/slack/batch-view.js';
 import { renderBatchMessages } from '../core/slack/render-batch-messages.js';
 import { renderMalformedMessage } from '../core/slack/render-malformed.js';
 import type { PresentContext, Presenter } from '../queue/presenter.js';
-import { FINAL_STATUSES, type BatchRecord } from '../store/batch-record.js';
+import { type BatchRecord, FINAL_STATUSES } from '../store/batch-record.js';
 import { readPresentation, type SlackPresentation } from './slack-presentation.js';
 
 type Message = { text: string; blocks: unknown[] };
@@ -66,7 +66,10 @@ export function createSlackPresenter(deps: {
       for (const extra of replies.slice(messages.length - 1)) {
         await update(extra, { text: 'Continued above.', blocks: [] }, where);
       }
-      log.debug({ runDir: record.runDir, seq: record.seq, status: record.status, ts }, 'batch shown');
+      log.debug(
+        { runDir: record.runDir, seq: record.seq, status: record.status, ts },
+        'batch shown',
+      );
       const presentation: SlackPresentation = { channel: where, ts, replies };
       return presentation;
     },
@@ -83,7 +86,9 @@ function messagesFor(record: BatchRecord, ctx: PresentContext): Message[] {
         runDir: record.runDir,
         seq: record.seq,
         fileName: questionFileName(record.seq),
-        errorText: ctx.error ? formatProtocolError(ctx.error) : 'The question file could not be read.',
+        errorText: ctx.error
+          ? formatProtocolError(ctx.error)
+          : 'The question file could not be read.',
       }),
     ];
   }

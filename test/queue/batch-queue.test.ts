@@ -13,8 +13,13 @@ const log = pino({ level: process.env.TEST_LOG ?? 'silent' });
 
 /** A presenter that remembers what it was asked to show; `failures` makes the next calls throw. */
 function recordingPresenter() {
-  const shown: { key: string; seq: number; status: string; drafts: unknown; ctx: PresentContext }[] =
-    [];
+  const shown: {
+    key: string;
+    seq: number;
+    status: string;
+    drafts: unknown;
+    ctx: PresentContext;
+  }[] = [];
   let failures = 0;
   let posts = 0;
   const presenter: Presenter = {
@@ -23,7 +28,13 @@ function recordingPresenter() {
         failures -= 1;
         throw new Error('slack is down');
       }
-      shown.push({ key: record.key, seq: record.seq, status: record.status, drafts: record.drafts, ctx });
+      shown.push({
+        key: record.key,
+        seq: record.seq,
+        status: record.status,
+        drafts: record.drafts,
+        ctx,
+      });
       const ts = (record.presentation?.ts as string | undefined) ?? `ts-${++posts}`;
       return { channel: 'C1', ts };
     },
@@ -58,7 +69,13 @@ describe('batch queue', () => {
   });
 
   function start(presenter: Presenter, opts: { settleMs?: number } = {}) {
-    const queue = createBatchQueue({ store, presenter, log, settleMs: opts.settleMs ?? 50, retryBaseMs: 20 });
+    const queue = createBatchQueue({
+      store,
+      presenter,
+      log,
+      settleMs: opts.settleMs ?? 50,
+      retryBaseMs: 20,
+    });
     return queue;
   }
 
@@ -208,7 +225,10 @@ describe('batch queue', () => {
     await waitFor(() => p.shown.find((s) => s.status === 'malformed'), 'malformed report');
     const bad = p.shown.find((s) => s.status === 'malformed');
     assert.match(String(bad?.ctx.error?.problems[0]?.message), /JSON/);
-    assert.ok(p.shown.find((s) => s.key !== bad?.key && s.status === 'open'), 'other run unaffected');
+    assert.ok(
+      p.shown.find((s) => s.key !== bad?.key && s.status === 'open'),
+      'other run unaffected',
+    );
 
     await writeQuestionFile(run, 1, sampleBatch(1));
     touch(queue);
@@ -268,7 +288,10 @@ describe('batch queue', () => {
       answers: { format: 'JSON', targets: ['web'], notes: 'x', go: true },
     });
     assert.equal(outcome.kind, 'answered-elsewhere');
-    assert.equal(await readFile(path.join(run, 'qa', 'q-answers-001.json'), 'utf8'), '{"theirs":true}');
+    assert.equal(
+      await readFile(path.join(run, 'qa', 'q-answers-001.json'), 'utf8'),
+      '{"theirs":true}',
+    );
     await queue.close();
   });
 

@@ -33,7 +33,12 @@ export function sampleBatch(seq: number, extra: Record<string, unknown> = {}) {
     seq,
     questions: [
       { id: 'format', type: 'choose-one', prompt: 'Output format?', options: ['JSON', 'CSV'] },
-      { id: 'targets', type: 'choose-many', prompt: 'Targets?', options: ['web', 'ios', 'android'] },
+      {
+        id: 'targets',
+        type: 'choose-many',
+        prompt: 'Targets?',
+        options: ['web', 'ios', 'android'],
+      },
       { id: 'notes', type: 'free-write', prompt: 'Anything else?' },
       { id: 'go', type: 'yes-no', prompt: 'Proceed?' },
     ],

@@ -60,7 +60,12 @@ export function registerAnswerActions(app: App, deps: { queue: BatchQueue; log: 
       case 'show-options':
       case 'show-preview': {
         if (found.record.status !== 'open' || !found.batch) {
-          await tellUser(client, log, place, explainRefusal({ kind: 'closed', status: found.record.status }));
+          await tellUser(
+            client,
+            log,
+            place,
+            explainRefusal({ kind: 'closed', status: found.record.status }),
+          );
           return;
         }
         if (!found.record.fingerprint.startsWith(decoded.revision)) {
@@ -77,7 +82,12 @@ export function registerAnswerActions(app: App, deps: { queue: BatchQueue; log: 
           await client.views.open({ trigger_id: body.trigger_id, view: modal as never });
         } catch (err) {
           log.warn({ err, ...context }, 'could not open modal');
-          await tellUser(client, log, place, 'Slack would not open the form in time. Please try again.');
+          await tellUser(
+            client,
+            log,
+            place,
+            'Slack would not open the form in time. Please try again.',
+          );
         }
         return;
       }
@@ -109,10 +119,20 @@ export function registerAnswerActions(app: App, deps: { queue: BatchQueue; log: 
             await tellUser(client, log, place, describeMissing(questions, outcome.missing));
             return;
           case 'answered-elsewhere':
-            await tellUser(client, log, place, 'Someone answered this batch in another tool first; your answers were not written.');
+            await tellUser(
+              client,
+              log,
+              place,
+              'Someone answered this batch in another tool first; your answers were not written.',
+            );
             return;
           case 'write-failed':
-            await tellUser(client, log, place, `The answers could not be written: ${outcome.message}. They are kept; press Submit again once this is fixed.`);
+            await tellUser(
+              client,
+              log,
+              place,
+              `The answers could not be written: ${outcome.message}. They are kept; press Submit again once this is fixed.`,
+            );
             return;
           default:
             await tellUser(client, log, place, explainRefusal(outcome));

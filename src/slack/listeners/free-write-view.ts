@@ -10,13 +10,14 @@ export function registerFreeWriteView(app: App, deps: { queue: BatchQueue; log: 
   app.view<ViewSubmitAction>(FREE_WRITE_CALLBACK_ID, async ({ ack, body, view }) => {
     const meta = parseMeta(view.private_metadata);
     const found = meta ? await deps.queue.lookup(meta.key) : undefined;
-    const refusal = !meta || !found
-      ? explainRefusal({ kind: 'unknown' })
-      : found.record.status !== 'open'
-        ? explainRefusal({ kind: 'closed', status: found.record.status })
-        : !found.record.fingerprint.startsWith(meta.revision)
-          ? explainRefusal({ kind: 'out-of-date' })
-          : undefined;
+    const refusal =
+      !meta || !found
+        ? explainRefusal({ kind: 'unknown' })
+        : found.record.status !== 'open'
+          ? explainRefusal({ kind: 'closed', status: found.record.status })
+          : !found.record.fingerprint.startsWith(meta.revision)
+            ? explainRefusal({ kind: 'out-of-date' })
+            : undefined;
     if (refusal || !meta) {
       const blockId = Object.keys(view.state.values)[0] ?? 'answer';
       await ack({ response_action: 'errors', errors: { [blockId]: refusal ?? 'Unknown form.' } });
@@ -33,7 +34,9 @@ export function registerFreeWriteView(app: App, deps: { queue: BatchQueue; log: 
   });
 }
 
-function parseMeta(text: string): { key: string; revision: string; questionId: string } | undefined {
+function parseMeta(
+  text: string,
+): { key: string; revision: string; questionId: string } | undefined {
   try {
     const value = JSON.parse(text) as Record<string, unknown>;
     const { key, revision, questionId } = value;

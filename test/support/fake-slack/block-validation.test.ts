@@ -99,7 +99,10 @@ describe('validateMessageBlocks', () => {
     const issue = only(validateMessageBlocks([section('x'.repeat(3001))]));
     assert.equal(issue.rule, BLOCK_RULES.tooLong);
     assert.equal(issue.path, '/blocks/0/text/text');
-    assert.match(formatIssue(issue), /^must be less than 3001 characters.*\[json-pointer:\/blocks\/0\/text\/text\]$/);
+    assert.match(
+      formatIssue(issue),
+      /^must be less than 3001 characters.*\[json-pointer:\/blocks\/0\/text\/text\]$/,
+    );
   });
 
   it('counts code points, so 3000 emoji fit in a section', () => {
@@ -121,12 +124,22 @@ describe('validateMessageBlocks', () => {
     ],
     [
       'option text',
-      { type: 'actions', elements: [{ type: 'radio_buttons', action_id: 'r', options: [option('v', 't'.repeat(76))] }] },
+      {
+        type: 'actions',
+        elements: [
+          { type: 'radio_buttons', action_id: 'r', options: [option('v', 't'.repeat(76))] },
+        ],
+      },
       '/blocks/0/elements/0/options/0/text/text',
     ],
     [
       'option value',
-      { type: 'actions', elements: [{ type: 'radio_buttons', action_id: 'r', options: [option('v'.repeat(151), 'short')] }] },
+      {
+        type: 'actions',
+        elements: [
+          { type: 'radio_buttons', action_id: 'r', options: [option('v'.repeat(151), 'short')] },
+        ],
+      },
       '/blocks/0/elements/0/options/0/value',
     ],
     [
@@ -148,7 +161,12 @@ describe('validateMessageBlocks', () => {
       {
         type: 'actions',
         elements: [
-          { type: 'static_select', action_id: 's', placeholder: plain('p'.repeat(151)), options: [option('a')] },
+          {
+            type: 'static_select',
+            action_id: 's',
+            placeholder: plain('p'.repeat(151)),
+            options: [option('a')],
+          },
         ],
       },
       '/blocks/0/elements/0/placeholder/text',
@@ -324,7 +342,12 @@ describe('validateView', () => {
           type: 'input',
           block_id: 'free',
           label: plain('Answer'),
-          element: { type: 'plain_text_input', action_id: 'text', multiline: true, max_length: 3000 },
+          element: {
+            type: 'plain_text_input',
+            action_id: 'text',
+            multiline: true,
+            max_length: 3000,
+          },
         },
         {
           type: 'input',

@@ -32,7 +32,12 @@ async function postQuestion(fake: FakeSlack): Promise<string> {
         block_id: 'q1',
         elements: [
           { type: 'button', action_id: 'open', text: plain('Answer…'), value: 'q1' },
-          { type: 'external_select', action_id: 'search', min_query_length: 1, placeholder: plain('Find') },
+          {
+            type: 'external_select',
+            action_id: 'search',
+            min_query_length: 1,
+            placeholder: plain('Find'),
+          },
         ],
       },
     ],
@@ -94,12 +99,23 @@ describe('fake Slack HTTP mode with a real Bolt App', () => {
     assert.equal(clicks[0]?.user.id, ALICE);
     const [modal] = await fake.waitFor(() => fake.views(ALICE).length === 1 && fake.views(ALICE));
 
-    const short = await fake.submitView({ viewId: String(modal?.id), user: ALICE, values: { free: { text: 'no' } } });
+    const short = await fake.submitView({
+      viewId: String(modal?.id),
+      user: ALICE,
+      values: { free: { text: 'no' } },
+    });
     assert.equal(short.acked, true);
-    assert.deepEqual(short.ackPayload, { response_action: 'errors', errors: { free: 'Say a little more' } });
+    assert.deepEqual(short.ackPayload, {
+      response_action: 'errors',
+      errors: { free: 'Say a little more' },
+    });
     assert.deepEqual(fake.views(ALICE)[0]?.errors, { free: 'Say a little more' });
 
-    const good = await fake.submitView({ viewId: String(modal?.id), user: ALICE, values: { free: { text: 'a real answer' } } });
+    const good = await fake.submitView({
+      viewId: String(modal?.id),
+      user: ALICE,
+      values: { free: { text: 'a real answer' } },
+    });
     assert.equal(good.acked, true);
     assert.deepEqual(fake.views(ALICE), [], 'an empty ack closes the modal');
     assert.deepEqual(submissions, ['batch-7:no', 'batch-7:a real answer']);
@@ -127,13 +143,25 @@ describe('fake Slack HTTP mode with a real Bolt App', () => {
     });
     const ts = await postQuestion(fake);
 
-    const suggestion = await fake.suggest({ channel: CHANNEL, ts, actionId: 'search', value: 'red', user: ALICE });
+    const suggestion = await fake.suggest({
+      channel: CHANNEL,
+      ts,
+      actionId: 'search',
+      value: 'red',
+      user: ALICE,
+    });
     assert.equal(suggestion.acked, true);
     assert.deepEqual(
       suggestion.options.map((o) => o.value),
       ['red', 'else'],
     );
-    await fake.selectOption({ channel: CHANNEL, ts, actionId: 'search', value: 'red', user: ALICE });
+    await fake.selectOption({
+      channel: CHANNEL,
+      ts,
+      actionId: 'search',
+      value: 'red',
+      user: ALICE,
+    });
     assert.deepEqual(picked, [
       {
         type: 'external_select',

@@ -3,7 +3,12 @@ import { once } from 'node:events';
 import { afterEach, describe, it } from 'node:test';
 import type { SocketModeClient } from '@slack/socket-mode';
 import WebSocket from 'ws';
-import { DELIVERY_FAILURE_KINDS, type FakeSlack, type JsonObject, startFakeSlack } from './index.js';
+import {
+  DELIVERY_FAILURE_KINDS,
+  type FakeSlack,
+  type JsonObject,
+  startFakeSlack,
+} from './index.js';
 import { socketClientFor, webClientFor } from './slack-clients.js';
 
 const CHANNEL = 'C0RELAY01';
@@ -36,7 +41,14 @@ async function postButtonMessage(fake: FakeSlack): Promise<string> {
       {
         type: 'actions',
         block_id: 'answer',
-        elements: [{ type: 'button', action_id: 'yes', text: { type: 'plain_text', text: 'Yes' }, value: 'y' }],
+        elements: [
+          {
+            type: 'button',
+            action_id: 'yes',
+            text: { type: 'plain_text', text: 'Yes' },
+            value: 'y',
+          },
+        ],
       },
     ],
   });
@@ -57,7 +69,9 @@ describe('fake Slack Socket Mode', () => {
     await fake?.close();
   });
 
-  async function openRawSocket(target: FakeSlack): Promise<{ socket: WebSocket; hello: JsonObject; url: string }> {
+  async function openRawSocket(
+    target: FakeSlack,
+  ): Promise<{ socket: WebSocket; hello: JsonObject; url: string }> {
     const opened = await webClientFor(target).apps.connections.open({ token: target.appToken });
     const url = String(opened.url);
     const socket = new WebSocket(url);
@@ -81,7 +95,10 @@ describe('fake Slack Socket Mode', () => {
 
     const reused = new WebSocket(url);
     sockets.push(reused);
-    const [, response] = (await once(reused, 'unexpected-response')) as [unknown, { statusCode: number }];
+    const [, response] = (await once(reused, 'unexpected-response')) as [
+      unknown,
+      { statusCode: number },
+    ];
     assert.equal(response.statusCode, 401);
 
     socket.ping('are you there');
@@ -163,7 +180,12 @@ describe('fake Slack Socket Mode', () => {
         timeoutMs: 20_000,
         description: `reconnect after disconnect (${reason})`,
       });
-      const result = await target.clickButton({ channel: CHANNEL, ts, actionId: 'yes', user: ALICE });
+      const result = await target.clickButton({
+        channel: CHANNEL,
+        ts,
+        actionId: 'yes',
+        user: ALICE,
+      });
       assert.equal(result.acked, true, `delivery after reconnect (${reason})`);
     }
     const opens = target.calls.filter((c) => c.method === 'apps.connections.open');

@@ -38,7 +38,9 @@ const checkboxBlock = (options: string[]) => ({
 const submitBlock = {
   type: 'actions',
   block_id: 'go',
-  elements: [{ type: 'button', action_id: 'send', text: plain('Send'), value: 'batch-1', style: 'primary' }],
+  elements: [
+    { type: 'button', action_id: 'send', text: plain('Send'), value: 'batch-1', style: 'primary' },
+  ],
 };
 
 const answerModal = (extra: JsonObject = {}) => ({
@@ -112,12 +114,22 @@ describe('fake Slack acting as users', () => {
       blocks: [selectBlock, submitBlock],
     });
 
-    const result = await fake.clickButton({ channel: CHANNEL, ts: String(posted.ts), actionId: 'send', user: ALICE });
+    const result = await fake.clickButton({
+      channel: CHANNEL,
+      ts: String(posted.ts),
+      actionId: 'send',
+      user: ALICE,
+    });
     assert.equal(result.acked, true);
     const body = bodies[0] as unknown as JsonObject;
     assert.ok(body);
     assert.equal(body.type, 'block_actions');
-    assert.deepEqual(body.user, { id: ALICE, username: 'alice', name: 'alice', team_id: fake.teamId });
+    assert.deepEqual(body.user, {
+      id: ALICE,
+      username: 'alice',
+      name: 'alice',
+      team_id: fake.teamId,
+    });
     assert.equal(body.api_app_id, fake.appId);
     assert.equal(typeof body.token, 'string');
     assert.deepEqual(body.container, {
@@ -174,17 +186,36 @@ describe('fake Slack acting as users', () => {
       },
     });
 
-    const picked = await fake.selectOption({ channel: CHANNEL, ts, actionId: 'choice', value: 'a', user: ALICE });
+    const picked = await fake.selectOption({
+      channel: CHANNEL,
+      ts,
+      actionId: 'choice',
+      value: 'a',
+      user: ALICE,
+    });
     assert.deepEqual((picked.payload.actions as JsonObject[])[0]?.selected_option, option('a'));
-    const ticked = await fake.selectOptions({ channel: CHANNEL, ts, actionId: 'ticks', values: ['x', 'y'], user: ALICE });
-    assert.deepEqual((ticked.payload.actions as JsonObject[])[0]?.selected_options, [option('x'), option('y')]);
+    const ticked = await fake.selectOptions({
+      channel: CHANNEL,
+      ts,
+      actionId: 'ticks',
+      values: ['x', 'y'],
+      user: ALICE,
+    });
+    assert.deepEqual((ticked.payload.actions as JsonObject[])[0]?.selected_options, [
+      option('x'),
+      option('y'),
+    ]);
     await fake.selectOption({ channel: CHANNEL, ts, actionId: 'radio', value: 'q', user: ALICE });
 
     const alice = await stateOf(ALICE);
     assert.deepEqual(alice.pick?.choice?.selected_option, option('a'));
     assert.deepEqual(alice.many?.ticks?.selected_options, [option('x'), option('y')]);
     assert.deepEqual(alice.many?.radio?.selected_option, option('q'));
-    assert.deepEqual((await stateOf(BOB)).pick?.choice?.selected_option, option('b'), "Bob's client is his own");
+    assert.deepEqual(
+      (await stateOf(BOB)).pick?.choice?.selected_option,
+      option('b'),
+      "Bob's client is his own",
+    );
 
     await web.chat.update({
       channel: CHANNEL,
@@ -193,8 +224,16 @@ describe('fake Slack acting as users', () => {
       blocks: [selectBlock, checkboxBlock(['x', 'y', 'z']), submitBlock],
     });
     const afterUpdate = await stateOf(ALICE);
-    assert.deepEqual(afterUpdate.pick?.choice?.selected_option, option('a'), 'unchanged block keeps its state');
-    assert.deepEqual(afterUpdate.many?.ticks?.selected_options, [option('x')], 'changed block resets');
+    assert.deepEqual(
+      afterUpdate.pick?.choice?.selected_option,
+      option('a'),
+      'unchanged block keeps its state',
+    );
+    assert.deepEqual(
+      afterUpdate.many?.ticks?.selected_options,
+      [option('x')],
+      'changed block resets',
+    );
     assert.equal(afterUpdate.many?.radio?.selected_option, null);
 
     await assert.rejects(
@@ -212,12 +251,22 @@ describe('fake Slack acting as users', () => {
     fake = await startFakeSlack({ now: () => clock });
     await startAckingClient(fake);
     const web = webClientFor(fake, { retryConfig: { retries: 0 } });
-    const posted = await web.chat.postMessage({ channel: CHANNEL, text: 'q', blocks: [submitBlock] });
+    const posted = await web.chat.postMessage({
+      channel: CHANNEL,
+      text: 'q',
+      blocks: [submitBlock],
+    });
     assert.equal(posted.ts, '1700000000.000000');
     const click = async () =>
       String(
-        (await fake!.clickButton({ channel: CHANNEL, ts: String(posted.ts), actionId: 'send', user: ALICE }))
-          .payload.trigger_id,
+        (
+          await fake!.clickButton({
+            channel: CHANNEL,
+            ts: String(posted.ts),
+            actionId: 'send',
+            user: ALICE,
+          })
+        ).payload.trigger_id,
       );
     const open = async (triggerId: string) => {
       try {
@@ -257,11 +306,25 @@ describe('fake Slack acting as users', () => {
     });
     app.action<BlockAction>('send', async ({ ack, body, client }) => {
       await ack();
-      await client.views.open({ trigger_id: body.trigger_id, view: answerModal({ notify_on_close: true }) });
+      await client.views.open({
+        trigger_id: body.trigger_id,
+        view: answerModal({ notify_on_close: true }),
+      });
     });
-    const posted = await webClientFor(fake).chat.postMessage({ channel: CHANNEL, text: 'q', blocks: [submitBlock] });
-    await fake.clickButton({ channel: CHANNEL, ts: String(posted.ts), actionId: 'send', user: ALICE });
-    const [modal] = await fake.waitFor(() => target.views(ALICE).length === 1 && target.views(ALICE));
+    const posted = await webClientFor(fake).chat.postMessage({
+      channel: CHANNEL,
+      text: 'q',
+      blocks: [submitBlock],
+    });
+    await fake.clickButton({
+      channel: CHANNEL,
+      ts: String(posted.ts),
+      actionId: 'send',
+      user: ALICE,
+    });
+    const [modal] = await fake.waitFor(
+      () => target.views(ALICE).length === 1 && target.views(ALICE),
+    );
     const viewId = String(modal?.id);
 
     answer = {
@@ -297,11 +360,22 @@ describe('fake Slack acting as users', () => {
       /required input free\/text is empty/,
     );
     answer = { response_action: 'clear' };
-    await fake.submitView({ viewId: String(top?.id), user: ALICE });
+    await fake.submitView({
+      viewId: String(top?.id),
+      user: ALICE,
+      values: { free: { text: 'done' } },
+    });
     assert.deepEqual(fake.views(ALICE), []);
 
-    await fake.clickButton({ channel: CHANNEL, ts: String(posted.ts), actionId: 'send', user: ALICE });
-    const [again] = await fake.waitFor(() => target.views(ALICE).length === 1 && target.views(ALICE));
+    await fake.clickButton({
+      channel: CHANNEL,
+      ts: String(posted.ts),
+      actionId: 'send',
+      user: ALICE,
+    });
+    const [again] = await fake.waitFor(
+      () => target.views(ALICE).length === 1 && target.views(ALICE),
+    );
     const closing = await fake.closeView({ viewId: String(again?.id), user: ALICE });
     assert.equal(closing.notified, true);
     assert.equal(closing.acked, true);
@@ -324,9 +398,20 @@ describe('fake Slack acting as users', () => {
         view: { ...answerModal(), blocks: [{ type: 'markdown', text: 'not in modals' }] },
       } as never);
     });
-    const posted = await webClientFor(fake).chat.postMessage({ channel: CHANNEL, text: 'q', blocks: [submitBlock] });
-    await fake.clickButton({ channel: CHANNEL, ts: String(posted.ts), actionId: 'send', user: ALICE });
-    const [modal] = await fake.waitFor(() => target.views(ALICE).length === 1 && target.views(ALICE));
+    const posted = await webClientFor(fake).chat.postMessage({
+      channel: CHANNEL,
+      text: 'q',
+      blocks: [submitBlock],
+    });
+    await fake.clickButton({
+      channel: CHANNEL,
+      ts: String(posted.ts),
+      actionId: 'send',
+      user: ALICE,
+    });
+    const [modal] = await fake.waitFor(
+      () => target.views(ALICE).length === 1 && target.views(ALICE),
+    );
 
     const result = await fake.submitView({ viewId: String(modal?.id), user: ALICE });
     assert.equal(result.acked, true);
@@ -341,17 +426,34 @@ describe('fake Slack acting as users', () => {
     const outcomes: string[] = [];
     app.action<BlockAction>('send', async ({ ack, respond }) => {
       await ack();
-      await respond({ replace_original: true, text: 'Answered', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '*Answered*' } }] });
+      await respond({
+        replace_original: true,
+        text: 'Answered',
+        blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '*Answered*' } }],
+      });
       await respond({ text: 'only you can see this' });
       try {
-        await respond({ replace_original: true, text: 'x', blocks: [{ type: 'header', text: plain('') }] });
+        await respond({
+          replace_original: true,
+          text: 'x',
+          blocks: [{ type: 'header', text: plain('') }],
+        });
         outcomes.push('accepted');
       } catch (error) {
         outcomes.push(String((error as { statusCode?: number }).statusCode));
       }
     });
-    const posted = await webClientFor(fake).chat.postMessage({ channel: CHANNEL, text: 'q', blocks: [submitBlock] });
-    await fake.clickButton({ channel: CHANNEL, ts: String(posted.ts), actionId: 'send', user: ALICE });
+    const posted = await webClientFor(fake).chat.postMessage({
+      channel: CHANNEL,
+      text: 'q',
+      blocks: [submitBlock],
+    });
+    await fake.clickButton({
+      channel: CHANNEL,
+      ts: String(posted.ts),
+      actionId: 'send',
+      user: ALICE,
+    });
     const target = fake;
 
     await fake.waitFor(() => outcomes.length === 1);
@@ -374,7 +476,10 @@ describe('fake Slack acting as users', () => {
     app.event('app_home_opened', async ({ event, client }) => {
       await client.views.publish({
         user_id: event.user,
-        view: { type: 'home', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'Pending: 0' } }] },
+        view: {
+          type: 'home',
+          blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'Pending: 0' } }],
+        },
       });
     });
     const commands: string[] = [];
@@ -384,12 +489,22 @@ describe('fake Slack acting as users', () => {
     });
     const target = fake;
 
-    const event = await fake.sendEvent({ type: 'app_home_opened', user: ALICE, channel: 'D0ALICE', tab: 'home' });
+    const event = await fake.sendEvent({
+      type: 'app_home_opened',
+      user: ALICE,
+      channel: 'D0ALICE',
+      tab: 'home',
+    });
     assert.equal(event.acked, true);
     await fake.waitFor(() => target.homeView(ALICE));
     assert.equal(fake.homeView(ALICE)?.type, 'home');
 
-    const command = await fake.slashCommand({ command: '/o7', text: 'status', user: ALICE, channel: CHANNEL });
+    const command = await fake.slashCommand({
+      command: '/o7',
+      text: 'status',
+      user: ALICE,
+      channel: CHANNEL,
+    });
     assert.equal(command.acked, true);
     assert.deepEqual(commands, [`${ALICE}:status`]);
   });

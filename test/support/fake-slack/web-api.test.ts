@@ -5,7 +5,9 @@ import { type FakeSlack, startFakeSlack } from './index.js';
 import { webClientFor } from './slack-clients.js';
 
 /** The Slack error code a WebClient call was rejected with. */
-async function slackError(call: Promise<unknown>): Promise<{ error: string; data: Record<string, unknown> }> {
+async function slackError(
+  call: Promise<unknown>,
+): Promise<{ error: string; data: Record<string, unknown> }> {
   try {
     await call;
   } catch (error) {
@@ -49,10 +51,7 @@ describe('fake Slack Web API', () => {
     const web = webClientFor(fake);
     const opened = await web.apps.connections.open({ token: fake.appToken });
     assert.match(String(opened.url), /^ws:\/\/127\.0\.0\.1:\d+\/link\/\?ticket=/);
-    assert.equal(
-      (await slackError(web.apps.connections.open({}))).error,
-      'not_allowed_token_type',
-    );
+    assert.equal((await slackError(web.apps.connections.open({}))).error, 'not_allowed_token_type');
   });
 
   it('posts messages with unique increasing ts, and threads replies under their parent', async () => {
@@ -81,7 +80,12 @@ describe('fake Slack Web API', () => {
   });
 
   it('refuses unknown channels, channels without the bot, and empty messages', async () => {
-    fake.addChannel({ id: 'C0PRIVATE', name: 'private', members: ['U0ALICE01'], botIsMember: false });
+    fake.addChannel({
+      id: 'C0PRIVATE',
+      name: 'private',
+      members: ['U0ALICE01'],
+      botIsMember: false,
+    });
     const web = webClientFor(fake);
     assert.equal(
       (await slackError(web.chat.postMessage({ channel: 'C0NOWHERE', text: 'x' }))).error,
@@ -131,7 +135,9 @@ describe('fake Slack Web API', () => {
       }),
     );
     assert.equal(error, 'invalid_blocks');
-    assert.deepEqual(data.errors, ['must be less than 151 characters (got 151) [json-pointer:/blocks/0/text/text]']);
+    assert.deepEqual(data.errors, [
+      'must be less than 151 characters (got 151) [json-pointer:/blocks/0/text/text]',
+    ]);
     assert.deepEqual((data.response_metadata as { messages: string[] }).messages, [
       '[ERROR] must be less than 151 characters (got 151) [json-pointer:/blocks/0/text/text]',
     ]);
@@ -143,11 +149,20 @@ describe('fake Slack Web API', () => {
         channel: CHANNEL,
         ts: String(posted.ts),
         text: 'x',
-        blocks: [{ type: 'input', label: { type: 'plain_text', text: 'l' }, element: { type: 'plain_text_input' } }],
+        blocks: [
+          {
+            type: 'input',
+            label: { type: 'plain_text', text: 'l' },
+            element: { type: 'plain_text_input' },
+          },
+        ],
       }),
     );
     assert.equal(onUpdate.error, 'invalid_blocks');
-    assert.match(String((onUpdate.data.errors as string[])[0]), /input blocks are not allowed in messages/);
+    assert.match(
+      String((onUpdate.data.errors as string[])[0]),
+      /input blocks are not allowed in messages/,
+    );
   });
 
   it('accepts form bodies with a token field and JSON bodies with a Bearer token', async () => {
@@ -166,7 +181,10 @@ describe('fake Slack Web API', () => {
 
     const json = await fetch(`${fake.apiUrl}chat.postMessage`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json; charset=utf-8', authorization: `Bearer ${fake.botToken}` },
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        authorization: `Bearer ${fake.botToken}`,
+      },
       body: JSON.stringify({ channel: CHANNEL, text: 'json', blocks: [{ type: 'divider' }] }),
     });
     assert.equal(((await json.json()) as { ok: boolean }).ok, true);
@@ -198,7 +216,8 @@ describe('fake Slack Web API', () => {
       ['psst'],
     );
     assert.equal(
-      (await slackError(web.chat.postEphemeral({ channel: CHANNEL, user: 'U0CAROL01', text: 'x' }))).error,
+      (await slackError(web.chat.postEphemeral({ channel: CHANNEL, user: 'U0CAROL01', text: 'x' })))
+        .error,
       'user_not_in_channel',
     );
 
@@ -265,8 +284,14 @@ describe('fake Slack Web API', () => {
     fake.failNext('chat.update', { status: 503 });
     fake.failNext('chat.postMessage', { error: 'not_in_channel' }, 2);
 
-    assert.equal((await slackError(web.chat.postMessage({ channel: CHANNEL, text: 'a' }))).error, 'not_in_channel');
-    assert.equal((await slackError(web.chat.postMessage({ channel: CHANNEL, text: 'b' }))).error, 'not_in_channel');
+    assert.equal(
+      (await slackError(web.chat.postMessage({ channel: CHANNEL, text: 'a' }))).error,
+      'not_in_channel',
+    );
+    assert.equal(
+      (await slackError(web.chat.postMessage({ channel: CHANNEL, text: 'b' }))).error,
+      'not_in_channel',
+    );
     const posted = await web.chat.postMessage({ channel: CHANNEL, text: 'c' });
     const updated = await web.chat.update({ channel: CHANNEL, ts: String(posted.ts), text: 'c2' });
     assert.equal(updated.ok, true);

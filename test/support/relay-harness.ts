@@ -1,0 +1,145 @@
+import { mkdir } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { pino } from 'pino';
+import { type RunningRelay, runStart } from '../../src/cli/start-command.js';
+import type { Config } from '../../src/config/config-schema.js';
+import { type FakeSlack, startFakeSlack } from './fake-slack/index.js';
+import type { ObservedMessage } from './fake-slack/types.js';
+import { makeTempDir } from './temp-dir.js';
+
+export const CHANNEL = 'C0RELAY01';
+export const ALICE = 'U0ALICE01';
+export const BOB = 'U0BOB0001';
+
+export type Mode = 'socket' | 'http';
+
+/** A free loopback port, for HTTP mode. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (typeof address !== 'object' || !address) throw new Error('no port');
+  return address.port;
+}
+
+/** The relay's configuration pointed at a stand-in and a temp folder. */
+export function configFor(slack: FakeSlack, root: string, mode: Mode, port = 0): Config {
+  return {
+    slack: {
+      botToken: slack.botToken,
+      appToken: mode === 'socket' ? slack.appToken : undefined,
+      signingSecret: slack.signingSecret,
+      port,
+      channelId: CHANNEL,
+      apiUrl: slack.apiUrl,
+      mode,
+    },
+    watchPaths: [path.join(root, 'runs')],
+    stateDir: path.join(root, 'state'),
+    poll: false,
+    logLevel: 'silent',
+  };
+}
+
+/**
+ * The real relay (Bolt app, watcher, store) running in this process against the loopback
+ * Slack stand-in, in Socket Mode or HTTP mode, watching a temp runs folder.
+ */
+export async function startRelayHarness(mode: Mode) {
+  const slack = await startFakeSlack();
+  const { dir: root, cleanup } = await makeTempDir('o7-e2e-');
+  await mkdir(path.join(root, 'runs'), { recursive: true });
+  const port = mode === 'http' ? await freePort() : 0;
+  if (mode === 'http') slack.setRequestUrl(`http://127.0.0.1:${port}/slack/events`);
+  const config = configFor(slack, root, mode, port);
+  const log = pino({ level: process.env.TEST_LOG ?? 'silent' });
+  let relay: RunningRelay | undefined = await runStart(config, log);
+  return {
+    slack,
+    root,
+    config,
+    runDir: (name: string) => path.join(root, 'runs', name),
+    /** Stops the relay (as a clean shutdown) and starts a new one on the same state. */
+    async restart() {
+      await relay?.stop();
+      relay = await runStart(config, log);
+    },
+    async stop() {
+      await relay?.stop();
+      relay = undefined;
+      await slack.close();
+      await cleanup();
+    },
+  };
+}
+
+export type Harness = Awaited<ReturnType<typeof startRelayHarness>>;
+
+/** One interactive element of a message, with the ids a click needs. */
+export interface FoundElement {
+  blockId: string;
+  actionId: string;
+  type: string;
+  element: Record<string, unknown>;
+}
+
+/** Every interactive element in a message's blocks. */
+export function elementsOf(blocks: readonly Record<string, unknown>[]): FoundElement[] {
+  const found: FoundElement[] = [];
+  for (const block of blocks) {
+    const blockId = String(block.block_id ?? '');
+    const candidates = [
+      ...((block.elements as Record<string, unknown>[] | undefined) ?? []),
+      ...(block.accessory ? [block.accessory as Record<string, unknown>] : []),
+    ];
+    for (const element of candidates) {
+      if (typeof element.action_id === 'string') {
+        found.push({ blockId, actionId: element.action_id, type: String(element.type), element });
+      }
+    }
+  }
+  return found;
+}
+
+/** The element whose action id starts with `prefix` (e.g. `o7.choose:0`), or throws. */
+export function findElement(
+  blocks: readonly Record<string, unknown>[],
+  prefix: string,
+): FoundElement {
+  const match = elementsOf(blocks).find(
+    (e) => e.actionId === prefix || e.actionId.startsWith(`${prefix}:`),
+  );
+  if (!match) {
+    const ids = elementsOf(blocks)
+      .map((e) => e.actionId)
+      .join(', ');
+    throw new Error(`no element ${prefix} in message (have: ${ids})`);
+  }
+  return match;
+}
+
+/** All visible text of a message's blocks, joined, for "what the person sees" assertions. */
+export function visibleText(message: {
+  text: string;
+  blocks: readonly Record<string, unknown>[];
+}): string {
+  const parts: string[] = [];
+  const walk = (value: unknown) => {
+    if (Array.isArray(value)) for (const v of value) walk(v);
+    else if (value && typeof value === 'object') {
+      const obj = value as Record<string, unknown>;
+      if (typeof obj.text === 'string') parts.push(obj.text);
+      for (const [key, v] of Object.entries(obj))
+        if (key !== 'text' || typeof v !== 'string') walk(v);
+    }
+  };
+  walk(message.blocks);
+  return parts.join('\n');
+}
+
+/** The channel's top-level messages. */
+export function channelMessages(slack: FakeSlack): ObservedMessage[] {
+  return slack.messages(CHANNEL);
+}
