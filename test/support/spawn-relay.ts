@@ -1,0 +1,79 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { waitFor } from './temp-dir.js';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const tsxLoader = pathToFileURL(createRequire(path.join(repo, 'package.json')).resolve('tsx')).href;
+const mainTs = path.join(repo, 'src', 'main.ts');
+
+/** A relay (or other CLI command) running as a real child process; its JSON log lines are kept. */
+export interface RelayProcess {
+  child: ChildProcess;
+  logs: Record<string, unknown>[];
+  stdout: () => string;
+  stderr: () => string;
+  /** Waits for a log line whose `msg` equals `msg` (and that `match` accepts). */
+  waitForLog(
+    msg: string,
+    match?: (line: Record<string, unknown>) => boolean,
+  ): Promise<Record<string, unknown>>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * Runs `o7-slack-relay <args>` from the TypeScript sources in a child process, with exactly
+ * the environment given (plus PATH) and `cwd` (so no developer .env is picked up).
+ */
+export function spawnRelay(
+  args: string[],
+  opts: { env: Record<string, string>; cwd: string },
+): RelayProcess {
+  const child = spawn(process.execPath, ['--import', tsxLoader, mainTs, ...args], {
+    cwd: opts.cwd,
+    env: { PATH: process.env.PATH ?? '', ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  const logs: Record<string, unknown>[] = [];
+  let partial = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+    partial += chunk.toString();
+    const lines = partial.split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      try {
+        logs.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        // not a log line
+      }
+    }
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  return {
+    child,
+    logs,
+    stdout: () => out,
+    stderr: () => err,
+    waitForLog: (msg, match) =>
+      waitFor(
+        () => logs.find((l) => l.msg === msg && (match?.(l) ?? true)),
+        `log "${msg}" (stderr: ${err.slice(-500)})`,
+        20_000,
+      ),
+    exited,
+    async kill(signal = 'SIGKILL') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}
