@@ -1,8 +1,15 @@
 import path from 'node:path';
 import { z } from 'zod';
 
-/** Env variables that hold secrets: never logged, never echoed in errors. */
-export const SECRET_VARIABLES = ['SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET'];
+/**
+ * The one rule across variables: Socket Mode needs an app token, HTTP mode a signing secret.
+ * Checked on the raw values so it is reported together with every other problem.
+ */
+export function missingTransport(env: Record<string, string | undefined>): string | undefined {
+  const set = (name: string) => (env[name] ?? '').trim() !== '';
+  if (set('SLACK_APP_TOKEN') || set('SLACK_SIGNING_SECRET')) return undefined;
+  return 'SLACK_APP_TOKEN is not set, and neither is SLACK_SIGNING_SECRET; set SLACK_APP_TOKEN (xapp-…) for Socket Mode, or SLACK_SIGNING_SECRET and PORT for HTTP mode';
+}
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -26,57 +33,45 @@ const flag = z
  * The relay's environment. One schema, validated once at start; every message says what the
  * variable must look like.
  */
-export const envSchema = z
-  .object({
-    SLACK_BOT_TOKEN: z
-      .string({ error: 'is not set; copy the Bot User OAuth Token (xoxb-…) from your Slack app' })
-      .trim()
-      .startsWith('xoxb-', {
-        error:
-          'must be a bot token starting with xoxb- (OAuth & Permissions → Bot User OAuth Token)',
-      }),
-    SLACK_APP_TOKEN: optionalText.refine((v) => v === undefined || v.startsWith('xapp-'), {
-      error:
-        'must be an app-level token starting with xapp- with the connections:write scope (Basic Information → App-Level Tokens), or be left unset for HTTP mode',
+export const envSchema = z.object({
+  SLACK_BOT_TOKEN: z
+    .string({ error: 'is not set; copy the Bot User OAuth Token (xoxb-…) from your Slack app' })
+    .trim()
+    .startsWith('xoxb-', {
+      error: 'must be a bot token starting with xoxb- (OAuth & Permissions → Bot User OAuth Token)',
     }),
-    SLACK_SIGNING_SECRET: optionalText,
-    PORT: z.coerce
-      .number({ error: 'must be a port number' })
-      .int()
-      .min(1, { error: 'must be a port number from 1 to 65535' })
-      .max(65535, { error: 'must be a port number from 1 to 65535' })
-      .default(3000),
-    SLACK_CHANNEL_ID: z
-      .string({
-        error: 'is not set; give the ID of the channel batches are posted in (e.g. C0123ABCD)',
-      })
-      .trim()
-      .regex(/^[CGD][A-Z0-9]{2,}$/, {
-        error:
-          'must be a channel ID like C0123ABCD, not a name (in Slack: channel details → About → Channel ID)',
-      }),
-    SLACK_API_URL: z
-      .url({ error: 'must be a URL like https://slack.com/api/' })
-      .default('https://slack.com/api/')
-      .transform((v) => (v.endsWith('/') ? v : `${v}/`)),
-    RELAY_WATCH: optionalText,
-    RUN_STATE_DIR: optionalText,
-    RELAY_STATE_DIR: optionalText,
-    RELAY_POLL: flag,
-    LOG_LEVEL: z
-      .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
-      .default('info'),
-  })
-  .superRefine((env, ctx) => {
-    if (!env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['SLACK_APP_TOKEN'],
-        message:
-          'is not set, and neither is SLACK_SIGNING_SECRET; set SLACK_APP_TOKEN (xapp-…) for Socket Mode, or SLACK_SIGNING_SECRET and PORT for HTTP mode',
-      });
-    }
-  });
+  SLACK_APP_TOKEN: optionalText.refine((v) => v === undefined || v.startsWith('xapp-'), {
+    error:
+      'must be an app-level token starting with xapp- with the connections:write scope (Basic Information → App-Level Tokens), or be left unset for HTTP mode',
+  }),
+  SLACK_SIGNING_SECRET: optionalText,
+  PORT: z.coerce
+    .number({ error: 'must be a port number' })
+    .int()
+    .min(1, { error: 'must be a port number from 1 to 65535' })
+    .max(65535, { error: 'must be a port number from 1 to 65535' })
+    .default(3000),
+  SLACK_CHANNEL_ID: z
+    .string({
+      error: 'is not set; give the ID of the channel batches are posted in (e.g. C0123ABCD)',
+    })
+    .trim()
+    .regex(/^[CGD][A-Z0-9]{2,}$/, {
+      error:
+        'must be a channel ID like C0123ABCD, not a name (in Slack: channel details → About → Channel ID)',
+    }),
+  SLACK_API_URL: z
+    .url({ error: 'must be a URL like https://slack.com/api/' })
+    .default('https://slack.com/api/')
+    .transform((v) => (v.endsWith('/') ? v : `${v}/`)),
+  RELAY_WATCH: optionalText,
+  RUN_STATE_DIR: optionalText,
+  RELAY_STATE_DIR: optionalText,
+  RELAY_POLL: flag,
+  LOG_LEVEL: z
+    .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
+    .default('info'),
+});
 
 /** The validated, normalized configuration the rest of the relay uses. */
 export interface Config {

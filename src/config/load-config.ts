@@ -1,5 +1,5 @@
 import { ErrorCode, RelayError } from '../errors.js';
-import { type Config, envSchema, toConfig } from './config-schema.js';
+import { type Config, envSchema, missingTransport, toConfig } from './config-schema.js';
 
 /**
  * Validates the environment (already merged with `.env`) into `Config`. Throws one
@@ -7,11 +7,13 @@ import { type Config, envSchema, toConfig } from './config-schema.js';
  */
 export function loadConfig(env: Record<string, string | undefined>, cwd: string): Config {
   const parsed = envSchema.safeParse(env);
-  if (parsed.success) return toConfig(parsed.data, cwd);
-  const lines = parsed.error.issues.map((issue) => {
+  const transport = missingTransport(env);
+  if (parsed.success && !transport) return toConfig(parsed.data, cwd);
+  const lines = (parsed.success ? [] : parsed.error.issues).map((issue) => {
     const name = String(issue.path[0] ?? 'environment');
     return `  - ${name} ${issue.message}`;
   });
+  if (transport) lines.push(`  - ${transport}`);
   throw new RelayError(
     ErrorCode.ConfigInvalid,
     [

@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { startFakeSlack } from '../support/fake-slack/index.js';
+import { CHANNEL } from '../support/relay-harness.js';
+import { spawnRelay } from '../support/spawn-relay.js';
+import { makeTempDir, sampleBatch } from '../support/temp-dir.js';
+
+/** Runs the CLI as a real process and returns its exit code and output. */
+async function run(args: string[], env: Record<string, string>, cwd: string) {
+  const proc = spawnRelay(args, { env, cwd });
+  const { code } = await proc.exited;
+  return { code, out: proc.stdout(), err: proc.stderr() };
+}
+
+describe('the o7-slack-relay command', () => {
+  test('start with a bad configuration exits 2 and names each variable', async () => {
+    const { dir, cleanup } = await makeTempDir();
+    const result = await run(['start'], { SLACK_CHANNEL_ID: 'general' }, dir);
+    assert.equal(result.code, 2);
+    assert.match(result.err, /SLACK_BOT_TOKEN is not set/);
+    assert.match(result.err, /SLACK_CHANNEL_ID must be a channel ID/);
+    assert.match(result.err, /see \.env\.example/);
+    await cleanup();
+  });
+
+  test('start reads .env from the working folder', async () => {
+    const { dir, cleanup } = await makeTempDir();
+    await writeFile(
+      path.join(dir, '.env'),
+      'SLACK_BOT_TOKEN=xoxb-from-dotenv\nSLACK_CHANNEL_ID=nope\n',
+    );
+    const result = await run(['start'], {}, dir);
+    assert.equal(result.code, 2);
+    assert.doesNotMatch(result.err, /SLACK_BOT_TOKEN/, 'the token came from .env');
+    assert.match(result.err, /SLACK_CHANNEL_ID must be a channel ID/);
+    await cleanup();
+  });
+
+  test('an unknown command prints usage and exits 2', async () => {
+    const { dir, cleanup } = await makeTempDir();
+    const result = await run(['frobnicate'], {}, dir);
+    assert.equal(result.code, 2);
+    assert.match(result.err, /unknown command: frobnicate/);
+    assert.match(result.err, /Usage:/);
+    await cleanup();
+  });
+
+  test('check exits 0 for valid files and 1 with the error for a bad one', async () => {
+    const { dir, cleanup } = await makeTempDir();
+    const qa = path.join(dir, 'run', 'qa');
+    await mkdir(qa, { recursive: true });
+    await writeFile(path.join(qa, 'q-out-001.json'), JSON.stringify(sampleBatch(1)));
+    const good = await run(['check', path.join(dir, 'run')], {}, dir);
+    assert.equal(good.code, 0, good.err);
+    assert.match(good.out, /ok {2}.*q-out-001\.json/);
+    await writeFile(path.join(qa, 'q-out-002.json'), '{"seq": 3, "questions": []}');
+    const bad = await run(['check', path.join(dir, 'run')], {}, dir);
+    assert.equal(bad.code, 1);
+    assert.match(bad.out + bad.err, /q-out-002\.json/);
+    assert.match(bad.out + bad.err, /seq/);
+    await cleanup();
+  });
+
+  test('preview prints Block Kit JSON and a Block Kit Builder link', async () => {
+    const { dir, cleanup } = await makeTempDir();
+    const qa = path.join(dir, 'run-p', 'qa');
+    await mkdir(qa, { recursive: true });
+    await writeFile(path.join(qa, 'q-out-001.json'), JSON.stringify(sampleBatch(1)));
+    const result = await run(['preview', path.join(qa, 'q-out-001.json')], {}, dir);
+    assert.equal(result.code, 0, result.err);
+    const link = /Block Kit Builder: (https:\/\/app\.slack\.com\/block-kit-builder\/#\S+)/.exec(
+      result.out,
+    );
+    assert.ok(link?.[1]);
+    const encoded = link[1].slice(link[1].indexOf('#') + 1);
+    const payload = JSON.parse(decodeURIComponent(encoded));
+    assert.equal(payload.blocks[0].type, 'header');
+    assert.match(result.out, /"text": "Run run-p, batch 1: Output format\?/);
+    await cleanup();
+  });
+
+  test('doctor passes against a healthy workspace and explains each failure', async () => {
+    const slack = await startFakeSlack();
+    const { dir, cleanup } = await makeTempDir();
+    const env = {
+      SLACK_BOT_TOKEN: slack.botToken,
+      SLACK_APP_TOKEN: slack.appToken,
+      SLACK_CHANNEL_ID: CHANNEL,
+      SLACK_API_URL: slack.apiUrl,
+    };
+    const healthy = await run(['doctor'], env, dir);
+    assert.equal(healthy.code, 0, healthy.out + healthy.err);
+    assert.match(healthy.out, /ok {4}bot token works/);
+    assert.match(healthy.out, /ok {4}channel #\S+ \(C0RELAY01\) exists and the bot is in it/);
+    assert.match(healthy.out, /ok {4}Socket Mode connects/);
+
+    slack.addChannel({ id: 'C0OUTSIDE', name: 'outside', members: [], botIsMember: false });
+    const broken = await run(
+      ['doctor'],
+      { ...env, SLACK_CHANNEL_ID: 'C0OUTSIDE', SLACK_APP_TOKEN: 'xapp-wrong' },
+      dir,
+    );
+    assert.equal(broken.code, 1);
+    assert.match(broken.out, /FAIL {2}the bot is not in #outside/);
+    assert.match(broken.out, /fix: in Slack, open #outside and type \/invite/);
+    assert.match(broken.out, /FAIL {2}Socket Mode did not connect: invalid_auth/);
+    assert.match(broken.out, /2 check\(s\) failed/);
+
+    const badToken = await run(['doctor'], { ...env, SLACK_BOT_TOKEN: 'xoxb-wrong' }, dir);
+    assert.equal(badToken.code, 1);
+    assert.match(
+      badToken.out,
+      /FAIL {2}bot token rejected: invalid_auth\n {6}fix: the token is wrong or was revoked/,
+    );
+    await slack.close();
+    await cleanup();
+  });
+});

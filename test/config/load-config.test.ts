@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { loadConfig } from '../../src/config/load-config.js';
+import { ErrorCode, RelayError } from '../../src/errors.js';
+
+const base = {
+  SLACK_BOT_TOKEN: 'xoxb-1-2-abc',
+  SLACK_APP_TOKEN: 'xapp-1-A1-2-abc',
+  SLACK_CHANNEL_ID: 'C0123ABCD',
+};
+
+describe('loadConfig', () => {
+  test('Socket Mode with defaults', () => {
+    const config = loadConfig(base, '/work/project');
+    assert.deepEqual(config, {
+      slack: {
+        botToken: 'xoxb-1-2-abc',
+        appToken: 'xapp-1-A1-2-abc',
+        signingSecret: undefined,
+        port: 3000,
+        channelId: 'C0123ABCD',
+        apiUrl: 'https://slack.com/api/',
+        mode: 'socket',
+      },
+      watchPaths: ['/work/project/.7/runs'],
+      stateDir: '/work/project/.7/slack-relay',
+      poll: false,
+      logLevel: 'info',
+    });
+  });
+
+  test('HTTP mode, RUN_STATE_DIR as the watch default, URL given a trailing slash', () => {
+    const config = loadConfig(
+      {
+        SLACK_BOT_TOKEN: 'xoxb-1',
+        SLACK_SIGNING_SECRET: 'secret',
+        PORT: '8080',
+        SLACK_CHANNEL_ID: 'G0PRIVATE',
+        SLACK_API_URL: 'http://127.0.0.1:9/api',
+        RUN_STATE_DIR: '.7/runs/abc',
+        RELAY_POLL: 'yes',
+        LOG_LEVEL: 'debug',
+      },
+      '/p',
+    );
+    assert.equal(config.slack.mode, 'http');
+    assert.equal(config.slack.port, 8080);
+    assert.equal(config.slack.apiUrl, 'http://127.0.0.1:9/api/');
+    assert.deepEqual(config.watchPaths, ['/p/.7/runs/abc']);
+    assert.equal(config.poll, true);
+  });
+
+  test('RELAY_WATCH takes several paths and wins over RUN_STATE_DIR', () => {
+    const config = loadConfig({ ...base, RELAY_WATCH: ' a , /abs/b ,', RUN_STATE_DIR: 'x' }, '/p');
+    assert.deepEqual(config.watchPaths, ['/p/a', '/abs/b']);
+  });
+
+  test('every bad variable is named with how to fix it, and no secret is echoed', () => {
+    let caught: unknown;
+    try {
+      loadConfig(
+        {
+          SLACK_BOT_TOKEN: 'xoxp-user-token-secret',
+          SLACK_CHANNEL_ID: '#general',
+          PORT: 'eighty',
+          LOG_LEVEL: 'loud',
+        },
+        '/p',
+      );
+    } catch (error) {
+      caught = error;
+    }
+    assert.ok(caught instanceof RelayError);
+    assert.equal(caught.code, ErrorCode.ConfigInvalid);
+    const lines = caught.message.split('\n');
+    assert.equal(lines[0], 'The relay cannot start: its configuration is incomplete or wrong.');
+    assert.ok(
+      lines.some((l) =>
+        l.startsWith('  - SLACK_BOT_TOKEN must be a bot token starting with xoxb-'),
+      ),
+    );
+    assert.ok(
+      lines.some((l) => l.startsWith('  - SLACK_CHANNEL_ID must be a channel ID like C0123ABCD')),
+    );
+    assert.ok(lines.some((l) => l.startsWith('  - PORT ')));
+    assert.ok(lines.some((l) => l.startsWith('  - LOG_LEVEL must be one of fatal, error')));
+    assert.ok(
+      lines.some((l) =>
+        l.startsWith('  - SLACK_APP_TOKEN is not set, and neither is SLACK_SIGNING_SECRET'),
+      ),
+    );
+    assert.doesNotMatch(caught.message, /user-token-secret/);
+  });
+
+  test('a missing bot token says where to find one', () => {
+    assert.throws(
+      () => loadConfig({ SLACK_APP_TOKEN: 'xapp-1', SLACK_CHANNEL_ID: 'C1234' }, '/p'),
+      /SLACK_BOT_TOKEN is not set; copy the Bot User OAuth Token/,
+    );
+  });
+});
