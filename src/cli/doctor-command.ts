@@ -1,5 +1,4 @@
-import { SocketModeClient } from '@slack/socket-mode';
-import { LogLevel, WebClient } from '@slack/web-api';
+import { LogLevel, SocketModeReceiver, webApi } from '@slack/bolt';
 import type { Config } from '../config/config-schema.js';
 
 type Io = { out: (line: string) => void };
@@ -13,7 +12,7 @@ const SOCKET_TIMEOUT_MS = 10_000;
  */
 export async function runDoctor(config: Config, io: Io): Promise<number> {
   const slack = config.slack;
-  const client = new WebClient(slack.botToken, {
+  const client = new webApi.WebClient(slack.botToken, {
     slackApiUrl: slack.apiUrl,
     retryConfig: { retries: 0 },
     logLevel: LogLevel.ERROR,
@@ -68,12 +67,12 @@ export async function runDoctor(config: Config, io: Io): Promise<number> {
 }
 
 async function checkSocketMode(appToken: string, apiUrl: string): Promise<string> {
-  const socket = new SocketModeClient({
+  // Bolt's receiver builds the same Socket Mode client the relay uses.
+  const socket = new SocketModeReceiver({
     appToken,
-    clientOptions: { slackApiUrl: apiUrl, retryConfig: { retries: 0 } },
     logLevel: LogLevel.ERROR,
-    autoReconnectEnabled: false,
-  });
+    installerOptions: { clientOptions: { slackApiUrl: apiUrl, retryConfig: { retries: 0 } } },
+  }).client;
   try {
     const connected = new Promise<'ok'>((resolve) => socket.once('connected', () => resolve('ok')));
     const timeout = new Promise<string>((resolve) => {

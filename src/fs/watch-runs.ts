@@ -62,6 +62,8 @@ function toEvents(event: string, p: string, roots: readonly string[]): RunFsEven
       });
     } else if (place.kind === 'dir' && place.runDir !== undefined && event === 'unlinkDir') {
       out.set(`g:${place.runDir}`, { type: 'run-gone', runDir: place.runDir });
+    } else if (place.kind === 'dir' && place.runDir !== undefined && event === 'addDir') {
+      out.set(`s:${place.runDir}`, { type: 'run-seen', runDir: place.runDir });
     }
   }
   return [...out.values()];

@@ -20,6 +20,9 @@ import type { BatchRecord, BatchStatus, StateStore } from '../store/batch-record
 import { createKeyedLock, createLimiter } from './keyed-lock.js';
 import type { PresentContext, Presenter } from './presenter.js';
 
+/** When to list a newly seen run folder again (see `notify`). */
+const NEW_FOLDER_RELIST_MS = [50, 500] as const;
+
 /** Statuses of the one batch per run that is in front of people. */
 const ACTIVE: readonly BatchStatus[] = ['open', 'submitting', 'malformed'];
 
@@ -417,6 +420,11 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     /** Feeds a watcher event; before `start` events are only collected. */
     notify(event: RunFsEvent) {
       schedule(event.runDir);
+      if (event.type === 'run-seen' && started) {
+        // chokidar lists a new folder before it watches it: a file renamed in between is
+        // never reported, so look again once the watch is surely in place.
+        for (const ms of NEW_FOLDER_RELIST_MS) later(ms, event.runDir);
+      }
     },
 
     /** Starts syncing: every run seen so far and every run with a batch in the store. */

@@ -1,5 +1,8 @@
 import path from 'node:path';
-import type { WebClient } from '@slack/web-api';
+import type { webApi } from '@slack/bolt';
+
+type WebClient = webApi.WebClient;
+
 import type { Logger } from 'pino';
 import { formatProtocolError } from '../core/protocol/protocol-error.js';
 import { questionFileName } from '../core/protocol/qa-file-names.js';

@@ -1,4 +1,7 @@
-import type { WebClient } from '@slack/web-api';
+import type { webApi } from '@slack/bolt';
+
+type WebClient = webApi.WebClient;
+
 import type { Logger } from 'pino';
 import { escapeMrkdwn } from '../core/slack/escape-mrkdwn.js';
 import { renderNotice } from '../core/slack/render-notice.js';

@@ -120,7 +120,7 @@ for (const mode of ['socket', 'http'] as Mode[]) {
 
       const final = await waitFor(() => {
         const m = at();
-        return m && elementsOf(m.blocks).length === 0 && m;
+        return m && elementsOf(m.blocks).length === 0 ? m : undefined;
       }, 'final message without controls');
       const seen = visibleText(final);
       assert.match(seen, new RegExp(`<@${ALICE}>`));

@@ -61,10 +61,12 @@ async function setup(t: TestContext) {
   });
   const start = async (paths: string[], opts: { usePolling?: boolean } = {}) => {
     const seen: Seen[] = [];
+    const appeared: string[] = [];
     const { log, lines } = captureLog();
     const watcher = watchRuns(
       paths,
       (event) => {
+        if (event.type === 'run-seen') return void appeared.push(event.runDir);
         if (event.type !== 'qa-file') return void seen.push(event);
         let content: string | undefined;
         try {
@@ -83,6 +85,7 @@ async function setup(t: TestContext) {
     const gone = (runDir: string) => seen.some((e) => e.type === 'run-gone' && e.runDir === runDir);
     return {
       seen,
+      appeared,
       lines,
       watcher,
       qaFile,
@@ -377,6 +380,20 @@ test('polling mode reports existing and new files', async (t) => {
   const mark = w.seen.length;
   await writeFile(path.join(run, 'qa', 'q-out-002.json'), '{"seq":2}');
   await w.waitQaFile(run, 'q-out-002.json', mark);
+});
+
+test('reports a run folder and its qa/ folder appearing, so they can be listed again', async (t) => {
+  const { dir, start } = await setup(t);
+  const runs = path.join(dir, 'runs');
+  await mkdir(runs);
+  const w = await start([runs]);
+  const run = path.join(runs, 'late');
+  await mkdir(run);
+  await waitFor('run folder seen', () => w.appeared.includes(run));
+  const before = w.appeared.length;
+  await mkdir(path.join(run, 'qa'));
+  await waitFor('qa folder seen', () => w.appeared.length > before);
+  assert.ok(w.appeared.slice(before).every((r) => r === run));
 });
 
 test('delivers no events once close() has resolved', async (t) => {

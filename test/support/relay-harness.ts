@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
 import { type RunningRelay, runStart } from '../../src/cli/start-command.js';
 import type { Config } from '../../src/config/config-schema.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack/index.js';
@@ -43,18 +43,24 @@ export function configFor(slack: FakeSlack, root: string, mode: Mode, port = 0):
   };
 }
 
+/** Optional settings for {@link startRelayHarness}. */
+export interface RelayHarnessOptions {
+  /** The relay's logger, e.g. one writing to an array for log assertions; default: `TEST_LOG` level to stdout. */
+  log?: Logger;
+}
+
 /**
  * The real relay (Bolt app, watcher, store) running in this process against the loopback
  * Slack stand-in, in Socket Mode or HTTP mode, watching a temp runs folder.
  */
-export async function startRelayHarness(mode: Mode) {
+export async function startRelayHarness(mode: Mode, options: RelayHarnessOptions = {}) {
   const slack = await startFakeSlack();
   const { dir: root, cleanup } = await makeTempDir('o7-e2e-');
   await mkdir(path.join(root, 'runs'), { recursive: true });
   const port = mode === 'http' ? await freePort() : 0;
   if (mode === 'http') slack.setRequestUrl(`http://127.0.0.1:${port}/slack/events`);
   const config = configFor(slack, root, mode, port);
-  const log = pino({ level: process.env.TEST_LOG ?? 'silent' });
+  const log = options.log ?? pino({ level: process.env.TEST_LOG ?? 'silent' });
   let relay: RunningRelay | undefined = await runStart(config, log);
   return {
     slack,

@@ -25,7 +25,9 @@ export function formatEnvelopeError(blockNumber: number, problems: ProtocolProbl
     `The openQuestions envelope (the ${ordinal(blockNumber)} \`\`\`json block of your message) could not be read: ${count} ${count === 1 ? 'problem' : 'problems'}.`,
   ];
   for (const problem of problems) {
-    lines.push(problem.path === '' ? `  - ${problem.message}` : `  - at ${problem.path}: ${problem.message}`);
+    lines.push(
+      problem.path === '' ? `  - ${problem.message}` : `  - at ${problem.path}: ${problem.message}`,
+    );
   }
   lines.push(EXPECTED_ENVELOPE_SHAPE, HOW_TO_FIX);
   return lines.join('\n');

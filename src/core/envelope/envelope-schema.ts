@@ -35,7 +35,8 @@ function checkLabels(options: unknown[], ctx: z.RefinementCtx): void {
     }
     const earlier = firstIndex.get(label);
     if (earlier === undefined) firstIndex.set(label, index);
-    else report(`expected a unique label, found ${quote(label)} again (same as options[${earlier}])`);
+    else
+      report(`expected a unique label, found ${quote(label)} again (same as options[${earlier}])`);
   });
 }
 

@@ -46,7 +46,10 @@ export function envelopeToBatch(envelope: Envelope, seq = 1): EnvelopeBatchFile 
     prompt: question.question,
     options: [...question.options.map((option) => option.label), OTHER_OPTION],
     header: question.header,
-    optionDescriptions: [...question.options.map((option) => option.description), OTHER_DESCRIPTION],
+    optionDescriptions: [
+      ...question.options.map((option) => option.description),
+      OTHER_DESCRIPTION,
+    ],
     allowOther: true as const,
     followUps: question.options.flatMap((option, at) =>
       asksForFollowUpText(option.description) ? [at] : [],

@@ -40,7 +40,13 @@ export function findFencedJsonBlocks(message: string): FencedJsonBlock[] {
       // a backtick in a backtick fence's info string makes the line inline code, not a fence
       if (fence.startsWith('`') && info.includes('`')) continue;
       const char = fence.charAt(0);
-      open = { char, length: fence.length, indent: indent.length, json: isJsonInfo(info), lines: [] };
+      open = {
+        char,
+        length: fence.length,
+        indent: indent.length,
+        json: isJsonInfo(info),
+        lines: [],
+      };
       continue;
     }
     const closing = CLOSING.exec(line)?.[1];

@@ -1,12 +1,12 @@
 import { parseJsonText } from '../protocol/json-text.js';
-import { sortProblems } from '../protocol/problem-order.js';
 import type { ProtocolProblem } from '../protocol/protocol-error.js';
 import { isRecord } from '../protocol/schema-messages.js';
 import { problemsFromZod } from '../protocol/zod-problems.js';
 import { type EnvelopeScan, unaskedQuestions } from './envelope.js';
 import { formatEnvelopeError } from './envelope-error.js';
-import { type FencedJsonBlock, findFencedJsonBlocks } from './fenced-json-blocks.js';
+import { sortEnvelopeProblems } from './envelope-problem-order.js';
 import { envelopeSchema } from './envelope-schema.js';
+import { type FencedJsonBlock, findFencedJsonBlocks } from './fenced-json-blocks.js';
 
 // The key as JSON, JavaScript or a hurried agent would write it, followed by its colon.
 const ENVELOPE_KEY = /"openQuestions"|'openQuestions'|\bopenQuestions\s*:/;
@@ -25,7 +25,10 @@ function syntaxProblem(line: number, column: number, message: string): ProtocolP
     'the end of the file',
     'the end of the block',
   );
-  return { path: '', message: `invalid JSON at line ${line}, column ${column} of the block: ${detail}` };
+  return {
+    path: '',
+    message: `invalid JSON at line ${line}, column ${column} of the block: ${detail}`,
+  };
 }
 
 /**
@@ -49,7 +52,7 @@ export function findEnvelope(message: string): EnvelopeScan {
     if (!isRecord(json.value) || !Object.hasOwn(json.value, 'openQuestions')) continue;
     const parsed = envelopeSchema.safeParse(json.value);
     if (!parsed.success) {
-      const problems = sortProblems(problemsFromZod(parsed.error));
+      const problems = sortEnvelopeProblems(problemsFromZod(parsed.error));
       return { kind: 'malformed', error: formatEnvelopeError(block.number, problems) };
     }
     return { kind: 'envelope', envelope: parsed.data, notAsked: unaskedQuestions(parsed.data) };

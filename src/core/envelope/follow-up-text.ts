@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { AnswerFile } from '../protocol/question.js';
 import type { ProtocolProblem } from '../protocol/protocol-error.js';
+import type { AnswerFile } from '../protocol/question.js';
 import { expecting } from '../protocol/schema-messages.js';
 import { problemsFromZod } from '../protocol/zod-problems.js';
 import { err, ok, type Result } from '../result.js';

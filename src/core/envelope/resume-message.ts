@@ -1,7 +1,12 @@
-import { askedQuestions, type Envelope, MAX_ASKED_QUESTIONS, unaskedQuestions } from './envelope.js';
+import {
+  askedQuestions,
+  type Envelope,
+  MAX_ASKED_QUESTIONS,
+  unaskedQuestions,
+} from './envelope.js';
 import { questionIdAt } from './envelope-to-batch.js';
-import type { FollowUpText } from './follow-up-text.js';
 import { asksForFollowUpText } from './follow-up-hint.js';
+import type { FollowUpText } from './follow-up-text.js';
 import { OTHER_OPTION } from './other-option.js';
 
 const NO_TEXT = '(no text given)';
@@ -12,7 +17,8 @@ const NO_TEXT = '(no text given)';
  */
 function withText(lead: string, text: string | undefined, indent: string): string[] {
   const lines = (text ?? '').replace(/^\s*\n|\s+$/g, '').split(/\r?\n/);
-  if (lines.length === 1) return [`${lead} ${lines[0] === '' ? NO_TEXT : lines[0]}`];
+  const only = lines.length === 1 ? (lines[0] ?? '').trim() : undefined;
+  if (only !== undefined) return [`${lead} ${only === '' ? NO_TEXT : only}`];
   return [lead, ...lines.map((line) => `${indent}${line}`)];
 }
 

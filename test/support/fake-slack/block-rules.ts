@@ -22,6 +22,7 @@ export const BLOCK_RULES = {
   initialOptionNotInOptions: 'initial_option_not_in_options',
   submitRequired: 'submit_required',
 } as const;
+/** One rule name from {@link BLOCK_RULES}. */
 export type BlockRule = (typeof BLOCK_RULES)[keyof typeof BLOCK_RULES];
 
 /** One thing wrong with a message's blocks or a view, located by JSON pointer. */
@@ -59,6 +60,7 @@ export const KNOWN_ELEMENT_TYPES = [
   'plain_text_input',
   'image',
 ] as const;
+/** One element type from {@link KNOWN_ELEMENT_TYPES}. */
 export type KnownElementType = (typeof KNOWN_ELEMENT_TYPES)[number];
 
 /** Elements allowed as a section accessory. */

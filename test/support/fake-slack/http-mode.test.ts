@@ -174,6 +174,34 @@ describe('fake Slack HTTP mode with a real Bolt App', () => {
     ]);
   });
 
+  it('signs Events API JSON bodies and slash-command form bodies too', async () => {
+    const fake = await startFakeSlack();
+    fakes.push(fake);
+    const { app, requestUrl } = await startHttpApp(fake);
+    apps.push(app);
+    fake.setRequestUrl(requestUrl);
+    const seen: string[] = [];
+    app.event('app_home_opened', async ({ event }) => {
+      seen.push(`event:${event.user}`);
+    });
+    app.command('/o7', async ({ ack, command }) => {
+      await ack();
+      seen.push(`command:${command.text}`);
+    });
+
+    const event = await fake.sendEvent({ type: 'app_home_opened', user: ALICE, tab: 'home' });
+    assert.equal(event.acked, true);
+    const command = await fake.slashCommand({
+      command: '/o7',
+      text: 'status',
+      user: ALICE,
+      channel: CHANNEL,
+    });
+    assert.equal(command.acked, true);
+    await fake.waitFor(() => seen.length === 2);
+    assert.deepEqual(seen.sort(), ['command:status', `event:${ALICE}`]);
+  });
+
   it('is refused by Bolt when signed with another secret, which is recorded as a failure', async () => {
     const fake = await startFakeSlack();
     fakes.push(fake);

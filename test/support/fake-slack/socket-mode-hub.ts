@@ -232,7 +232,19 @@ export class SocketModeHub {
       this.pending.delete(envelopeId);
       pending.resolve({ acked: false });
     }
-    for (const { socket } of this.connections.values()) socket.terminate();
+    // A proper close handshake lets a client that is itself closing finish at once; a client
+    // cut off mid-handshake would otherwise wait out its own 30 s close timeout.
+    await Promise.all(
+      [...this.connections.values()].map(
+        ({ socket }) =>
+          new Promise<void>((resolve) => {
+            if (socket.readyState === WebSocket.CLOSED) return resolve();
+            socket.once('close', () => resolve());
+            setTimeout(() => socket.terminate(), 1000).unref();
+            socket.close(1001, 'stand-in closing');
+          }),
+      ),
+    );
     this.connections.clear();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }

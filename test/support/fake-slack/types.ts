@@ -105,6 +105,7 @@ export const DELIVERY_FAILURE_KINDS = {
   lateAck: 'late_ack',
   invalidAckPayload: 'invalid_ack_payload',
 } as const;
+/** One kind from {@link DELIVERY_FAILURE_KINDS}. */
 export type DeliveryFailureKind =
   (typeof DELIVERY_FAILURE_KINDS)[keyof typeof DELIVERY_FAILURE_KINDS];
 

@@ -1,5 +1,4 @@
-import { BLOCK_KIT_LIMITS } from '../../../src/core/slack/block-kit-limits.js';
-import { checkOption, IssueList } from './composition-checks.js';
+import { applySubmissionAck, readSuggestedOptions } from './ack-effects.js';
 import { elementValueFromUser, optionsOf } from './element-input.js';
 import { isEmptyValue, STATEFUL_ELEMENTS } from './element-state.js';
 import {
@@ -12,12 +11,11 @@ import {
   viewClosedPayload,
   viewSubmissionPayload,
 } from './interaction-payloads.js';
-import { clearModals, modalStack, popModal, pushModal, replaceView } from './modal-stack.js';
+import { modalStack, popModal } from './modal-stack.js';
 import { elementsOf } from './normalize-blocks.js';
 import type { ResponseUrls } from './response-urls.js';
 import {
   type AckResult,
-  DELIVERY_FAILURE_KINDS,
   type DeliveryFailure,
   type EnvelopeType,
   type FakeUser,
@@ -25,7 +23,6 @@ import {
   type JsonObject,
   type StoredView,
 } from './types.js';
-import { formatIssue, validateView } from './validate-blocks.js';
 import { messageSurfaceKey, viewSurfaceKey, type Workspace } from './workspace.js';
 
 /** A message in a channel, or a view, that the user interacts with. */
@@ -158,7 +155,9 @@ export class UserActions {
       value: ref.value,
     });
     const result = await this.deps.deliver('interactive', payload, true);
-    const options = result.acked ? this.readSuggestedOptions(result.ackPayload) : [];
+    const options = result.acked
+      ? readSuggestedOptions(result.ackPayload, this.deps.recordFailure)
+      : [];
     this.offered.set(offeredKey(resolved, located), options);
     return { ...result, payload, options };
   }
@@ -187,7 +186,9 @@ export class UserActions {
       triggerId: this.workspace.issueTrigger(user.id),
     });
     const result = await this.deps.deliver('interactive', payload, true);
-    if (result.acked) this.applySubmissionAck(user, view, result.ackPayload);
+    if (result.acked) {
+      applySubmissionAck(this.workspace, view, result.ackPayload, this.deps.recordFailure);
+    }
     return { ...result, payload };
   }
 
@@ -409,105 +410,6 @@ export class UserActions {
         );
       }
     }
-  }
-
-  private readSuggestedOptions(ack: unknown): JsonObject[] {
-    const record = (detail: string): JsonObject[] => {
-      this.deps.recordFailure({
-        kind: DELIVERY_FAILURE_KINDS.invalidAckPayload,
-        envelopeType: 'interactive',
-        payloadType: 'block_suggestion',
-        detail,
-      });
-      return [];
-    };
-    if (!isJsonObject(ack))
-      return record(
-        `block_suggestion ack must be { options } or { option_groups }, got ${JSON.stringify(ack)}`,
-      );
-    const options = optionsOf(ack);
-    const issues = new IssueList();
-    if (options.length > BLOCK_KIT_LIMITS.selectOptions) {
-      return record(
-        `block_suggestion answered ${options.length} options; Slack shows at most ${BLOCK_KIT_LIMITS.selectOptions}`,
-      );
-    }
-    options.forEach((option, i) => {
-      checkOption(issues, option, `/options/${i}`, { plainOnly: true });
-    });
-    if (issues.issues.length > 0) {
-      return record(
-        `block_suggestion options are invalid: ${issues.issues.map(formatIssue).join('; ')}`,
-      );
-    }
-    return options.map((o) => structuredClone(o));
-  }
-
-  /** What Slack does with a view_submission ack: close, show errors, update, push or clear. */
-  private applySubmissionAck(user: FakeUser, view: StoredView, ack: unknown): void {
-    const reject = (detail: string) =>
-      this.deps.recordFailure({
-        kind: DELIVERY_FAILURE_KINDS.invalidAckPayload,
-        envelopeType: 'interactive',
-        payloadType: 'view_submission',
-        detail,
-      });
-    if (ack === undefined) {
-      popModal(this.workspace, user.id);
-      return;
-    }
-    if (!isJsonObject(ack) || typeof ack.response_action !== 'string') {
-      reject(
-        `view_submission ack must be empty or carry a response_action, got ${JSON.stringify(ack)}`,
-      );
-      return;
-    }
-    switch (ack.response_action) {
-      case 'clear':
-        clearModals(this.workspace, user.id);
-        return;
-      case 'errors':
-        this.applyErrors(view, ack.errors, reject);
-        return;
-      case 'update':
-      case 'push': {
-        const issues = validateView(ack.view);
-        if (issues.length > 0 || !isJsonObject(ack.view) || ack.view.type !== 'modal') {
-          reject(
-            `response_action ${ack.response_action} carries an invalid modal: ${issues.map(formatIssue).join('; ') || 'view.type must be "modal"'}`,
-          );
-          return;
-        }
-        if (ack.response_action === 'update') {
-          replaceView(this.workspace, view, ack.view);
-          return;
-        }
-        const pushed = pushModal(this.workspace, user.id, ack.view);
-        if (typeof pushed === 'string') reject(`response_action push failed: ${pushed}`);
-        return;
-      }
-      default:
-        reject(`unknown response_action ${JSON.stringify(ack.response_action)}`);
-    }
-  }
-
-  private applyErrors(view: StoredView, errors: unknown, reject: (detail: string) => void): void {
-    if (!isJsonObject(errors) || Object.keys(errors).length === 0) {
-      reject('response_action errors needs a non-empty errors object (block_id → message)');
-      return;
-    }
-    const blocks = Array.isArray(view.definition.blocks)
-      ? view.definition.blocks.filter(isJsonObject)
-      : [];
-    const inputIds = new Set(blocks.filter((b) => b.type === 'input').map((b) => b.block_id));
-    const bad = Object.keys(errors).filter((id) => !inputIds.has(id));
-    if (bad.length > 0) {
-      reject(
-        `response_action errors names blocks that are not input blocks of ${view.id}: ${bad.join(', ')}`,
-      );
-      return;
-    }
-    view.errors = Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, String(v)]));
   }
 }
 

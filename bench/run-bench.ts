@@ -1,0 +1,111 @@
+import { mkdir } from 'node:fs/promises';
+import { availableParallelism, cpus, totalmem } from 'node:os';
+import path from 'node:path';
+import { startFakeSlack } from '../test/support/fake-slack/index.js';
+import { makeTempDir } from '../test/support/temp-dir.js';
+import { hrNow, ms, percentile, startRelay, until } from './bench-support.js';
+import { measureBurst } from './burst-figure.js';
+import { DETECTORS, measureDetection } from './detection-figure.js';
+import { duplicatePosts, measureLatency, openManyRuns } from './latency-figures.js';
+import { measureStartup } from './startup-figure.js';
+
+/**
+ * `npm run bench`: the real relay process against the loopback Slack stand-in. Prints one line
+ * per figure. Sizes can be shrunk for a quick look with BENCH_SCALE=0.1.
+ */
+async function main() {
+  const scale = Number(process.env.BENCH_SCALE ?? '1');
+  const n = (full: number, min = 1) => Math.max(min, Math.round(full * scale));
+  const samples = n(200, 20);
+  const openRuns = n(2000, 10);
+  const say = (line: string) => process.stdout.write(`${line}\n`);
+
+  say(
+    `machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? '?'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, scale ${scale}`,
+  );
+
+  // Figures 1–3: one relay, first with one run, then with many open runs beside it.
+  const slack = await startFakeSlack({ now: hrNow });
+  const { dir, cleanup } = await makeTempDir('o7-bench-');
+  const runsRoot = path.join(dir, 'runs');
+  await mkdir(runsRoot, { recursive: true });
+  const relay = startRelay(slack, dir);
+  await until(() => slack.connectionCount > 0 || undefined, 'socket connection', 60_000);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+
+  const one = await measureLatency(slack, path.join(runsRoot, 'solo'), samples);
+  say(
+    `1a. rename → chat.postMessage, 1 run, ${samples} batches: p50 ${ms(percentile(one.toPost, 50))}, p99 ${ms(percentile(one.toPost, 99))}  (target p50 ≤ 5 ms, p99 ≤ 25 ms)`,
+  );
+  say(
+    `2.  tap → q-answers published, ${samples} batches: p50 ${ms(percentile(one.toAnswer, 50))}, p99 ${ms(percentile(one.toAnswer, 99))}  (target p50 ≤ 15 ms)`,
+  );
+
+  const openStarted = Date.now();
+  await openManyRuns(slack, runsRoot, openRuns);
+  say(
+    `    (${openRuns} runs with an open batch posted in ${((Date.now() - openStarted) / 1000).toFixed(1)} s)`,
+  );
+  const many = await measureLatency(slack, path.join(runsRoot, 'beside-many'), samples);
+  say(
+    `1b. rename → chat.postMessage, ${openRuns} open runs, ${samples} batches: p50 ${ms(percentile(many.toPost, 50))}, p99 ${ms(percentile(many.toPost, 99))}  (target p50 ≤ 10 ms)`,
+  );
+
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const cpuBefore = await relay.cpuSeconds();
+  const idleMs = 10_000;
+  await new Promise((resolve) => setTimeout(resolve, idleMs));
+  const cpuUsed = (await relay.cpuSeconds()) - cpuBefore;
+  const rss = await relay.rssMb();
+  say(
+    `3.  ${openRuns} open runs: resident ${rss.toFixed(0)} MB; idle CPU over ${idleMs / 1000} s: ${cpuUsed.toFixed(2)} s (${((cpuUsed / (idleMs / 1000)) * 100).toFixed(2)}%)  (target ≤ 120 MB, ~0)`,
+  );
+  await relay.stop();
+  await slack.close();
+  await cleanup();
+
+  // Figure 4: start-up, empty vs many answered batches.
+  const empty = await measureStartup(0, 0, 3);
+  const answeredRuns = n(1000, 10);
+  const loaded = await measureStartup(answeredRuns, 10, 3);
+  say(
+    `4.  start → first new batch posted: empty ${ms(empty)}; with ${answeredRuns * 10} answered batches in ${answeredRuns} runs ${ms(loaded)}; reconcile cost ${ms(loaded - empty)}  (target ≤ 1000 ms)`,
+  );
+
+  // Figure 5: a burst with rate limits and outages.
+  const burstSlack = await startFakeSlack({ now: hrNow });
+  const burstDir = await makeTempDir('o7-bench-burst-');
+  await mkdir(path.join(burstDir.dir, 'runs'), { recursive: true });
+  const burstRelay = startRelay(burstSlack, burstDir.dir);
+  await until(() => burstSlack.connectionCount > 0 || undefined, 'socket connection', 60_000);
+  const burstRuns = n(100, 10);
+  const burst = await measureBurst(burstSlack, path.join(burstDir.dir, 'runs'), burstRuns, 5, {
+    rateLimited: n(25, 2),
+    unavailable: n(5, 1),
+  });
+  say(
+    `5.  burst of ${burst.batches} batches over ${burstRuns} runs with ${burst.rateLimited}×429 (Retry-After 1) and ${burst.unavailable}×503: posted ${burst.posted}, duplicates ${burst.duplicates}, answer files ${burst.answerFiles}, ${burst.seconds.toFixed(1)} s; Slack's floor at ~1 message/s in one channel: ${burst.batches} s`,
+  );
+  if (duplicatePosts(burstSlack).length > 0) say('    WARNING: some batches were posted twice');
+  await burstRelay.stop();
+  await burstSlack.close();
+  await burstDir.cleanup();
+
+  // Figure 6: how fast a new file is noticed, by strategy.
+  const detectCount = n(20, 5);
+  const relayDetect = await measureDetection(DETECTORS.relayWatcher, samples);
+  const polling = await measureDetection(DETECTORS.pollingLoop, detectCount);
+  const awaitFinish = await measureDetection(DETECTORS.awaitWriteFinish, detectCount);
+  const p50 = (xs: number[]) => percentile(xs, 50);
+  say(
+    `6.  rename → noticed, p50: relay watcher ${ms(p50(relayDetect))}; 500 ms polling ${ms(p50(polling))} (${(p50(polling) / p50(relayDetect)).toFixed(0)}× slower); chokidar awaitWriteFinish defaults ${ms(p50(awaitFinish))} (${(p50(awaitFinish) / p50(relayDetect)).toFixed(0)}× slower)`,
+  );
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,55 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { startFakeSlack } from '../test/support/fake-slack/index.js';
+import { makeTempDir } from '../test/support/temp-dir.js';
+import {
+  hrNow,
+  okPosts,
+  oneTapBatch,
+  renameIntoPlace,
+  startRelay,
+  until,
+} from './bench-support.js';
+
+/** Writes `runs` runs of `perRun` batches that are all answered already. */
+async function writeAnsweredRuns(runsRoot: string, runs: number, perRun: number): Promise<void> {
+  for (let r = 0; r < runs; r += 1) {
+    const qa = path.join(runsRoot, `done-${String(r).padStart(5, '0')}`, 'qa');
+    await mkdir(qa, { recursive: true });
+    for (let seq = 1; seq <= perRun; seq += 1) {
+      const batch = oneTapBatch(seq);
+      const nnn = String(seq).padStart(3, '0');
+      await writeFile(path.join(qa, `q-out-${nnn}.json`), JSON.stringify(batch));
+      const answers = {
+        seq,
+        answers: [{ id: 'go', type: 'yes-no', prompt: batch.questions[0]?.prompt, answer: true }],
+        questions: batch.questions,
+      };
+      await writeFile(path.join(qa, `q-answers-${nnn}.json`), JSON.stringify(answers));
+    }
+  }
+}
+
+/**
+ * Figure 4: from spawning the relay to the first new batch posted, with nothing else on disk
+ * and with `answeredRuns` × `perRun` answered batches beside it. Median of `repeats` starts.
+ */
+export async function measureStartup(answeredRuns: number, perRun: number, repeats: number) {
+  const times: number[] = [];
+  for (let i = 0; i < repeats; i += 1) {
+    const slack = await startFakeSlack({ now: hrNow });
+    const { dir, cleanup } = await makeTempDir('o7-bench-start-');
+    const runsRoot = path.join(dir, 'runs');
+    await mkdir(runsRoot, { recursive: true });
+    if (answeredRuns > 0) await writeAnsweredRuns(runsRoot, answeredRuns, perRun);
+    await renameIntoPlace(path.join(runsRoot, 'new-run'), 1, oneTapBatch(1));
+    const relay = startRelay(slack, dir);
+    const post = await until(() => okPosts(slack)[0], 'first post', 120_000);
+    times.push(post.at - relay.startedAt);
+    await relay.stop();
+    await slack.close();
+    await cleanup();
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)] as number;
+}

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { answersById, readFollowUpText } from '../../../src/core/envelope/follow-up-text.js';
+import type { AnswerFile } from '../../../src/core/protocol/question.js';
+
+describe('readFollowUpText', () => {
+  it('reads the typed text by question id', () => {
+    const file = { seq: 1, answers: [], questions: [], followUpText: { q1: 'SQLite', q3: '' } };
+    assert.deepEqual(readFollowUpText(file), { ok: true, value: { q1: 'SQLite', q3: '' } });
+  });
+
+  it('gives no text for an answer file without the field', () => {
+    assert.deepEqual(readFollowUpText({ seq: 1, answers: [], questions: [] }), {
+      ok: true,
+      value: {},
+    });
+  });
+
+  it('names each value that is not a string by its path', () => {
+    assert.deepEqual(readFollowUpText({ followUpText: { q1: 'ok', q2: 5, q3: null } }), {
+      ok: false,
+      error: [
+        {
+          path: 'followUpText.q2',
+          message: 'expected a string (the text the user typed), found 5',
+        },
+        {
+          path: 'followUpText.q3',
+          message: 'expected a string (the text the user typed), found null',
+        },
+      ],
+    });
+  });
+
+  it('refuses a followUpText that is not an object', () => {
+    assert.deepEqual(readFollowUpText({ followUpText: ['a'] }), {
+      ok: false,
+      error: [
+        {
+          path: 'followUpText',
+          message: 'expected an object of strings keyed by question id, found an array ["a"]',
+        },
+      ],
+    });
+  });
+});
+
+describe('answersById', () => {
+  it('keys choose answers by question id', () => {
+    const file: AnswerFile = {
+      seq: 1,
+      answers: [
+        { id: 'q1', type: 'choose-one', prompt: 'P', options: ['A', 'B'], answer: 'A' },
+        { id: 'q2', type: 'choose-many', prompt: 'P', options: ['A', 'B'], answer: ['A', 'B'] },
+      ],
+      questions: [],
+    };
+    assert.deepEqual(answersById(file), { q1: 'A', q2: ['A', 'B'] });
+  });
+});

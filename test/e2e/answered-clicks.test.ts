@@ -1,0 +1,259 @@
+// Clicks on a batch that is already answered, on every kind of element the relay renders:
+// nothing changes, and the person is told privately why.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import type { FakeSlack } from '../support/fake-slack/index.js';
+import {
+  ALICE,
+  CHANNEL,
+  type FoundElement,
+  findElement,
+  type Harness,
+  type Mode,
+  startRelayHarness,
+  visibleText,
+} from '../support/relay-harness.js';
+import {
+  AFTER_BACKOFF_MS,
+  batchElements,
+  current,
+  expectedAnswerFile,
+  hasNoControls,
+  holdMessageUpdates,
+  ids,
+  nextEphemeral,
+  pickMany,
+  pickOne,
+  pressSubmit,
+  pressYesNo,
+  publishRun,
+  qaNames,
+  readAnswerFile,
+  until,
+  waitForAnswerFile,
+  waitForBatchMessage,
+  waitForMessage,
+  writeFreeText,
+} from './relay-steps.js';
+
+const numbered = (count: number, prefix: string) =>
+  Array.from({ length: count }, (_, i) => `${prefix} ${i + 1}`);
+const LONG_OPTIONS = Array.from(
+  { length: 10 },
+  (_, i) => `Long option ${i + 1}: ${'a rather wordy description '.repeat(12).trim()}`,
+);
+
+/**
+ * One question per control the renderer has: radio buttons, checkboxes, static and external
+ * selects (single and multi), yes-no buttons, a free-write button behind a preview too long
+ * for a message ("Show full preview"), options too long to list ("Show full options"), and
+ * Submit. It is too big for one message, so it continues in the thread.
+ */
+const EVERY_KIND = {
+  seq: 1,
+  questions: [
+    { id: 'radio', type: 'choose-one', prompt: 'Radio?', options: ['a', 'b', 'c'] },
+    { id: 'boxes', type: 'choose-many', prompt: 'Boxes?', options: ['a', 'b', 'c'] },
+    { id: 'select', type: 'choose-one', prompt: 'Select?', options: numbered(12, 'Colour') },
+    { id: 'multi', type: 'choose-many', prompt: 'Multi?', options: numbered(12, 'Tag') },
+    { id: 'ext', type: 'choose-one', prompt: 'External?', options: numbered(120, 'City') },
+    {
+      id: 'multiext',
+      type: 'choose-many',
+      prompt: 'Many external?',
+      options: numbered(120, 'Lib'),
+    },
+    { id: 'yn', type: 'yes-no', prompt: 'Yes or no?' },
+    {
+      id: 'text',
+      type: 'free-write',
+      prompt: 'Say something',
+      preview: { type: 'ascii', content: '+--+\n|  |\n'.repeat(1200) },
+    },
+    { id: 'long', type: 'choose-one', prompt: 'Long ones?', options: LONG_OPTIONS },
+  ],
+};
+
+const ONE_TAP = { seq: 2, questions: [{ id: 'deploy', type: 'yes-no', prompt: 'Deploy now?' }] };
+
+/** Acts on one element the way a person would: picks for selects, a press for buttons. */
+async function actOn(slack: FakeSlack, e: FoundElement & { ts: string }): Promise<void> {
+  const at = { channel: CHANNEL, ts: e.ts, ...ids(e), user: ALICE };
+  switch (e.type) {
+    case 'button':
+      await slack.clickButton(at);
+      return;
+    case 'radio_buttons':
+    case 'static_select':
+      await slack.selectOption({ ...at, value: '0' });
+      return;
+    case 'checkboxes':
+    case 'multi_static_select':
+      await slack.selectOptions({ ...at, values: ['0'] });
+      return;
+    case 'external_select': {
+      const offered = await slack.suggest({ ...at, value: '' });
+      await slack.selectOption({ ...at, value: String(offered.options[0]?.value) });
+      return;
+    }
+    case 'multi_external_select': {
+      const offered = await slack.suggest({ ...at, value: '' });
+      await slack.selectOptions({ ...at, values: [String(offered.options[0]?.value)] });
+      return;
+    }
+    default:
+      throw new Error(`no way to act on a ${e.type}`);
+  }
+}
+
+for (const mode of ['socket', 'http'] as Mode[]) {
+  describe(`clicks on an answered batch (${mode} mode)`, () => {
+    let h: Harness;
+    beforeEach(async () => {
+      h = await startRelayHarness(mode);
+    });
+    afterEach(async () => {
+      await h.stop();
+    });
+
+    test('every element kind, and one-tap buttons: nothing changes and an ephemeral says it is answered', async () => {
+      const run = h.runDir('run-kinds');
+      await publishRun(path.join(h.root, 'staging'), run, {
+        'q-out-001.json': EVERY_KIND,
+        'q-out-002.json': ONE_TAP,
+      });
+      const top = await waitForBatchMessage(h.slack, 'run-kinds', 1);
+      const batch = await until(() => {
+        const [m] = h.slack.messages(CHANNEL);
+        return m && m.replies.length === 2 && m;
+      }, 'the batch continued in two thread replies');
+      const [textReply, lastReply] = batch.replies.map((r) => r.ts) as [string, string];
+      const kinds = batchElements(h.slack, batch).map((e) => e.type);
+      for (const kind of [
+        'radio_buttons',
+        'checkboxes',
+        'static_select',
+        'multi_static_select',
+        'external_select',
+        'multi_external_select',
+        'button',
+      ]) {
+        assert.ok(kinds.includes(kind), `the batch has a ${kind}`);
+      }
+      const actionKinds = batchElements(h.slack, batch).map((e) => e.actionId.split(':')[0]);
+      for (const kind of ['o7.show-preview', 'o7.show-options', 'o7.free-write', 'o7.submit']) {
+        assert.ok(actionKinds.includes(kind), `the batch has ${kind}`);
+      }
+
+      await pickOne(h.slack, top.ts, 0, 1);
+      await pickMany(h.slack, top.ts, 1, [2, 0]);
+      await pickOne(h.slack, top.ts, 2, 4);
+      await pickMany(h.slack, top.ts, 3, [11, 0]);
+      const ext = findElement(current(h.slack, top.ts).blocks, 'o7.choose:4');
+      const cities = await h.slack.suggest({
+        channel: CHANNEL,
+        ts: top.ts,
+        ...ids(ext),
+        user: ALICE,
+        value: 'city 10',
+      });
+      assert.ok(
+        cities.options.some((o) => o.value === '99'),
+        'City 100 is offered',
+      );
+      await pickOne(h.slack, top.ts, 4, 99);
+      const multiExt = findElement(current(h.slack, top.ts).blocks, 'o7.choose-many:5');
+      await h.slack.suggest({
+        channel: CHANNEL,
+        ts: top.ts,
+        ...ids(multiExt),
+        user: ALICE,
+        value: 'lib 7',
+      });
+      await pickMany(h.slack, top.ts, 5, [6, 69]);
+      await pressYesNo(h.slack, top.ts, 6, false);
+      await writeFreeText(h.slack, textReply, 7, 'Line one\nline <two> & more');
+      await pickOne(h.slack, lastReply, 8, 3);
+
+      const hold = holdMessageUpdates(h.slack);
+      await pressSubmit(h.slack, lastReply);
+      const expected = expectedAnswerFile(EVERY_KIND, {
+        radio: 'b',
+        boxes: ['a', 'c'],
+        select: 'Colour 5',
+        multi: ['Tag 1', 'Tag 12'],
+        ext: 'City 100',
+        multiext: ['Lib 7', 'Lib 70'],
+        yn: false,
+        text: 'Line one\nline <two> & more',
+        long: LONG_OPTIONS[3],
+      });
+      assert.equal(await waitForAnswerFile(run, 1), expected);
+      await hold.waitRefused();
+
+      // Slack has not taken the final edit yet: people still see every control of batch 1.
+      const stale = batchElements(h.slack, batch);
+      assert.equal(stale.length, 13);
+      let seen = h.slack.ephemerals(ALICE).length;
+      for (const element of stale) {
+        await actOn(h.slack, element);
+        const notice = await nextEphemeral(h.slack, ALICE, seen++);
+        assert.match(
+          notice.text,
+          /already answered; nothing was changed/,
+          `${element.actionId} (${element.type})`,
+        );
+      }
+      assert.deepEqual(h.slack.views(ALICE), [], 'no modal opens on an answered batch');
+      assert.equal(await readAnswerFile(run, 1), expected);
+      assert.deepEqual(await qaNames(run), [
+        'q-answers-001.json',
+        'q-out-001.json',
+        'q-out-002.json',
+      ]);
+
+      await hold.release();
+      const final = await waitForMessage(
+        h.slack,
+        top.ts,
+        hasNoControls,
+        'batch 1 final',
+        AFTER_BACKOFF_MS,
+      );
+      for (const reply of [textReply, lastReply]) {
+        await waitForMessage(h.slack, reply, hasNoControls, `reply ${reply} final`);
+      }
+      const shown = visibleText(final);
+      assert.match(shown, new RegExp(`Answered by <@${ALICE}>`));
+      assert.match(shown, />b\n/, 'the answers given, not the later clicks');
+      assert.match(shown, />Colour 5/);
+
+      // Batch 2 is one yes-no question: a tap answers it; taps after that are refused.
+      const tap = await waitForBatchMessage(h.slack, 'run-kinds', 2, AFTER_BACKOFF_MS);
+      const yes = findElement(tap.blocks, 'o7.one-tap:0:yes');
+      const no = findElement(tap.blocks, 'o7.one-tap:0:no');
+      const holdTap = holdMessageUpdates(h.slack);
+      await h.slack.clickButton({ channel: CHANNEL, ts: tap.ts, ...ids(yes), user: ALICE });
+      const oneTapAnswers = expectedAnswerFile(ONE_TAP, { deploy: true });
+      assert.equal(await waitForAnswerFile(run, 2), oneTapAnswers);
+      await holdTap.waitRefused();
+      for (const button of [no, yes]) {
+        await h.slack.clickButton({ channel: CHANNEL, ts: tap.ts, ...ids(button), user: ALICE });
+        const notice = await nextEphemeral(h.slack, ALICE, seen++);
+        assert.match(notice.text, /already answered; nothing was changed/);
+      }
+      assert.equal(await readAnswerFile(run, 2), oneTapAnswers);
+      await holdTap.release();
+      const tapped = await waitForMessage(
+        h.slack,
+        tap.ts,
+        hasNoControls,
+        'batch 2 final',
+        AFTER_BACKOFF_MS,
+      );
+      assert.match(visibleText(tapped), /\*Answer:\*\n>Yes/);
+      assert.deepEqual(h.slack.failures, []);
+    });
+  });
+}
