@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { buildAnswerFile, serializeAnswerFile } from '../core/protocol/build-answer-file.js';
+import { parseAnswerFile } from '../core/protocol/parse-answer-file.js';
 import { parseQuestionFile } from '../core/protocol/parse-question-file.js';
 import type { ProtocolError } from '../core/protocol/protocol-error.js';
 import { answerFileName, questionFileName } from '../core/protocol/qa-file-names.js';
@@ -312,7 +313,10 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       if (record.presentation?.shown === signature) continue;
       const ctx = await contextFor(record);
       try {
-        const presentation = await presenter.sync(record, ctx);
+        const presentation = await presenter.sync(record, ctx, async (partial) => {
+          const current = store.get(record.key);
+          if (current) await put({ ...current, presentation: { ...partial } });
+        });
         const current = store.get(record.key);
         if (!current) continue;
         await put({ ...current, presentation: { ...presentation, shown: signature } });
@@ -339,6 +343,14 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       const read = await readQuietly(questionFile);
       if (read?.ok) ctx.batch = read.value;
       else if (read) ctx.error = read.error;
+    }
+    if (record.status === 'answered-elsewhere') {
+      const file = path.join(qaDir(record.runDir), answerFileName(record.seq));
+      const text = await readQuietlyText(file);
+      const parsed = text === undefined ? undefined : parseAnswerFile(text, file, ctx.batch);
+      if (parsed?.ok) {
+        ctx.answersElsewhere = Object.fromEntries(parsed.value.answers.map((a) => [a.id, a.answer]));
+      }
     }
     if (record.status === 'malformed') {
       const read = await readQuietly(questionFile);

@@ -1,5 +1,5 @@
 import type { ProtocolError } from '../core/protocol/protocol-error.js';
-import type { QuestionBatch } from '../core/protocol/question.js';
+import type { Answer, QuestionBatch } from '../core/protocol/question.js';
 import type { BatchRecord } from '../store/batch-record.js';
 
 /** What the presenter gets besides the record, to show a batch in its current state. */
@@ -8,6 +8,8 @@ export interface PresentContext {
   batch?: QuestionBatch;
   /** Why the question file was rejected, when the record is `malformed`. */
   error?: ProtocolError;
+  /** The answers another provider wrote, when the record is `answered-elsewhere` and they parse. */
+  answersElsewhere?: Record<string, Answer>;
   /** Absolute path of the batch's `q-out-NNN.json`. */
   questionFile: string;
 }
@@ -15,8 +17,14 @@ export interface PresentContext {
 /**
  * Shows batches to people (the Slack side implements it). `sync` must be idempotent: it is
  * called whenever a record's visible state changed, again after a failure, and never
- * concurrently for one run. It returns the presentation data to keep with the record.
+ * concurrently for one run. It returns the presentation data to keep with the record, and
+ * calls `save` with it as soon as anything was created (a message posted), so that a failure
+ * or crash half-way never leads to creating it again.
  */
 export interface Presenter {
-  sync(record: BatchRecord, ctx: PresentContext): Promise<Record<string, unknown> | undefined>;
+  sync(
+    record: BatchRecord,
+    ctx: PresentContext,
+    save: (presentation: Record<string, unknown>) => Promise<void>,
+  ): Promise<Record<string, unknown> | undefined>;
 }

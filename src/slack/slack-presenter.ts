@@ -49,7 +49,7 @@ export function createSlackPresenter(deps: {
   }
 
   return {
-    async sync(record: BatchRecord, ctx: PresentContext) {
+    async sync(record: BatchRecord, ctx: PresentContext, save) {
       const shown = readPresentation(record.presentation);
       if (!shown && FINAL_STATUSES.includes(record.status)) {
         return {}; // never shown and already over: nothing to tell anyone
@@ -58,13 +58,19 @@ export function createSlackPresenter(deps: {
       const first = messages[0] as Message;
       const where = shown?.channel ?? channel;
       let ts = shown?.ts;
-      if (ts) await update(ts, first, where);
-      else ts = await post(first);
       const replies = [...(shown?.replies ?? [])];
+      if (ts) await update(ts, first, where);
+      else {
+        ts = await post(first);
+        await save({ channel: where, ts, replies });
+      }
       for (const [index, message] of messages.slice(1).entries()) {
         const replyTs = replies[index];
         if (replyTs) await update(replyTs, message, where);
-        else replies.push(await post(message, ts));
+        else {
+          replies.push(await post(message, ts));
+          await save({ channel: where, ts, replies });
+        }
       }
       for (const extra of replies.slice(messages.length - 1)) {
         await update(extra, { text: 'Continued above.', blocks: [] }, where);
@@ -123,7 +129,8 @@ export function toBatchView(record: BatchRecord, ctx: PresentContext): BatchView
     runDir: record.runDir,
     seq: record.seq,
     questions: ctx.batch?.questions ?? [],
-    drafts: record.drafts,
+    // Choices made here were not what the agent got when another tool answered first.
+    drafts: record.status === 'answered-elsewhere' ? (ctx.answersElsewhere ?? {}) : record.drafts,
     state,
   };
 }

@@ -7,8 +7,8 @@ import { type FakeSlack, type Truthy, waitFor } from '../support/fake-slack/inde
 import type { ObservedMessage, StoredMessage, WebApiCall } from '../support/fake-slack/types.js';
 import { ALICE, CHANNEL, elementsOf, type FoundElement } from '../support/relay-harness.js';
 
-/** Long enough for the queue's back-off (1 s, 2 s, 4 s, …) after a few failed attempts. */
-export const AFTER_BACKOFF_MS = 60_000;
+/** Long enough for the queue's back-off (1 s, 2 s, 4 s, … up to 60 s) after a few failed attempts. */
+export const AFTER_BACKOFF_MS = 90_000;
 
 const seqText = (seq: number) => String(seq).padStart(3, '0');
 

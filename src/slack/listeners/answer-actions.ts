@@ -46,6 +46,18 @@ export function registerAnswerActions(app: App, deps: { queue: BatchQueue; log: 
       await tellUser(client, log, place, explainRefusal({ kind: 'unknown' }));
       return;
     }
+    // Closed or changed batches refuse every element, whether or not it still decodes.
+    const refusal =
+      found.record.status !== 'open'
+        ? ({ kind: 'closed', status: found.record.status } as const)
+        : !found.record.fingerprint.startsWith(ids.revision) || !found.batch
+          ? ({ kind: 'out-of-date' } as const)
+          : undefined;
+    if (refusal) {
+      log.info({ key: ids.key, user: place.user, refusal: refusal.kind }, 'action refused');
+      await tellUser(client, log, place, explainRefusal(refusal));
+      return;
+    }
     const questions: Question[] = found.batch?.questions ?? [];
     const decoded = decodeAction(action as never, questions);
     if (!decoded) {
@@ -59,19 +71,6 @@ export function registerAnswerActions(app: App, deps: { queue: BatchQueue; log: 
       case 'open-free-write':
       case 'show-options':
       case 'show-preview': {
-        if (found.record.status !== 'open' || !found.batch) {
-          await tellUser(
-            client,
-            log,
-            place,
-            explainRefusal({ kind: 'closed', status: found.record.status }),
-          );
-          return;
-        }
-        if (!found.record.fingerprint.startsWith(decoded.revision)) {
-          await tellUser(client, log, place, explainRefusal({ kind: 'out-of-date' }));
-          return;
-        }
         const view = toBatchView(found.record, {
           batch: found.batch,
           questionFile: '',
