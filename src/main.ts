@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { config as loadDotenv } from 'dotenv';
+import { runAsk } from './cli/ask-command.js';
 import { runCheck } from './cli/check-command.js';
 import { runDoctor } from './cli/doctor-command.js';
 import { HELP_TEXT, parseArgs } from './cli/parse-args.js';
@@ -33,6 +34,26 @@ async function main(argv: string[]): Promise<number> {
       return runCheck(args.paths, { out, err });
     case 'preview':
       return runPreview(args.file, { out, err });
+    case 'ask': {
+      loadDotenv({ quiet: true });
+      const controller = new AbortController();
+      const stop = (signal: NodeJS.Signals) => controller.abort(signal);
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      try {
+        return await runAsk(args.ask, {
+          env: process.env,
+          cwd: process.cwd(),
+          readStdin: () => readStdin(err),
+          out,
+          err,
+          signal: controller.signal,
+        });
+      } finally {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+      }
+    }
     case 'doctor':
       loadDotenv({ quiet: true });
       return runDoctor(loadConfig(process.env, process.cwd()), { out });
@@ -57,6 +78,16 @@ async function main(argv: string[]): Promise<number> {
       });
     }
   }
+}
+
+/** All of standard input as text; on a terminal, says first how to end it. */
+async function readStdin(hint: (line: string) => void): Promise<string> {
+  if (process.stdin.isTTY) {
+    hint("Reading the agent's message from standard input; end it with Ctrl-D.");
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 main(process.argv.slice(2)).then(

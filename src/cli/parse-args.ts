@@ -1,6 +1,10 @@
+import { ASK_EXIT_CODE_HELP } from './ask-exit-codes.js';
+import { type AskArgs, parseAskArgs } from './parse-ask-args.js';
+
 /** A command line, read. */
 export type ParsedArgs =
   | { command: 'start' }
+  | { command: 'ask'; ask: AskArgs }
   | { command: 'check'; paths: string[] }
   | { command: 'doctor' }
   | { command: 'preview'; file: string }
@@ -14,9 +18,18 @@ Usage:
   o7-slack-relay check <path>…       validate q-out / q-answers files (a file, a run folder or a runs folder)
   o7-slack-relay doctor              check the Slack tokens, the channel and the Socket Mode connection
   o7-slack-relay preview <q-out>     print the Block Kit JSON the relay would post, with a Block Kit Builder link
+  o7-slack-relay ask [FILE|-]        ask an agent's open questions in Slack through the running relay; print the resume message
   o7-slack-relay help                this text
 
-Configuration comes from the environment or a .env file; see .env.example.`;
+ask reads the agent's final message from FILE or standard input. Options:
+  --timeout <90|90s|15m|2h>          give up after this long and withdraw the questions
+  --second-attempt --plan <id> --phase <phase>
+                                     a malformed envelope writes docs/plans/<id>/dispatch-failure.md
+ask exit codes:
+${ASK_EXIT_CODE_HELP.map(([code, meaning]) => `  ${code}  ${meaning}`).join('\n')}
+
+Configuration comes from the environment or a .env file; see .env.example.
+ask only reads RELAY_STATE_DIR: it hands questions to the relay and never connects to Slack.`;
 
 /** Reads argv (without node and the script) into a command. */
 export function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -38,6 +51,12 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       return rest.length === 1 && rest[0]
         ? { command: 'preview', file: rest[0] }
         : { command: 'usage-error', message: 'preview needs exactly one q-out-NNN.json file' };
+    case 'ask': {
+      const parsed = parseAskArgs(rest);
+      return parsed.ok
+        ? { command: 'ask', ask: parsed.value }
+        : { command: 'usage-error', message: parsed.error };
+    }
     case 'help':
     case '--help':
     case '-h':

@@ -1,13 +1,37 @@
+import { mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
+import { asksRoot } from '../ask/ask-folder.js';
 import type { Config } from '../config/config-schema.js';
 import { watchRuns } from '../fs/watch-runs.js';
 import { createBatchQueue } from '../queue/batch-queue.js';
+import { createGroupMembers } from '../slack/allow-list-groups.js';
+import { createAllowListMiddleware } from '../slack/allow-list-middleware.js';
+import { createAppHome } from '../slack/app-home.js';
+import { withAppHomeRefresh } from '../slack/app-home-refresh.js';
 import { createSlackApp } from '../slack/create-slack-app.js';
 import { registerAnswerActions } from '../slack/listeners/answer-actions.js';
+import { registerAppHomeOpened } from '../slack/listeners/app-home-opened.js';
+import { registerFollowUpView } from '../slack/listeners/follow-up-view.js';
 import { registerFreeWriteView } from '../slack/listeners/free-write-view.js';
 import { registerOptionSuggestions } from '../slack/listeners/option-suggestions.js';
 import { createSlackPresenter } from '../slack/slack-presenter.js';
 import { openFileStateStore } from '../store/file-state-store.js';
+
+/** Timing knobs; the defaults suit production, tests shorten them. */
+export interface StartOptions {
+  allowList?: {
+    /** how often user-group members are fetched again (default 5 min) */
+    refreshMs?: number;
+    /** least time between refreshes when someone not on the list acts (default 1 min) */
+    missRefreshMs?: number;
+  };
+  home?: {
+    /** wait after a batch changes before Home tabs are refreshed (default 1 s) */
+    refreshDelayMs?: number;
+    /** the clock Home tab ages are measured against */
+    now?: () => Date;
+  };
+}
 
 /** A running relay. */
 export interface RunningRelay {
@@ -19,28 +43,52 @@ export interface RunningRelay {
  * Slack is connected before batches are shown, and the first sync waits for the watcher's
  * initial scan so that answered batches are never shown again.
  */
-export async function runStart(config: Config, log: Logger): Promise<RunningRelay> {
+export async function runStart(
+  config: Config,
+  log: Logger,
+  options: StartOptions = {},
+): Promise<RunningRelay> {
   const store = await openFileStateStore(config.stateDir, {
     log: log.child({ component: 'store' }),
   });
   const app = createSlackApp(config.slack, log);
-  const presenter = createSlackPresenter({
-    client: app.client,
-    channel: config.slack.channelId,
-    log: log.child({ component: 'slack' }),
-  });
+  const home = createAppHome({ client: app.client, store, log, ...options.home });
+  const presenter = withAppHomeRefresh(
+    createSlackPresenter({
+      client: app.client,
+      channel: config.slack.channelId,
+      log: log.child({ component: 'slack' }),
+    }),
+    home,
+    log,
+  );
   const queue = createBatchQueue({ store, presenter, log: log.child({ component: 'queue' }) });
+  const groups = createGroupMembers({
+    client: app.client,
+    groups: config.allowedUsers?.groups ?? [],
+    log: log.child({ component: 'allow-list' }),
+    ...options.allowList,
+  });
+  if (config.allowedUsers) {
+    app.use(createAllowListMiddleware({ allowList: config.allowedUsers, groups, log }));
+  }
   registerAnswerActions(app, { queue, log });
   registerFreeWriteView(app, { queue, log });
+  registerFollowUpView(app, { queue, log });
   registerOptionSuggestions(app, { queue });
+  registerAppHomeOpened(app, { home });
   app.error(async (err) => {
     log.error({ err }, 'unhandled error in a Slack listener');
   });
 
+  await groups.start();
   log.info({ mode: config.slack.mode, apiUrl: config.slack.apiUrl }, 'connecting to Slack');
   if (config.slack.mode === 'http') await app.start(config.slack.port);
   else await app.start();
-  const watcher = watchRuns(config.watchPaths, (event) => queue.notify(event), {
+  // `ask` hands its batches over as run folders here, so they are always watched.
+  const asks = asksRoot(config.stateDir);
+  await mkdir(asks, { recursive: true });
+  const watcher = watchRuns([...config.watchPaths, asks], (event) => queue.notify(event), {
     log: log.child({ component: 'watcher' }),
     usePolling: config.poll,
   });
@@ -55,6 +103,8 @@ export async function runStart(config: Config, log: Logger): Promise<RunningRela
     async stop() {
       await watcher.close();
       await queue.close();
+      groups.stop();
+      await home.close();
       await app.stop();
       await store.close();
     },

@@ -19,6 +19,53 @@ const optionalText = z
   .transform((v) => (v === '' ? undefined : v))
   .optional();
 
+/** A Slack user ID (`U…`, or `W…` on Enterprise Grid) or a user group ID (`S…`). */
+const SLACK_USER_ID = /^[UW][A-Z0-9]{2,}$/;
+const SLACK_GROUP_ID = /^S[A-Z0-9]{2,}$/;
+
+/** Who may answer: user IDs and user group IDs, split apart; unset means anyone. */
+const allowedUsers = z
+  .string()
+  .optional()
+  .superRefine((value, ctx) => {
+    if (value === undefined || value.trim() === '') return;
+    const ids = splitList(value);
+    if (ids.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'lists no IDs; give comma-separated user IDs (U0123ABCD) and user group IDs (S0123ABCD), or leave it unset so anyone in the channel may answer',
+      });
+      return;
+    }
+    const bad = ids.filter((id) => !SLACK_USER_ID.test(id) && !SLACK_GROUP_ID.test(id));
+    if (bad.length > 0) {
+      const quoted = bad
+        .slice(0, 5)
+        .map((id) => JSON.stringify(id.length > 40 ? `${id.slice(0, 39)}…` : id))
+        .join(', ');
+      ctx.addIssue({
+        code: 'custom',
+        message: `has ${quoted}, which ${bad.length === 1 ? 'is not an ID' : 'are not IDs'}; use user IDs like U0123ABCD (profile → ⋯ → Copy member ID) and user group IDs like S0123ABCD (the group's page → ⋯ → Copy group ID), separated by commas, not names or @handles`,
+      });
+    }
+  })
+  .transform((value) => {
+    if (value === undefined || value.trim() === '') return undefined;
+    const ids = [...new Set(splitList(value))];
+    return {
+      users: ids.filter((id) => SLACK_USER_ID.test(id)),
+      groups: ids.filter((id) => SLACK_GROUP_ID.test(id)),
+    };
+  });
+
+function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+}
+
 const flag = z
   .string()
   .trim()
@@ -68,10 +115,18 @@ export const envSchema = z.object({
   RUN_STATE_DIR: optionalText,
   RELAY_STATE_DIR: optionalText,
   RELAY_POLL: flag,
+  RELAY_ALLOWED_USERS: allowedUsers,
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
 });
+
+/** The one variable `ask` reads: it only hands files to the running relay, never to Slack. */
+export const stateDirEnvSchema = envSchema.pick({ RELAY_STATE_DIR: true });
+
+/** The relay's state folder from `RELAY_STATE_DIR`, resolved against `cwd`. */
+export const resolveStateDir = (value: string | undefined, cwd: string): string =>
+  path.resolve(cwd, value ?? '.7/slack-relay');
 
 /** The validated, normalized configuration the rest of the relay uses. */
 export interface Config {
@@ -88,6 +143,11 @@ export interface Config {
   stateDir: string;
   poll: boolean;
   logLevel: (typeof LOG_LEVELS)[number];
+  /**
+   * Who may answer (`RELAY_ALLOWED_USERS`): Slack user IDs and user group IDs. Absent: anyone
+   * who can see a batch may answer it.
+   */
+  allowedUsers?: { users: string[]; groups: string[] };
 }
 
 /** Turns validated env values into `Config`, resolving paths against `cwd`. */
@@ -108,8 +168,9 @@ export function toConfig(env: z.infer<typeof envSchema>, cwd: string): Config {
       .map((p) => p.trim())
       .filter((p) => p !== '')
       .map((p) => path.resolve(cwd, p)),
-    stateDir: path.resolve(cwd, env.RELAY_STATE_DIR ?? '.7/slack-relay'),
+    stateDir: resolveStateDir(env.RELAY_STATE_DIR, cwd),
     poll: env.RELAY_POLL,
     logLevel: env.LOG_LEVEL,
+    ...(env.RELAY_ALLOWED_USERS ? { allowedUsers: env.RELAY_ALLOWED_USERS } : {}),
   };
 }

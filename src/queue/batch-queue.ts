@@ -1,6 +1,13 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { CANCELLED_FILE_NAME, serializeCancellation } from '../core/envelope/ask-cancellation.js';
+import {
+  followUpTextFor,
+  isEnvelopeBatch,
+  questionsMissingText,
+} from '../core/envelope/envelope-batch.js';
+import type { EnvelopeAnswerExtras } from '../core/envelope/follow-up-text.js';
 import { buildAnswerFile, serializeAnswerFile } from '../core/protocol/build-answer-file.js';
 import { parseAnswerFile } from '../core/protocol/parse-answer-file.js';
 import { parseQuestionFile } from '../core/protocol/parse-question-file.js';
@@ -17,6 +24,7 @@ import {
 } from '../core/queue/qa-listing.js';
 import { publishFileNoClobber } from '../fs/publish-file.js';
 import type { RunFsEvent } from '../fs/run-events.js';
+import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import type { BatchRecord, BatchStatus, StateStore } from '../store/batch-record.js';
 import { createKeyedLock, createLimiter } from './keyed-lock.js';
 import type { PresentContext, Presenter } from './presenter.js';
@@ -39,6 +47,8 @@ export type SubmitOutcome =
   | { kind: 'answered'; record: BatchRecord }
   | { kind: 'answered-elsewhere'; record: BatchRecord }
   | { kind: 'incomplete'; missing: string[]; problems: string[] }
+  /** envelope batch: these questions' choices ask for typed text that is missing */
+  | { kind: 'needs-text'; questionIds: string[] }
   | { kind: 'write-failed'; message: string }
   | { kind: 'closed'; status: BatchStatus }
   | { kind: 'out-of-date' }
@@ -47,6 +57,15 @@ export type SubmitOutcome =
 /** Result of recording one choice. */
 export type DraftOutcome =
   | { kind: 'saved'; record: BatchRecord }
+  | { kind: 'closed'; status: BatchStatus }
+  | { kind: 'out-of-date' }
+  | { kind: 'unknown' };
+
+/** Result of pressing Cancel on an envelope batch. */
+export type CancelOutcome =
+  | { kind: 'cancelled'; record: BatchRecord }
+  | { kind: 'not-cancellable' }
+  | { kind: 'write-failed'; message: string }
   | { kind: 'closed'; status: BatchStatus }
   | { kind: 'out-of-date' }
   | { kind: 'unknown' };
@@ -283,6 +302,9 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     }
     if (note) log.warn({ runDir, seq }, note);
     const previous = store.get(key);
+    if (previous?.status === 'cancelled' && previous.fingerprint === read.fingerprint) {
+      return false; // cancelled on purpose: no answer file will ever come
+    }
     if (
       (previous?.status === 'answered' || previous?.status === 'answered-elsewhere') &&
       previous.fingerprint === read.fingerprint
@@ -291,7 +313,9 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       log.warn({ runDir, seq }, 'answer file of an answered batch is gone; not asking again');
       return false;
     }
-    await put({
+    // Not awaited: if this is lost in a crash, the next start finds the file and opens it
+    // again; waiting for the disk here would only delay the message people are waiting for.
+    put({
       key,
       runDir,
       seq,
@@ -302,12 +326,13 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       updatedAt: at,
       ...(note ? { note } : {}),
       ...(previous?.presentation ? { presentation: previous.presentation } : {}),
-    });
+    }).catch((err: unknown) => log.error({ err, runDir, seq }, 'could not save the new batch'));
     return true;
   }
 
   /** Calls the presenter for every record of the run whose visible state is not shown yet. */
   async function presentAll(runDir: string): Promise<void> {
+    let failed = false;
     for (const record of store.forRun(runDir)) {
       const signature = visibleSignature(record);
       if (record.presentation?.shown === signature) continue;
@@ -322,14 +347,18 @@ export function createBatchQueue(deps: BatchQueueDeps) {
         await put({ ...current, presentation: { ...presentation, shown: signature } });
         retries.delete(runDir);
       } catch (err) {
-        const delay = retryDelay(runDir);
+        // Keep going: one stuck message (say, a final edit) must not hold back the next batch.
+        failed = true;
         log.warn(
-          { err, runDir, seq: record.seq, retryInMs: delay },
+          { err, runDir, seq: record.seq },
           'could not show the batch to people; keeping it and trying again',
         );
-        later(delay, runDir);
-        return;
       }
+    }
+    if (failed) {
+      const delay = retryDelay(runDir);
+      log.info({ runDir, retryInMs: delay }, 'will try showing this run again');
+      later(delay, runDir);
     }
   }
 
@@ -349,7 +378,9 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       const text = await readQuietlyText(file);
       const parsed = text === undefined ? undefined : parseAnswerFile(text, file, ctx.batch);
       if (parsed?.ok) {
-        ctx.answersElsewhere = Object.fromEntries(parsed.value.answers.map((a) => [a.id, a.answer]));
+        ctx.answersElsewhere = Object.fromEntries(
+          parsed.value.answers.map((a) => [a.id, a.answer]),
+        );
       }
     }
     if (record.status === 'malformed') {
@@ -386,7 +417,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       const reopened = await put({ ...record, status: batch ? 'open' : 'withdrawn' });
       return { kind: 'closed', status: reopened.status };
     }
-    const content = serializeAnswerFile(built.value as AnswerFile);
+    const content = serializeAnswerFile(withFollowUpText(batch, built.value as AnswerFile, record));
     const dir = qaDir(record.runDir);
     const name = answerFileName(record.seq);
     let outcome: 'published' | 'exists';
@@ -426,6 +457,23 @@ export function createBatchQueue(deps: BatchQueueDeps) {
 
   function runOf(key: string): string | undefined {
     return store.get(key)?.runDir;
+  }
+
+  /** Changes an open record under its run's lock, then shows the change. */
+  async function updateOpen(
+    key: string,
+    revision: string,
+    change: (record: BatchRecord) => BatchRecord,
+  ): Promise<DraftOutcome> {
+    const runDir = runOf(key);
+    if (!runDir) return { kind: 'unknown' };
+    return lock.run(runDir, async () => {
+      const found = openFor(key, revision);
+      if (found.kind !== 'open') return found;
+      const record = await put(change(found.record));
+      await presentAll(runDir);
+      return { kind: 'saved', record: store.get(key) ?? record };
+    });
   }
 
   return {
@@ -473,21 +521,65 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     },
 
     /** Records one choice (undefined clears it) as soon as it is made. */
-    async saveDraft(
+    saveDraft(
       key: string,
       input: { revision: string; questionId: string; answer: Answer | undefined },
     ): Promise<DraftOutcome> {
-      const runDir = runOf(key);
-      if (!runDir) return { kind: 'unknown' };
-      return lock.run(runDir, async () => {
-        const found = openFor(key, input.revision);
-        if (found.kind !== 'open') return found;
-        const drafts = { ...found.record.drafts };
+      return updateOpen(key, input.revision, (record) => {
+        const drafts = { ...record.drafts };
         if (input.answer === undefined) delete drafts[input.questionId];
         else drafts[input.questionId] = input.answer;
-        const record = await put({ ...found.record, drafts });
+        return { ...record, drafts };
+      });
+    },
+
+    /** Records the text typed for an envelope question's choice (`''` clears it), like a draft. */
+    saveFollowUp(
+      key: string,
+      input: { revision: string; questionId: string; text: string },
+    ): Promise<DraftOutcome> {
+      return updateOpen(key, input.revision, (record) => {
+        const followUps = { ...record.followUps };
+        if (input.text === '') delete followUps[input.questionId];
+        else followUps[input.questionId] = input.text;
+        return { ...record, followUps };
+      });
+    },
+
+    /**
+     * Closes an open envelope batch without answers: writes `cancelled.json` into its folder
+     * for the waiting `ask`, then records who cancelled. No answer file is written.
+     */
+    async cancel(key: string, input: { revision: string; by: string }): Promise<CancelOutcome> {
+      const runDir = runOf(key);
+      if (!runDir) return { kind: 'unknown' };
+      return lock.run(runDir, async (): Promise<CancelOutcome> => {
+        const found = openFor(key, input.revision);
+        if (found.kind !== 'open') return found;
+        const batch = await batchFor(found.record);
+        if (!batch) return { kind: 'out-of-date' };
+        if (!isEnvelopeBatch(batch)) return { kind: 'not-cancellable' };
+        const { seq } = found.record;
+        const at = nowIso();
+        const content = serializeCancellation({ seq, cancelledBy: input.by, cancelledAt: at });
+        try {
+          await writeFileAtomic(path.join(runDir, CANCELLED_FILE_NAME), content);
+        } catch (err) {
+          log.error({ err, runDir, seq }, 'could not write the cancellation');
+          return {
+            kind: 'write-failed',
+            message: err instanceof Error ? err.message : String(err),
+          };
+        }
+        log.info({ runDir, seq, by: input.by }, 'batch cancelled');
+        const record = await put({
+          ...found.record,
+          status: 'cancelled',
+          answeredBy: input.by,
+          answeredAt: at,
+        });
         await presentAll(runDir);
-        return { kind: 'saved', record: store.get(key) ?? record };
+        return { kind: 'cancelled', record: store.get(key) ?? record };
       });
     },
 
@@ -511,6 +603,11 @@ export function createBatchQueue(deps: BatchQueueDeps) {
             .map((q) => q.id);
           return { kind: 'incomplete', missing, problems: built.error.map((p) => p.message) };
         }
+        const texts = found.record.followUps ?? {};
+        const needText = isEnvelopeBatch(batch)
+          ? questionsMissingText(batch.questions, drafts, texts)
+          : [];
+        if (needText.length > 0) return { kind: 'needs-text', questionIds: needText };
         const submitting = await put({
           ...found.record,
           drafts,
@@ -541,7 +638,20 @@ export function createBatchQueue(deps: BatchQueueDeps) {
 
 /** What a record looks like to people; when it changes, the presenter is called. */
 function visibleSignature(record: BatchRecord): string {
-  return `${record.status}|${record.fingerprint}|${JSON.stringify(record.drafts)}|${record.problem ?? ''}`;
+  // follow-up text only counts when there is some, so older signatures stay valid
+  const typed = record.followUps ? `|${JSON.stringify(record.followUps)}` : '';
+  return `${record.status}|${record.fingerprint}|${JSON.stringify(record.drafts)}|${record.problem ?? ''}${typed}`;
+}
+
+/** Envelope batches carry the text people typed in an extra top-level `followUpText` field. */
+function withFollowUpText(
+  batch: QuestionBatch,
+  file: AnswerFile,
+  record: BatchRecord,
+): AnswerFile & EnvelopeAnswerExtras {
+  if (!isEnvelopeBatch(batch)) return file;
+  const followUpText = followUpTextFor(batch.questions, record.drafts, record.followUps ?? {});
+  return { ...file, followUpText };
 }
 
 function isMissing(err: unknown): boolean {

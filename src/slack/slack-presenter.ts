@@ -4,6 +4,7 @@ import type { webApi } from '@slack/bolt';
 type WebClient = webApi.WebClient;
 
 import type { Logger } from 'pino';
+import { isEnvelopeBatch } from '../core/envelope/envelope-batch.js';
 import { formatProtocolError } from '../core/protocol/protocol-error.js';
 import { questionFileName } from '../core/protocol/qa-file-names.js';
 import type { BatchView } from '../core/slack/batch-view.js';
@@ -117,12 +118,17 @@ export function toBatchView(record: BatchRecord, ctx: PresentContext): BatchView
         return { kind: 'withdrawn', at };
       case 'run-removed':
         return { kind: 'run-removed', at };
+      case 'cancelled':
+        return { kind: 'cancelled', by: record.answeredBy ?? 'unknown', at };
       default:
         if (record.problem) return { kind: 'submit-failed', error: record.problem };
         return record.note ? { kind: 'open', note: record.note } : { kind: 'open' };
     }
   })();
+  const envelope =
+    ctx.batch && isEnvelopeBatch(ctx.batch) ? { followUpText: record.followUps ?? {} } : undefined;
   return {
+    ...(envelope ? { envelope } : {}),
     key: record.key,
     revision: record.fingerprint.slice(0, 8),
     runName: path.basename(record.runDir),
@@ -130,7 +136,23 @@ export function toBatchView(record: BatchRecord, ctx: PresentContext): BatchView
     seq: record.seq,
     questions: ctx.batch?.questions ?? [],
     // Choices made here were not what the agent got when another tool answered first.
-    drafts: record.status === 'answered-elsewhere' ? (ctx.answersElsewhere ?? {}) : record.drafts,
+    drafts: shownAnswers(record, ctx),
     state,
   };
+}
+
+/**
+ * The answers a message shows. Choices made in Slack are not what the agent got when another
+ * tool answered first, and are no answer at all when the batch was withdrawn or its run removed.
+ */
+function shownAnswers(record: BatchRecord, ctx: PresentContext): BatchRecord['drafts'] {
+  switch (record.status) {
+    case 'answered-elsewhere':
+      return ctx.answersElsewhere ?? {};
+    case 'withdrawn':
+    case 'run-removed':
+      return {};
+    default:
+      return record.drafts;
+  }
 }

@@ -63,4 +63,5 @@ const CLOSED_TEXT: Record<string, string> = {
   'run-removed': "This batch's run folder was removed; nothing was changed.",
   submitting: 'The answers are being written right now; nothing was changed.',
   malformed: 'The question file is malformed; fix it first. Nothing was changed.',
+  cancelled: 'These questions were cancelled; nothing was changed.',
 };

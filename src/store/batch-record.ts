@@ -9,6 +9,7 @@ export const BATCH_STATUSES = [
   'withdrawn', // q-out file deleted before it was answered
   'run-removed', // the run folder disappeared
   'malformed', // q-out file does not parse; shown with its error until fixed
+  'cancelled', // someone pressed Cancel on an `ask` batch; no answer file is written
 ] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
@@ -18,6 +19,7 @@ export const FINAL_STATUSES: readonly BatchStatus[] = [
   'answered-elsewhere',
   'withdrawn',
   'run-removed',
+  'cancelled',
 ];
 
 /** What the relay remembers about one batch across restarts. */
@@ -33,8 +35,12 @@ export interface BatchRecord {
   drafts: Record<string, Answer>;
   /** Owned by the presenter (Slack channel, message ts, …); opaque to the store. */
   presentation?: Record<string, unknown>;
+  /** Slack user id of who answered, or who cancelled a `cancelled` batch. */
   answeredBy?: string;
+  /** When it was answered or cancelled. */
   answeredAt?: string;
+  /** Text typed for a question's `Other…` or follow-up choice (envelope batches), by question id. */
+  followUps?: Record<string, string>;
   /** Why the last attempt to publish the answer file failed; cleared when one succeeds. */
   problem?: string;
   /** A remark for people fixed when the batch opened, e.g. a gap in the run's sequence. */

@@ -25,6 +25,7 @@ const batchRecordShape = {
   presentation: z.record(z.string(), z.unknown()).optional(),
   answeredBy: z.string().optional(),
   answeredAt: z.string().optional(),
+  followUps: z.record(z.string(), z.string()).optional(),
   problem: z.string().optional(),
   note: z.string().optional(),
   createdAt: z.string(),

@@ -109,7 +109,9 @@ for (const mode of ['socket', 'http'] as Mode[]) {
         AFTER_BACKOFF_MS,
       );
       assert.match(final.text, /^Answered in another tool: Run run-tui, batch 1: Output format\?/);
-      assert.match(visibleText(final), /Answered in another tool · /);
+      const shown = visibleText(final);
+      assert.match(shown, /Answered in another tool · /);
+      assert.match(shown, /\*Answer:\*\n>CSV/, "the other tool's answer, not the Slack draft");
 
       const two = await waitForBatchMessage(h.slack, 'run-tui', 2, AFTER_BACKOFF_MS);
       assert.notEqual(two.ts, one.ts);
@@ -268,6 +270,8 @@ for (const mode of ['socket', 'http'] as Mode[]) {
       const shown = visibleText(final);
       assert.match(shown, /Answered in another tool · /);
       // The file says CSV and No; JSON and Yes were only drafts and were never answers.
+      assert.match(shown, /\*Answer:\*\n>CSV/, `final message: ${shown}`);
+      assert.match(shown, /\*Answer:\*\n>No/, `final message: ${shown}`);
       assert.doesNotMatch(shown, /\*Answer:\*\n>JSON/, `final message shows a draft: ${shown}`);
       assert.doesNotMatch(shown, /\*Answer:\*\n>Yes/, `final message shows a draft: ${shown}`);
       assert.deepEqual(h.slack.failures, []);

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { type Logger, pino } from 'pino';
-import { type RunningRelay, runStart } from '../../src/cli/start-command.js';
+import { type RunningRelay, runStart, type StartOptions } from '../../src/cli/start-command.js';
 import type { Config } from '../../src/config/config-schema.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack/index.js';
 import type { ObservedMessage } from './fake-slack/types.js';
@@ -47,6 +47,10 @@ export function configFor(slack: FakeSlack, root: string, mode: Mode, port = 0):
 export interface RelayHarnessOptions {
   /** The relay's logger, e.g. one writing to an array for log assertions; default: `TEST_LOG` level to stdout. */
   log?: Logger;
+  /** Settings laid over the default configuration, e.g. `{ allowedUsers: { users: [ALICE], groups: [] } }`. */
+  config?: Partial<Config>;
+  /** Timing knobs passed to `runStart` (group refresh interval, Home refresh delay, Home clock). */
+  start?: StartOptions;
 }
 
 /**
@@ -59,9 +63,9 @@ export async function startRelayHarness(mode: Mode, options: RelayHarnessOptions
   await mkdir(path.join(root, 'runs'), { recursive: true });
   const port = mode === 'http' ? await freePort() : 0;
   if (mode === 'http') slack.setRequestUrl(`http://127.0.0.1:${port}/slack/events`);
-  const config = configFor(slack, root, mode, port);
+  const config: Config = { ...configFor(slack, root, mode, port), ...options.config };
   const log = options.log ?? pino({ level: process.env.TEST_LOG ?? 'silent' });
-  let relay: RunningRelay | undefined = await runStart(config, log);
+  let relay: RunningRelay | undefined = await runStart(config, log, options.start);
   return {
     slack,
     root,
@@ -70,7 +74,7 @@ export async function startRelayHarness(mode: Mode, options: RelayHarnessOptions
     /** Stops the relay (as a clean shutdown) and starts a new one on the same state. */
     async restart() {
       await relay?.stop();
-      relay = await runStart(config, log);
+      relay = await runStart(config, log, options.start);
     },
     async stop() {
       await relay?.stop();

@@ -25,17 +25,19 @@ export interface RelayProcess {
 
 /**
  * Runs `o7-slack-relay <args>` from the TypeScript sources in a child process, with exactly
- * the environment given (plus PATH) and `cwd` (so no developer .env is picked up).
+ * the environment given (plus PATH) and `cwd` (so no developer .env is picked up). With
+ * `stdin`, that text is piped to the process's standard input, which is then closed.
  */
 export function spawnRelay(
   args: string[],
-  opts: { env: Record<string, string>; cwd: string },
+  opts: { env: Record<string, string>; cwd: string; stdin?: string },
 ): RelayProcess {
   const child = spawn(process.execPath, ['--import', tsxLoader, mainTs, ...args], {
     cwd: opts.cwd,
     env: { PATH: process.env.PATH ?? '', ...opts.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  if (opts.stdin !== undefined) child.stdin?.end(opts.stdin);
   let out = '';
   let err = '';
   const logs: Record<string, unknown>[] = [];

@@ -11,6 +11,8 @@ export type BatchViewState =
   | { kind: 'answered-elsewhere'; at: Date }
   | { kind: 'withdrawn'; at: Date }
   | { kind: 'run-removed'; at: Date }
+  /** an envelope batch someone closed with Cancel; `by` is a Slack user id */
+  | { kind: 'cancelled'; by: string; at: Date }
   /** the q-out file was rewritten; a fresh message follows */
   | { kind: 'replaced'; at: Date };
 
@@ -31,6 +33,17 @@ export interface BatchView {
   /** partial answers by question id */
   drafts: Record<string, Answer>;
   state: BatchViewState;
+  /**
+   * Set for a batch made from an Agent Open Questions envelope (`ask`): its questions show
+   * their header and option descriptions, choices may ask for typed text, and it has Cancel.
+   */
+  envelope?: EnvelopeView;
+}
+
+/** What an envelope batch adds to its view. */
+export interface EnvelopeView {
+  /** Text typed for `Other…` or a follow-up choice, by question id. */
+  followUpText: Record<string, string>;
 }
 
 /** Input for the message shown in place of a q-out file that does not parse. */

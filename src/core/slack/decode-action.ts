@@ -1,4 +1,4 @@
-import type { Answer, Question } from '../protocol/question.js';
+import { type Answer, type Question, TYPES_WITH_OPTIONS } from '../protocol/question.js';
 import { ACTION_KINDS, actionKindOf, parseBlockId } from './ids.js';
 
 // Listeners read block ids alongside actions; one import serves both.
@@ -19,9 +19,13 @@ export type DecodedAction =
   /** a selection changed; `answer` undefined means it was cleared */
   | { kind: 'draft'; key: string; revision: string; questionId: string; answer: Answer | undefined }
   | { kind: 'submit'; key: string; revision: string }
+  /** an envelope batch is closed without answers */
+  | { kind: 'cancel'; key: string; revision: string }
   /** a one-tap batch was answered: record and submit at once */
   | { kind: 'one-tap'; key: string; revision: string; questionId: string; answer: Answer }
   | { kind: 'open-free-write'; key: string; revision: string; questionId: string }
+  /** the text an envelope question's choice asks for is to be written or edited */
+  | { kind: 'open-follow-up'; key: string; revision: string; questionId: string }
   | { kind: 'show-preview'; key: string; revision: string; questionId: string }
   | { kind: 'show-options'; key: string; revision: string; questionId: string };
 
@@ -65,6 +69,8 @@ export function decodeAction(
   const { key, revision } = block;
   if (kind === ACTION_KINDS.submit)
     return block.submit ? { kind: 'submit', key, revision } : undefined;
+  if (kind === ACTION_KINDS.cancel)
+    return block.submit ? { kind: 'cancel', key, revision } : undefined;
   if (block.questionIndex === undefined) return undefined;
   const question = questions[block.questionIndex];
   if (!question) return undefined;
@@ -118,6 +124,10 @@ export function decodeAction(
       return { kind: 'show-preview', key, revision, questionId };
     case ACTION_KINDS.showOptions:
       return { kind: 'show-options', key, revision, questionId };
+    case ACTION_KINDS.followUp:
+      return TYPES_WITH_OPTIONS.includes(question.type)
+        ? { kind: 'open-follow-up', key, revision, questionId }
+        : undefined;
   }
 }
 

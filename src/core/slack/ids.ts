@@ -16,6 +16,10 @@ export const ACTION_KINDS = {
   submit: 'o7.submit',
   showPreview: 'o7.show-preview',
   showOptions: 'o7.show-options',
+  /** opens the modal for the text an envelope question's choice asks for */
+  followUp: 'o7.follow-up',
+  /** closes an envelope batch without answers */
+  cancel: 'o7.cancel',
 } as const;
 export type ActionKind = (typeof ACTION_KINDS)[keyof typeof ACTION_KINDS];
 
@@ -49,7 +53,7 @@ export interface QuestionPlace {
 }
 
 /** Which part of a question a block holds; the control block has no role. */
-export const BLOCK_ROLES = { preview: 'preview', options: 'options' } as const;
+export const BLOCK_ROLES = { preview: 'preview', options: 'options', text: 'text' } as const;
 export type BlockRole = (typeof BLOCK_ROLES)[keyof typeof BLOCK_ROLES];
 
 /** What a relay block id says. `questionIndex` is absent for the batch-wide Submit block. */
@@ -72,12 +76,12 @@ export function questionBlockId(
   return [PREFIX, key, revision, part].join(SEPARATOR);
 }
 
-/** Block id of the Submit button's block. */
+/** Block id of the Submit button's block (which also holds Cancel on envelope batches). */
 export function submitBlockId(key: string, revision: string): string {
   return [PREFIX, key, revision, 'submit'].join(SEPARATOR);
 }
 
-const QUESTION_PART = /^q(\d{1,6})(?:\.(preview|options))?$/;
+const QUESTION_PART = /^q(\d{1,6})(?:\.(preview|options|text))?$/;
 
 /**
  * Reads a block id made by this module; `undefined` for anything else (blocks without ids get
@@ -100,9 +104,10 @@ export function parseBlockId(blockId: string): ParsedBlockId | undefined {
     : { key, revision, questionIndex, role };
 }
 
-/** Modal callback ids (`app.view(...)`); only the free-write modal has a submit button. */
+/** Modal callback ids (`app.view(...)`); the free-write and follow-up modals have a submit button. */
 export const CALLBACK_IDS = {
   freeWrite: 'o7.free-write',
+  followUp: 'o7.follow-up',
   preview: 'o7.preview',
   options: 'o7.options',
 } as const;
@@ -111,4 +116,10 @@ export const CALLBACK_IDS = {
 export const FREE_WRITE_INPUT = {
   blockId: 'o7.free-write.input',
   actionId: 'o7.free-write.value',
+} as const;
+
+/** Block and action id of the follow-up modal's text input, read back on submission. */
+export const FOLLOW_UP_INPUT = {
+  blockId: 'o7.follow-up.input',
+  actionId: 'o7.follow-up.value',
 } as const;

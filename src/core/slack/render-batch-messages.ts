@@ -1,6 +1,6 @@
 import type { KnownBlock } from '@slack/types';
 import type { Question } from '../protocol/question.js';
-import type { BatchView } from './batch-view.js';
+import type { BatchView, EnvelopeView } from './batch-view.js';
 import { isFinalViewState } from './batch-view.js';
 import {
   actionsBlock,
@@ -12,10 +12,14 @@ import {
 } from './block-builders.js';
 import { BLOCK_KIT_LIMITS } from './block-kit-limits.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
-import { ACTION_KINDS, actionId, submitBlockId } from './ids.js';
+import { ACTION_KINDS, actionId, type QuestionPlace, submitBlockId } from './ids.js';
 import { MESSAGE_BUDGET, maxSizes, measureBlocks, subtractSizes } from './message-budget.js';
 import { isOneTapBatch, renderOneTapControl } from './one-tap.js';
 import { type Page, packQuestions, type QuestionParts } from './pack-messages.js';
+import {
+  renderEnvelopeFinalQuestion,
+  renderEnvelopeOpenQuestion,
+} from './render-envelope-question.js';
 import { finalStatusLine, finalStatusWord, renderFinalQuestion } from './render-final.js';
 import { hasPreview, renderPreview } from './render-preview.js';
 import { promptSections } from './render-prompt.js';
@@ -39,10 +43,11 @@ const plural = (count: number, word: string): string => `${count} ${word}${count
 function questionParts(view: BatchView, question: Question, questionIndex: number): QuestionParts {
   const place = { key: view.key, revision: view.revision, questionIndex };
   const draft = view.drafts[question.id];
+  if (view.envelope) return { body: envelopeQuestionBlocks(view, view.envelope, question, place) };
   if (isFinalViewState(view.state)) {
     return { body: renderFinalQuestion(questionIndex, question, draft, view.seq) };
   }
-  const body = isOneTapBatch(view.questions)
+  const body = isOneTap(view)
     ? [
         ...promptSections(questionIndex, question.prompt),
         ...renderOneTapControl(place, question, draft),
@@ -53,10 +58,47 @@ function questionParts(view: BatchView, question: Question, questionIndex: numbe
   return { preview: (room) => renderPreview(place, preview, room), body };
 }
 
+/** An envelope question, open or final; a cancelled batch shows no answers. */
+function envelopeQuestionBlocks(
+  view: BatchView,
+  envelope: EnvelopeView,
+  question: Question,
+  place: QuestionPlace,
+): KnownBlock[] {
+  const text = envelope.followUpText[question.id];
+  const draft = view.drafts[question.id];
+  if (!isFinalViewState(view.state))
+    return renderEnvelopeOpenQuestion(place, question, draft, text);
+  const answer = view.state.kind === 'cancelled' ? undefined : draft;
+  return renderEnvelopeFinalQuestion(place.questionIndex, question, answer, text, view.seq);
+}
+
+/** Envelope batches show every option with its description and may need text: never one-tap. */
+const isOneTap = (view: BatchView): boolean => !view.envelope && isOneTapBatch(view.questions);
+
+/** Submit, and on envelope batches Cancel, which asks before it closes the batch. */
+function submitButtons(view: BatchView): KnownBlock {
+  const submit = button('Submit', actionId(ACTION_KINDS.submit), { primary: true });
+  if (!view.envelope) return actionsBlock(submitBlockId(view.key, view.revision), [submit]);
+  const cancel = button('Cancel', actionId(ACTION_KINDS.cancel), { value: 'cancel' });
+  cancel.style = 'danger';
+  cancel.confirm = {
+    title: plainText('Cancel these questions?', BLOCK_KIT_LIMITS.confirmTitle),
+    text: plainText(
+      'The agent gets no answers and is told the questions were cancelled.',
+      BLOCK_KIT_LIMITS.confirmText,
+    ),
+    confirm: plainText('Cancel questions', BLOCK_KIT_LIMITS.confirmButton),
+    deny: plainText('Keep answering', BLOCK_KIT_LIMITS.confirmButton),
+    style: 'danger',
+  };
+  return actionsBlock(submitBlockId(view.key, view.revision), [submit, cancel]);
+}
+
 /** What follows the last question: the failure warning and the Submit button. */
 function footerBlocks(view: BatchView): KnownBlock[] {
   if (isFinalViewState(view.state)) return [];
-  const oneTap = isOneTapBatch(view.questions);
+  const oneTap = isOneTap(view);
   const blocks: KnownBlock[] = [];
   if (view.state.kind === 'submit-failed') {
     const error = escapeMrkdwn(truncatePlain(view.state.error, ERROR_SHOWN));
@@ -67,13 +109,7 @@ function footerBlocks(view: BatchView): KnownBlock[] {
       ),
     );
   }
-  if (!oneTap) {
-    blocks.push(
-      actionsBlock(submitBlockId(view.key, view.revision), [
-        button('Submit', actionId(ACTION_KINDS.submit), { primary: true }),
-      ]),
-    );
-  }
+  if (!oneTap) blocks.push(submitButtons(view));
   return blocks;
 }
 
@@ -89,7 +125,7 @@ interface FramePlace {
 function frameTop(view: BatchView, at: FramePlace): KnownBlock[] {
   const total = view.questions.length;
   const continued = at.pageIndex > 0;
-  const title = `Run ${view.runName} · batch ${view.seq}${continued ? ' (continued)' : ''}`;
+  const title = `${titleOf(view)}${continued ? ' (continued)' : ''}`;
   const blocks: KnownBlock[] = [
     { type: 'header', text: plainText(title, BLOCK_KIT_LIMITS.headerText) },
   ];
@@ -110,9 +146,13 @@ function frameTop(view: BatchView, at: FramePlace): KnownBlock[] {
   return blocks;
 }
 
+/** The header of a batch's messages; an `ask` folder's name means nothing to people. */
+const titleOf = (view: BatchView): string =>
+  view.envelope ? 'Questions from an agent' : `Run ${view.runName} · batch ${view.seq}`;
+
 /** The notification text of one message. */
 function fallbackText(view: BatchView, at: FramePlace): string {
-  const run = `Run ${view.runName}, batch ${view.seq}`;
+  const run = view.envelope ? 'Questions from an agent' : `Run ${view.runName}, batch ${view.seq}`;
   if (at.pageIndex > 0) {
     return escapeMrkdwn(`${run} (continued, message ${at.pageIndex + 1} of ${at.pageCount})`);
   }

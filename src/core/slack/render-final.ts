@@ -35,6 +35,9 @@ export function renderFinalQuestion(
 // Slack user ids are upper-case letters and digits; anything else is shown as text, never linked.
 const USER_ID = /^[UWB][A-Z0-9]{2,30}$/;
 
+/** A Slack user id as a mention; anything else as escaped text, never linked. */
+const mention = (by: string): string => (USER_ID.test(by) ? `<@${by}>` : escapeMrkdwn(by));
+
 /** A date Slack formats in each reader's own time zone, with the ISO time as fallback. */
 export function slackDate(at: Date): string {
   const ms = at.getTime();
@@ -46,10 +49,10 @@ export function slackDate(at: Date): string {
 export function finalStatusLine(state: FinalViewState): string {
   const when = slackDate(state.at);
   switch (state.kind) {
-    case 'answered': {
-      const who = USER_ID.test(state.by) ? `<@${state.by}>` : escapeMrkdwn(state.by);
-      return `Answered by ${who} ${when}`;
-    }
+    case 'answered':
+      return `Answered by ${mention(state.by)} ${when}`;
+    case 'cancelled':
+      return `Cancelled by ${mention(state.by)} · ${when}`;
     case 'answered-elsewhere':
       return `Answered in another tool · ${when}`;
     case 'withdrawn':
@@ -66,6 +69,8 @@ export function finalStatusWord(state: FinalViewState): string {
   switch (state.kind) {
     case 'answered':
       return 'Answered';
+    case 'cancelled':
+      return 'Cancelled';
     case 'answered-elsewhere':
       return 'Answered in another tool';
     case 'withdrawn':

@@ -120,6 +120,19 @@ export function renderChoiceControl(
 ): KnownBlock[] {
   const options = question.options ?? [];
   if (options.length === 0) return [plainContext('This question lists no options to choose from.')];
+  return [choiceControlBlock(place, question, draft), ...fullTextBlocks(place, options)];
+}
+
+/**
+ * The actions block holding a choose-one or choose-many control alone, for callers that show
+ * the options' full text themselves. The question must have options.
+ */
+export function choiceControlBlock(
+  place: QuestionPlace,
+  question: Question,
+  draft: Answer | undefined,
+): KnownBlock {
+  const options = question.options ?? [];
   const selected = draftedIndices(options, draft).map((index) =>
     optionObject(options[index] as string, index),
   );
@@ -128,8 +141,5 @@ export function renderChoiceControl(
     question.type === 'choose-many'
       ? chooseManyElement(question, selected, qi)
       : chooseOneElement(question, selected.slice(0, 1), qi);
-  return [
-    actionsBlock(questionBlockId(place.key, place.revision, qi), [element]),
-    ...fullTextBlocks(place, options),
-  ];
+  return actionsBlock(questionBlockId(place.key, place.revision, qi), [element]);
 }

@@ -1,8 +1,10 @@
 import type { App, BlockAction } from '@slack/bolt';
+import type { ModalView } from '@slack/types';
 import type { Logger } from 'pino';
 import type { Question } from '../../core/protocol/question.js';
 import { decodeAction, draftsFromState, parseBlockId } from '../../core/slack/decode-action.js';
 import { describeMissing } from '../../core/slack/missing-answers.js';
+import { describeMissingText } from '../../core/slack/missing-text.js';
 import {
   renderFreeWriteModal,
   renderOptionsModal,
@@ -11,6 +13,7 @@ import {
 import type { BatchQueue } from '../../queue/batch-queue.js';
 import { toBatchView } from '../slack-presenter.js';
 import { type ActionPlace, explainRefusal, tellUser } from '../tell-user.js';
+import { explainCancelRefusal, followUpModal, followUpModalForChoice } from './envelope-actions.js';
 
 const MODALS = {
   'open-free-write': renderFreeWriteModal,
@@ -66,6 +69,19 @@ export function registerAnswerActions(app: App, deps: { queue: BatchQueue; log: 
     }
     const context = { key: decoded.key, user: place.user, kind: decoded.kind };
     log.debug(context, 'action');
+    const openModal = async (modal: ModalView) => {
+      try {
+        await client.views.open({ trigger_id: body.trigger_id, view: modal as never });
+      } catch (err) {
+        log.warn({ err, ...context }, 'could not open modal');
+        await tellUser(
+          client,
+          log,
+          place,
+          'Slack would not open the form in time. Please try again.',
+        );
+      }
+    };
 
     switch (decoded.kind) {
       case 'open-free-write':
@@ -76,21 +92,27 @@ export function registerAnswerActions(app: App, deps: { queue: BatchQueue; log: 
           questionFile: '',
         });
         const render = MODALS[decoded.kind];
-        const modal = render({ view, questionId: decoded.questionId });
-        try {
-          await client.views.open({ trigger_id: body.trigger_id, view: modal as never });
-        } catch (err) {
-          log.warn({ err, ...context }, 'could not open modal');
-          await tellUser(
-            client,
-            log,
-            place,
-            'Slack would not open the form in time. Please try again.',
-          );
-        }
+        await openModal(render({ view, questionId: decoded.questionId }));
+        return;
+      }
+      case 'open-follow-up': {
+        const answer = found.record.drafts[decoded.questionId];
+        await openModal(followUpModal(found, { questionId: decoded.questionId, answer }));
+        return;
+      }
+      case 'cancel': {
+        const outcome = await queue.cancel(decoded.key, {
+          revision: decoded.revision,
+          by: place.user,
+        });
+        if (outcome.kind === 'cancelled') log.info(context, 'batch cancelled');
+        else await tellUser(client, log, place, explainCancelRefusal(outcome));
         return;
       }
       case 'draft': {
+        // Envelope choices that ask for text open their modal first: the trigger lasts 3 s.
+        const modal = followUpModalForChoice(found, decoded);
+        if (modal) await openModal(modal);
         const outcome = await queue.saveDraft(decoded.key, {
           revision: decoded.revision,
           questionId: decoded.questionId,
@@ -117,6 +139,12 @@ export function registerAnswerActions(app: App, deps: { queue: BatchQueue; log: 
           case 'incomplete':
             await tellUser(client, log, place, describeMissing(questions, outcome.missing));
             return;
+          case 'needs-text': {
+            const drafts = { ...found.record.drafts, ...answers };
+            const text = describeMissingText(questions, drafts, outcome.questionIds);
+            await tellUser(client, log, place, text);
+            return;
+          }
           case 'answered-elsewhere':
             await tellUser(
               client,

@@ -1,0 +1,186 @@
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { askFolder, handOffBatch, newAskId } from '../ask/ask-folder.js';
+import { findRunningRelay } from '../ask/find-running-relay.js';
+import { type AskOutcome, waitForOutcome } from '../ask/wait-for-outcome.js';
+import { writeDispatchFailure } from '../ask/write-dispatch-failure.js';
+import { resolveStateDir, stateDirEnvSchema } from '../config/config-schema.js';
+import type { AskCancellation } from '../core/envelope/ask-cancellation.js';
+import { dispatchFailureRecord } from '../core/envelope/dispatch-failure.js';
+import type { Envelope } from '../core/envelope/envelope.js';
+import { envelopeToBatch } from '../core/envelope/envelope-to-batch.js';
+import { findEnvelope } from '../core/envelope/find-envelope.js';
+import { answersById, readFollowUpText } from '../core/envelope/follow-up-text.js';
+import { formatResumeMessage } from '../core/envelope/resume-message.js';
+import { parseAnswerFile } from '../core/protocol/parse-answer-file.js';
+import { parseQuestionFile } from '../core/protocol/parse-question-file.js';
+import { formatProtocolError } from '../core/protocol/protocol-error.js';
+import type { QuestionBatch } from '../core/protocol/question.js';
+import { ASK_EXIT_CODES, type AskExitCode } from './ask-exit-codes.js';
+import type { AskArgs } from './parse-ask-args.js';
+
+/** What `ask` needs from its process; tests pass their own. */
+export interface AskDeps {
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** The whole of standard input, for `ask -` (the default). */
+  readStdin: () => Promise<string>;
+  /** Writes one line to stdout. */
+  out: (line: string) => void;
+  /** Writes one line to stderr. */
+  err: (line: string) => void;
+  /** Aborted on SIGINT/SIGTERM; the reason names the signal. */
+  signal?: AbortSignal;
+  now?: () => Date;
+  /** The safety-net poll while waiting (default 1 s). */
+  pollMs?: number;
+}
+
+const NO_ENVELOPE =
+  'No open questions: the message has no ```json block whose top-level object has an "openQuestions" array, so there is nothing to ask. The agent can go on without answers.';
+
+/** Why `ask` will not hand a batch over, and how to fix it. */
+export function noRelayMessage(stateDir: string): string {
+  return [
+    `No relay is running for ${stateDir}.`,
+    'Start it with `npm start` (or `o7-slack-relay start`) using the same RELAY_STATE_DIR, then run ask again.',
+    'ask never connects to Slack itself, because a second Socket Mode connection with the same app token would get half the clicks.',
+  ].join('\n');
+}
+
+/**
+ * `o7-slack-relay ask [FILE|-]`: reads an agent's final message, and when it carries an Agent
+ * Open Questions envelope, hands the questions to the running relay as a batch in
+ * `<RELAY_STATE_DIR>/asks/<id>/`, waits for the answer, and prints the resume message.
+ * Returns the exit code (see `ASK_EXIT_CODES`); it never exits the process itself.
+ */
+export async function runAsk(args: AskArgs, deps: AskDeps): Promise<AskExitCode> {
+  const now = deps.now ?? (() => new Date());
+  const message = await readMessage(args.input, deps);
+  if (message === undefined) return ASK_EXIT_CODES.usage;
+
+  const scan = findEnvelope(message);
+  if (scan.kind === 'none') {
+    deps.err(NO_ENVELOPE);
+    return ASK_EXIT_CODES.noEnvelope;
+  }
+  if (scan.kind === 'malformed') {
+    if (!args.secondAttempt) {
+      deps.err(scan.error); // verbatim and alone: the orchestrator passes it back to the agent
+      return ASK_EXIT_CODES.malformed;
+    }
+    return recordDispatchFailure(args.secondAttempt, message, scan.error, now(), deps);
+  }
+
+  const stateDir = resolveStateDir(stateDirEnvSchema.parse(deps.env).RELAY_STATE_DIR, deps.cwd);
+  const pid = await findRunningRelay(stateDir);
+  if (pid === undefined) {
+    deps.err(noRelayMessage(stateDir));
+    return ASK_EXIT_CODES.noRelay;
+  }
+  const batchFile = envelopeToBatch(scan.envelope);
+  const folder = askFolder(stateDir, newAskId(now(), randomBytes(4).toString('hex')));
+  const questionText = await handOffBatch(folder, batchFile);
+  const count = batchFile.questions.length;
+  deps.err(
+    `Asked ${count} ${count === 1 ? 'question' : 'questions'} in Slack through the relay (pid ${pid}); waiting for an answer in ${folder.dir}`,
+  );
+  const outcome = await waitForOutcome(folder, {
+    ...(args.timeout ? { timeoutMs: args.timeout.ms } : {}),
+    ...(deps.signal ? { signal: deps.signal } : {}),
+    ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}),
+  });
+  const parsed = parseQuestionFile(questionText, folder.questionFile);
+  if (!parsed.ok) throw new Error(formatProtocolError(parsed.error)); // envelopeToBatch broke
+  return report(outcome, {
+    envelope: scan.envelope,
+    batch: parsed.value,
+    args,
+    deps,
+    answerFile: folder.answerFile,
+  });
+}
+
+async function readMessage(input: string, deps: AskDeps): Promise<string | undefined> {
+  if (input === '-') return deps.readStdin();
+  const file = path.resolve(deps.cwd, input);
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    deps.err(
+      `ask: could not read the agent's message from ${file} (${reason}). Pass a readable file, or - to read standard input.`,
+    );
+    return undefined;
+  }
+}
+
+async function recordDispatchFailure(
+  attempt: { planId: string; phase: string },
+  message: string,
+  error: string,
+  now: Date,
+  deps: AskDeps,
+): Promise<AskExitCode> {
+  const record = dispatchFailureRecord({ ...attempt, message, error, now });
+  // the plan id was checked when the arguments were read
+  if (!record.ok) throw new Error(`ask: ${record.error}`);
+  const written = await writeDispatchFailure(deps.cwd, record.value);
+  deps.out(written);
+  deps.err(
+    `The open-questions envelope could not be parsed on the second attempt either; phase "${attempt.phase}" is halted. The raw message and the parse error are in ${written}.`,
+  );
+  return ASK_EXIT_CODES.dispatchFailure;
+}
+
+interface ReportInput {
+  envelope: Envelope;
+  batch: QuestionBatch;
+  args: AskArgs;
+  deps: AskDeps;
+  answerFile: string;
+}
+
+function report(outcome: AskOutcome, input: ReportInput): AskExitCode {
+  const { deps } = input;
+  switch (outcome.kind) {
+    case 'answered':
+      return printResume(outcome.text, input);
+    case 'cancelled':
+      deps.err(describeCancellation(outcome.cancellation));
+      return ASK_EXIT_CODES.cancelled;
+    case 'timed-out':
+      deps.err(
+        `No answer within ${input.args.timeout?.text ?? 'the time allowed'}; the questions were withdrawn from Slack.`,
+      );
+      return ASK_EXIT_CODES.timedOut;
+    case 'aborted':
+      deps.err(`Stopped by ${outcome.reason}; the questions were withdrawn from Slack.`);
+      return ASK_EXIT_CODES.cancelled;
+  }
+}
+
+function describeCancellation(cancellation: AskCancellation | undefined): string {
+  if (!cancellation)
+    return 'The questions were cancelled in Slack; there are no answers to pass on.';
+  return `The questions were cancelled in Slack by ${cancellation.cancelledBy} at ${cancellation.cancelledAt}; there are no answers to pass on.`;
+}
+
+function printResume(
+  text: string,
+  { envelope, batch, deps, answerFile }: ReportInput,
+): AskExitCode {
+  const parsed = parseAnswerFile(text, answerFile, batch);
+  if (!parsed.ok) {
+    deps.err(formatProtocolError(parsed.error));
+    return ASK_EXIT_CODES.unexpectedError;
+  }
+  const typed = readFollowUpText(JSON.parse(text));
+  if (!typed.ok) {
+    deps.err(formatProtocolError({ file: answerFile, problems: typed.error }));
+    return ASK_EXIT_CODES.unexpectedError;
+  }
+  deps.out(formatResumeMessage(envelope, answersById(parsed.value), typed.value));
+  return ASK_EXIT_CODES.answered;
+}

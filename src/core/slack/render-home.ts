@@ -1,0 +1,176 @@
+import { basename } from 'node:path';
+import type { HeaderBlock, HomeView, KnownBlock } from '@slack/types';
+import { mrkdwnContext, mrkdwnSection, plainText } from './block-builders.js';
+import { BLOCK_KIT_LIMITS } from './block-kit-limits.js';
+import { escapeMrkdwn } from './escape-mrkdwn.js';
+import { formatAge } from './format-age.js';
+import { truncatePlain } from './text-cut.js';
+
+/** The parts of a stored batch record the Home tab shows (a `BatchRecord` fits). */
+export interface HomeBatch {
+  key: string;
+  runDir: string;
+  seq: number;
+  status: string;
+  createdAt: string;
+  updatedAt: string;
+  answeredAt?: string;
+  answeredBy?: string;
+  problem?: string;
+}
+
+/** What the Home tab adds to a record from elsewhere: the first question and a message link. */
+export interface HomeDetails {
+  /** the first question's prompt, raw (escaped here) */
+  firstQuestion?: string;
+  /** the batch message's permalink */
+  link?: string;
+}
+
+/** Everything the Home tab is drawn from. */
+export interface HomeInput {
+  records: readonly HomeBatch[];
+  /** by batch key; a batch without details is shown without question or link */
+  details: ReadonlyMap<string, HomeDetails>;
+  now: Date;
+}
+
+/** Statuses listed as waiting for an answer. */
+const OPEN_STATUSES: readonly string[] = ['open', 'submitting', 'malformed'];
+/** Statuses listed as answered. */
+const ANSWERED_STATUSES: readonly string[] = ['answered', 'answered-elsewhere'];
+
+/** How many answered batches the Home tab lists, newest first. */
+export const HOME_ANSWERED_LIMIT = 10;
+
+const RUN_NAME_MAX = 80;
+const QUESTION_MAX = 150;
+
+/** Blocks that are always there: two headers, the summary line, the divider and the footer. */
+const FIXED_BLOCKS = 5;
+
+const time = (iso: string | undefined): number => {
+  const ms = iso ? Date.parse(iso) : Number.NaN;
+  return Number.isNaN(ms) ? 0 : ms;
+};
+const answeredTime = (batch: HomeBatch): number => time(batch.answeredAt ?? batch.updatedAt);
+
+/**
+ * Which records the Home tab lists: every open batch, oldest first, and the latest answered
+ * ones, newest first. The edge uses it to know whose details (links, questions) to fetch.
+ */
+export function selectHomeBatches<T extends HomeBatch>(
+  records: readonly T[],
+): { open: T[]; answered: T[] } {
+  const open = records
+    .filter((r) => OPEN_STATUSES.includes(r.status))
+    .sort((a, b) => time(a.createdAt) - time(b.createdAt) || a.key.localeCompare(b.key));
+  const answered = records
+    .filter((r) => ANSWERED_STATUSES.includes(r.status))
+    .sort((a, b) => answeredTime(b) - answeredTime(a) || a.key.localeCompare(b.key))
+    .slice(0, HOME_ANSWERED_LIMIT);
+  return { open, answered };
+}
+
+/**
+ * The App Home tab: batches waiting for an answer across all runs (oldest first, with run,
+ * first question, age and a link to the message), then the latest answered ones with who
+ * answered and when. Ages are relative to `now`; the view stays within 100 blocks however many
+ * batches are open.
+ */
+export function renderHome(input: HomeInput): HomeView {
+  const { now } = input;
+  const { open, answered } = selectHomeBatches(input.records);
+  const detailsOf = (batch: HomeBatch) => input.details.get(batch.key) ?? {};
+
+  const answeredBlocks: KnownBlock[] =
+    answered.length === 0
+      ? [mrkdwnContext('Nothing answered yet.')]
+      : answered.map((b) => mrkdwnSection(answeredLine(b, detailsOf(b), now)));
+
+  const room = BLOCK_KIT_LIMITS.modalBlocks - FIXED_BLOCKS - answeredBlocks.length;
+  const shownOpen = open.length <= room ? open : open.slice(0, room - 1);
+  const openBlocks: KnownBlock[] = shownOpen.map((b) =>
+    mrkdwnSection(openLine(b, detailsOf(b), now)),
+  );
+  if (shownOpen.length < open.length) {
+    openBlocks.push(
+      mrkdwnContext(
+        `…and ${open.length - shownOpen.length} more, newer than these. Their messages are in the channel.`,
+      ),
+    );
+  }
+
+  const runs = new Set(open.map((b) => b.runDir)).size;
+  const summary =
+    open.length === 0
+      ? 'Nothing is waiting for an answer.'
+      : `${count(open.length, 'batch', 'batches')} from ${count(runs, 'run', 'runs')} waiting, oldest first.`;
+  const unix = Math.floor(now.getTime() / 1000);
+  return {
+    type: 'home',
+    blocks: [
+      header('Waiting for an answer'),
+      mrkdwnContext(summary),
+      ...openBlocks,
+      { type: 'divider' },
+      header('Recently answered'),
+      ...answeredBlocks,
+      mrkdwnContext(
+        `Ages as of <!date^${unix}^{date_short_pretty} {time}|${now.toISOString()}>; the list updates when a batch changes.`,
+      ),
+    ],
+  };
+}
+
+function header(text: string): HeaderBlock {
+  return { type: 'header', text: plainText(text, BLOCK_KIT_LIMITS.headerText) };
+}
+
+function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** "*run-name* · batch 3", escaped. */
+function title(batch: HomeBatch): string {
+  const run = truncatePlain(basename(batch.runDir) || batch.runDir, RUN_NAME_MAX);
+  return `*${escapeMrkdwn(run)}* · batch ${batch.seq}`;
+}
+
+function linkPart(details: HomeDetails): string {
+  return details.link ? ` · <${escapeMrkdwn(details.link)}|Open message>` : '';
+}
+
+function questionPart(details: HomeDetails): string {
+  if (details.firstQuestion === undefined) return '';
+  const oneLine = details.firstQuestion.replace(/\s+/g, ' ').trim();
+  return oneLine === '' ? '' : `\n>${escapeMrkdwn(truncatePlain(oneLine, QUESTION_MAX))}`;
+}
+
+function openLine(batch: HomeBatch, details: HomeDetails, now: Date): string {
+  const age = formatAge(new Date(time(batch.createdAt)), now);
+  const state =
+    batch.status === 'submitting'
+      ? 'answers being written'
+      : batch.status === 'malformed'
+        ? `question file is malformed, waiting ${age}`
+        : batch.problem
+          ? `waiting ${age}; the answers could not be written, press Submit again`
+          : `waiting ${age}`;
+  return `${title(batch)} · ${state}${linkPart(details)}${questionPart(details)}`;
+}
+
+function answeredLine(batch: HomeBatch, details: HomeDetails, now: Date): string {
+  const ago = `${formatAge(new Date(answeredTime(batch)), now)} ago`;
+  const who =
+    batch.status === 'answered-elsewhere'
+      ? 'answered in another tool'
+      : `answered by ${mention(batch.answeredBy)}`;
+  return `${title(batch)} · ${who} ${ago}${linkPart(details)}${questionPart(details)}`;
+}
+
+/** A user mention for a Slack user id; anything else is shown as escaped text. */
+function mention(userId: string | undefined): string {
+  if (!userId) return 'someone';
+  return /^[UW][A-Z0-9]+$/.test(userId) ? `<@${userId}>` : escapeMrkdwn(userId);
+}

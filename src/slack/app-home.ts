@@ -1,0 +1,109 @@
+import type { webApi } from '@slack/bolt';
+
+type WebClient = webApi.WebClient;
+
+import type { Logger } from 'pino';
+import { renderHome, selectHomeBatches } from '../core/slack/render-home.js';
+import type { StateStore } from '../store/batch-record.js';
+import { createHomeDetailSource } from './home-details.js';
+
+/** Default wait after a batch changes before Home tabs are refreshed; changes inside it merge. */
+export const HOME_REFRESH_DELAY_MS = 1000;
+
+/** How many people's Home tabs are kept up to date; the least recently opened drop out first. */
+const MOST_VIEWERS = 500;
+
+/** Options of {@link createAppHome}. */
+export interface AppHomeDeps {
+  client: WebClient;
+  /** read-only: the Home tab lists what the store holds */
+  store: Pick<StateStore, 'all'>;
+  log: Logger;
+  now?: () => Date;
+  refreshDelayMs?: number;
+}
+
+/** The App Home tab, kept up to date for the people who opened it. */
+export interface AppHome {
+  /** Someone opened the Home tab: remember them and publish it for them now. */
+  opened(userId: string): Promise<void>;
+  /** A batch changed: publish again for everyone who opened it, after a short delay. */
+  refreshSoon(): void;
+  /** Stops refreshing; waits for a publish under way. */
+  close(): Promise<void>;
+}
+
+/**
+ * Publishes the Home tab (`views.publish`) for each person who opens it, and again for all of
+ * them when batches change. Who opened it is kept in memory only: after a restart a person's
+ * tab is refreshed again once they open it. Publishes run one at a time, so an older list never
+ * overwrites a newer one; failures are logged and never thrown.
+ */
+export function createAppHome(deps: AppHomeDeps): AppHome {
+  const { client, store } = deps;
+  const log = deps.log.child({ component: 'app-home' });
+  const now = deps.now ?? (() => new Date());
+  const delay = deps.refreshDelayMs ?? HOME_REFRESH_DELAY_MS;
+  const details = createHomeDetailSource({ client, log });
+  /** insertion order is recency: a reopen moves a person to the end */
+  const viewers = new Set<string>();
+  let chain: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+
+  function enqueue(task: () => Promise<void>): Promise<void> {
+    chain = chain.then(task).catch((err: unknown) => {
+      log.warn({ err }, 'could not refresh App Home');
+    });
+    return chain;
+  }
+
+  async function publishFor(users: readonly string[]): Promise<void> {
+    if (users.length === 0) return;
+    const { open, answered } = selectHomeBatches(store.all());
+    const listed = [...open, ...answered];
+    const view = renderHome({
+      records: listed,
+      details: await details.detailsFor(listed),
+      now: now(),
+    });
+    for (const user of users) {
+      if (closed) return;
+      try {
+        await client.views.publish({ user_id: user, view });
+      } catch (err) {
+        log.warn({ err, user }, 'could not publish App Home; will try again at the next change');
+      }
+    }
+    log.debug({ users: users.length, open: open.length }, 'App Home published');
+  }
+
+  return {
+    opened(userId) {
+      if (closed) return Promise.resolve();
+      viewers.delete(userId);
+      viewers.add(userId);
+      if (viewers.size > MOST_VIEWERS) {
+        const oldest = viewers.values().next().value;
+        if (oldest !== undefined) viewers.delete(oldest);
+      }
+      return enqueue(() => publishFor([userId]));
+    },
+
+    refreshSoon() {
+      if (closed || timer || viewers.size === 0) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        void enqueue(() => publishFor([...viewers]));
+      }, delay);
+      timer.unref();
+    },
+
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      await chain;
+    },
+  };
+}

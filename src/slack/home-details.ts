@@ -1,0 +1,85 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { webApi } from '@slack/bolt';
+
+type WebClient = webApi.WebClient;
+
+import type { Logger } from 'pino';
+import { parseQuestionFile } from '../core/protocol/parse-question-file.js';
+import { questionFileName } from '../core/protocol/qa-file-names.js';
+import type { HomeDetails } from '../core/slack/render-home.js';
+import type { BatchRecord } from '../store/batch-record.js';
+import { readPresentation } from './slack-presentation.js';
+
+/** Finds the first question and the message link of the batches the Home tab lists. */
+export interface HomeDetailSource {
+  detailsFor(records: readonly BatchRecord[]): Promise<Map<string, HomeDetails>>;
+}
+
+/**
+ * Reads first questions from the q-out files (read-only: the queue's own caches are left
+ * alone) and asks Slack for message permalinks, caching both: a permalink per message ts, a
+ * question per file version. Entries of batches no longer listed are dropped. A failure only
+ * leaves that detail out.
+ */
+export function createHomeDetailSource(deps: { client: WebClient; log: Logger }): HomeDetailSource {
+  const { client, log } = deps;
+  const permalinks = new Map<string, string>();
+  const questions = new Map<string, string | undefined>();
+
+  async function permalinkOf(record: BatchRecord): Promise<string | undefined> {
+    const shown = readPresentation(record.presentation);
+    if (!shown) return undefined;
+    const id = `${shown.channel}/${shown.ts}`;
+    const cached = permalinks.get(id);
+    if (cached) return cached;
+    try {
+      const res = await client.chat.getPermalink({ channel: shown.channel, message_ts: shown.ts });
+      if (res.permalink) permalinks.set(id, res.permalink);
+      return res.permalink;
+    } catch (err) {
+      log.warn({ err, key: record.key, ...shown }, 'could not get a message link for App Home');
+      return undefined;
+    }
+  }
+
+  async function firstQuestionOf(record: BatchRecord): Promise<string | undefined> {
+    const id = `${record.key}/${record.fingerprint}`;
+    if (questions.has(id)) return questions.get(id);
+    const file = path.join(record.runDir, 'qa', questionFileName(record.seq));
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch {
+      return undefined; // gone or unreadable for now: shown without it, read again next time
+    }
+    const parsed = parseQuestionFile(text, file);
+    const prompt = parsed.ok ? parsed.value.questions[0]?.prompt : undefined;
+    questions.set(id, prompt);
+    return prompt;
+  }
+
+  return {
+    async detailsFor(records) {
+      const details = new Map<string, HomeDetails>();
+      const listedLinks = new Set<string>();
+      const listedQuestions = new Set<string>();
+      for (const record of records) {
+        const shown = readPresentation(record.presentation);
+        if (shown) listedLinks.add(`${shown.channel}/${shown.ts}`);
+        listedQuestions.add(`${record.key}/${record.fingerprint}`);
+        const [link, firstQuestion] = await Promise.all([
+          permalinkOf(record),
+          firstQuestionOf(record),
+        ]);
+        details.set(record.key, {
+          ...(link ? { link } : {}),
+          ...(firstQuestion !== undefined ? { firstQuestion } : {}),
+        });
+      }
+      for (const id of permalinks.keys()) if (!listedLinks.has(id)) permalinks.delete(id);
+      for (const id of questions.keys()) if (!listedQuestions.has(id)) questions.delete(id);
+      return details;
+    },
+  };
+}

@@ -1,0 +1,155 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  type HomeBatch,
+  type HomeDetails,
+  renderHome,
+  selectHomeBatches,
+} from '../../../src/core/slack/render-home.js';
+import { formatIssue, validateView } from '../../support/fake-slack/index.js';
+
+const NOW = new Date('2026-03-01T12:00:00Z');
+const minutesAgo = (m: number) => new Date(NOW.getTime() - m * 60_000).toISOString();
+
+function batch(key: string, over: Partial<HomeBatch> = {}): HomeBatch {
+  return {
+    key,
+    runDir: `/work/.7/runs/${key}`,
+    seq: 1,
+    status: 'open',
+    createdAt: minutesAgo(5),
+    updatedAt: minutesAgo(5),
+    ...over,
+  };
+}
+
+type Block = { type: string; text?: { text: string } };
+const blocksOf = (view: { blocks: unknown[] }) => view.blocks as Block[];
+const sectionTexts = (view: { blocks: unknown[] }) =>
+  blocksOf(view)
+    .filter((b) => b.type === 'section')
+    .map((b) => b.text?.text ?? '');
+
+function assertValid(view: unknown) {
+  assert.deepEqual(validateView(view).map(formatIssue), []);
+}
+
+describe('selectHomeBatches', () => {
+  test('open (and submitting, malformed) oldest first; answered newest first, at most ten; closed ones left out', () => {
+    const records = [
+      batch('b', { createdAt: minutesAgo(3) }),
+      batch('a', { createdAt: minutesAgo(9), status: 'malformed' }),
+      batch('c', { createdAt: minutesAgo(1), status: 'submitting' }),
+      batch('w', { status: 'withdrawn' }),
+      batch('r', { status: 'run-removed' }),
+      ...Array.from({ length: 12 }, (_, i) =>
+        batch(`done${i}`, { status: 'answered', answeredAt: minutesAgo(100 - i) }),
+      ),
+      batch('else', { status: 'answered-elsewhere', updatedAt: minutesAgo(0) }),
+    ];
+    const { open, answered } = selectHomeBatches(records);
+    assert.deepEqual(
+      open.map((r) => r.key),
+      ['a', 'b', 'c'],
+    );
+    assert.deepEqual(
+      answered.map((r) => r.key),
+      ['else', 'done11', 'done10', 'done9', 'done8', 'done7', 'done6', 'done5', 'done4', 'done3'],
+    );
+  });
+});
+
+describe('renderHome', () => {
+  test('open batches with run, first question, age and link; answered ones with who and when', () => {
+    const details = new Map<string, HomeDetails>([
+      [
+        'alpha',
+        {
+          firstQuestion: 'Deploy <alpha> & ping <!channel>?\nSecond line',
+          link: 'https://x.slack.com/archives/C1/p1?thread_ts=1.0&cid=C1',
+        },
+      ],
+      ['bravo', { firstQuestion: 'Bravo?' }],
+      ['done', { firstQuestion: 'Was it fine?', link: 'https://x.slack.com/archives/C1/p3' }],
+    ]);
+    const view = renderHome({
+      records: [
+        batch('bravo', { createdAt: minutesAgo(3), seq: 4 }),
+        batch('alpha', { createdAt: minutesAgo(12) }),
+        batch('done', { status: 'answered', answeredBy: 'U0ALICE01', answeredAt: minutesAgo(65) }),
+        batch('other', { status: 'answered-elsewhere', updatedAt: minutesAgo(2) }),
+      ],
+      details,
+      now: NOW,
+    });
+    assertValid(view);
+    assert.equal(view.type, 'home');
+    const texts = sectionTexts(view);
+    assert.deepEqual(texts, [
+      '*alpha* · batch 1 · waiting 12 min · <https://x.slack.com/archives/C1/p1?thread_ts=1.0&amp;cid=C1|Open message>\n>Deploy &lt;alpha&gt; &amp; ping &lt;!channel&gt;? Second line',
+      '*bravo* · batch 4 · waiting 3 min\n>Bravo?',
+      '*other* · batch 1 · answered in another tool 2 min ago',
+      '*done* · batch 1 · answered by <@U0ALICE01> 1 h 5 min ago · <https://x.slack.com/archives/C1/p3|Open message>\n>Was it fine?',
+    ]);
+    const headers = blocksOf(view)
+      .filter((b) => b.type === 'header')
+      .map((b) => b.text?.text);
+    assert.deepEqual(headers, ['Waiting for an answer', 'Recently answered']);
+    assert.match(JSON.stringify(view), /2 batches from 2 runs waiting, oldest first/);
+  });
+
+  test('an empty store says so in both parts', () => {
+    const view = renderHome({ records: [], details: new Map(), now: NOW });
+    assertValid(view);
+    const text = JSON.stringify(view);
+    assert.match(text, /Nothing is waiting for an answer/);
+    assert.match(text, /Nothing answered yet/);
+  });
+
+  test('states other than waiting are named', () => {
+    const view = renderHome({
+      records: [
+        batch('s', { status: 'submitting', createdAt: minutesAgo(3) }),
+        batch('m', { status: 'malformed', createdAt: minutesAgo(2) }),
+        batch('p', { problem: 'EACCES', createdAt: minutesAgo(1) }),
+        batch('x', { status: 'answered', answeredBy: '<!here>', answeredAt: minutesAgo(1) }),
+      ],
+      details: new Map(),
+      now: NOW,
+    });
+    const texts = sectionTexts(view);
+    assert.match(texts[0] ?? '', /answers being written/);
+    assert.match(texts[1] ?? '', /question file is malformed, waiting 2 min/);
+    assert.match(texts[2] ?? '', /could not be written, press Submit again/);
+    assert.match(
+      texts[3] ?? '',
+      /answered by &lt;!here&gt;/,
+      'a bad user id is escaped, not a mention',
+    );
+  });
+
+  test('long run names and questions are cut; the view stays within 100 blocks however many are open', () => {
+    const records = [
+      ...Array.from({ length: 250 }, (_, i) =>
+        batch(`k${String(i).padStart(3, '0')}`, {
+          runDir: `/runs/${'r'.repeat(300)}${i}`,
+          createdAt: minutesAgo(1000 - i),
+        }),
+      ),
+      ...Array.from({ length: 15 }, (_, i) =>
+        batch(`a${i}`, { status: 'answered', answeredBy: 'U0ALICE01', answeredAt: minutesAgo(i) }),
+      ),
+    ];
+    const details = new Map<string, HomeDetails>(
+      records.map((r) => [r.key, { firstQuestion: '&'.repeat(5000), link: 'https://x/p1' }]),
+    );
+    const view = renderHome({ records, details, now: NOW });
+    assertValid(view);
+    assert.equal(view.blocks.length, 100);
+    const texts = sectionTexts(view);
+    assert.equal(texts.length, 84 + 10, 'as many open ones as fit, and the ten latest answered');
+    assert.ok(texts.every((t) => t.length < 3000));
+    assert.match(texts[0] ?? '', /^\*r{79}…\* · batch 1 · waiting 16 h 40 min/);
+    assert.match(JSON.stringify(view), /…and 166 more, newer than these/);
+  });
+});

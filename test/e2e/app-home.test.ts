@@ -1,0 +1,121 @@
+// The App Home tab end to end: open batches of several runs (oldest first, with links and
+// ages), the latest answered ones with who answered, and a refresh when a batch is answered.
+import assert from 'node:assert/strict';
+import { afterEach, describe, test } from 'node:test';
+import type { FakeSlack, ObservedView } from '../support/fake-slack/index.js';
+import {
+  ALICE,
+  BOB,
+  CHANNEL,
+  findElement,
+  type Harness,
+  type Mode,
+  startRelayHarness,
+} from '../support/relay-harness.js';
+import { writeQuestionFile } from '../support/temp-dir.js';
+import { ids, until, waitForAnswerFile, waitForBatchMessage } from './relay-steps.js';
+
+const ONE_TAP = (prompt: string) => ({
+  seq: 1,
+  questions: [{ id: 'go', type: 'yes-no', prompt }],
+});
+
+/** The Home clock runs 12 minutes ahead, so every batch made during the test is "12 min" old. */
+const AHEAD_MS = 12 * 60_000 + 5_000;
+
+/** The mrkdwn between the two headers (open) and after the second (answered). */
+function parts(view: ObservedView): { open: string[]; answered: string[] } {
+  const blocks = (view.blocks ?? []) as Record<string, unknown>[];
+  const second = blocks.findIndex((b, i) => i > 0 && b.type === 'header');
+  const textOf = (b: Record<string, unknown>) => String((b.text as { text: string }).text);
+  const isSection = (b: Record<string, unknown>) => b.type === 'section';
+  return {
+    open: blocks.slice(0, second).filter(isSection).map(textOf),
+    answered: blocks.slice(second).filter(isSection).map(textOf),
+  };
+}
+
+const permalinkOf = (ts: string) => `/archives/${CHANNEL}/p${ts.replace('.', '')}`;
+
+async function openHome(slack: FakeSlack, user: string): Promise<ObservedView> {
+  const published = () => slack.calls.filter((c) => c.method === 'views.publish').length;
+  const before = published();
+  const result = await slack.sendEvent({
+    type: 'app_home_opened',
+    user,
+    channel: 'D0HOME001',
+    tab: 'home',
+  });
+  assert.equal(result.acked, true);
+  await until(() => published() > before, `views.publish for ${user}`);
+  return until(() => slack.homeView(user), `${user}'s Home tab`);
+}
+
+async function tapYes(h: Harness, runName: string): Promise<void> {
+  const message = await waitForBatchMessage(h.slack, runName, 1);
+  const yes = findElement(message.blocks, 'o7.one-tap:0:yes');
+  await h.slack.clickButton({ channel: CHANNEL, ts: message.ts, ...ids(yes), user: ALICE });
+  await waitForAnswerFile(h.runDir(runName), 1);
+}
+
+for (const mode of ['socket', 'http'] as Mode[]) {
+  describe(`App Home (${mode} mode)`, () => {
+    let h: Harness | undefined;
+    afterEach(async () => {
+      await h?.stop();
+      h = undefined;
+    });
+
+    test('lists open batches of every run oldest first with links and ages, answered ones with who, and refreshes when one is answered', async () => {
+      h = await startRelayHarness(mode, {
+        start: { home: { refreshDelayMs: 50, now: () => new Date(Date.now() + AHEAD_MS) } },
+      });
+      const slack = h.slack;
+      const shown = new Map<string, string>();
+      // Posted one after another, so their ages are in this order.
+      for (const [name, prompt] of [
+        ['run-alpha', 'Ship alpha?'],
+        ['run-bravo', 'Deploy <bravo> & notify @here?'],
+        ['run-charlie', 'Charlie goes too?'],
+      ] as const) {
+        await writeQuestionFile(h.runDir(name), 1, ONE_TAP(prompt));
+        shown.set(name, (await waitForBatchMessage(slack, name, 1)).ts);
+      }
+      await tapYes(h, 'run-alpha');
+
+      const first = await until(async () => {
+        const view = await openHome(slack, BOB);
+        return parts(view).answered.length === 1 && view;
+      }, 'a Home tab showing the answered batch');
+      const { open, answered } = parts(first);
+      assert.equal(open.length, 2);
+      assert.match(open[0] ?? '', /^\*run-bravo\* · batch 1 · waiting 12 min · </);
+      assert.match(open[1] ?? '', /^\*run-charlie\* · batch 1 · waiting 12 min · </);
+      assert.ok(open[0]?.includes(permalinkOf(shown.get('run-bravo') as string)), 'bravo link');
+      assert.ok(open[1]?.includes(permalinkOf(shown.get('run-charlie') as string)), 'charlie link');
+      assert.match(open[0] ?? '', /\n>Deploy &lt;bravo&gt; &amp; notify @here\?$/);
+      assert.match(
+        answered[0] ?? '',
+        new RegExp(`^\\*run-alpha\\* · batch 1 · answered by <@${ALICE}> 12 min ago`),
+      );
+      assert.ok(answered[0]?.includes(permalinkOf(shown.get('run-alpha') as string)));
+      assert.match(answered[0] ?? '', /\n>Ship alpha\?$/);
+
+      // ALICE opens hers too; answering bravo refreshes both tabs with no new event.
+      await openHome(slack, ALICE);
+      await tapYes(h, 'run-bravo');
+      for (const user of [BOB, ALICE]) {
+        const view = await until(() => {
+          const now = slack.homeView(user);
+          return now && parts(now).answered.length === 2 && now;
+        }, `${user}'s Home tab refreshed`);
+        const after = parts(view);
+        assert.equal(after.open.length, 1);
+        assert.match(after.open[0] ?? '', /^\*run-charlie\*/);
+        assert.match(after.answered[0] ?? '', /^\*run-bravo\* · batch 1 · answered by/);
+        assert.match(after.answered[1] ?? '', /^\*run-alpha\*/);
+      }
+      assert.deepEqual(slack.failures, []);
+    });
+  });
+}

@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import { jsonBlock, rateLimitQuestion, reposQuestion } from '../core/envelope/envelope-samples.js';
+import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
+import { BOB, CHANNEL } from '../support/relay-harness.js';
+import { type RelayProcess, spawnRelay } from '../support/spawn-relay.js';
+import { makeTempDir } from '../support/temp-dir.js';
+import {
+  askMessage,
+  exitCodeOf,
+  pick,
+  press,
+  saveFollowUp,
+  spawnAsk,
+  waitForText,
+} from './ask-session.js';
+
+describe('ask across a relay crash', () => {
+  let slack: FakeSlack;
+  let root: string;
+  let cleanup: () => Promise<void>;
+  let relay: RelayProcess | undefined;
+  let ask: RelayProcess | undefined;
+
+  beforeEach(async () => {
+    slack = await startFakeSlack();
+    ({ dir: root, cleanup } = await makeTempDir('o7-ask-restart-'));
+    await mkdir(path.join(root, 'runs'), { recursive: true });
+  });
+
+  afterEach(async () => {
+    await ask?.kill();
+    await relay?.kill();
+    await slack.close();
+    await cleanup();
+  });
+
+  const stateDir = () => path.join(root, 'state');
+
+  const start = () => {
+    relay = spawnRelay(['start'], {
+      cwd: root,
+      env: {
+        SLACK_BOT_TOKEN: slack.botToken,
+        SLACK_APP_TOKEN: slack.appToken,
+        SLACK_CHANNEL_ID: CHANNEL,
+        SLACK_API_URL: slack.apiUrl,
+        RELAY_WATCH: path.join(root, 'runs'),
+        RELAY_STATE_DIR: stateDir(),
+        LOG_LEVEL: 'debug',
+      },
+    });
+    return relay;
+  };
+
+  test('follow-up text typed before a SIGKILL is kept and reaches the agent', async () => {
+    let proc = start();
+    await proc.waitForLog('relay ready');
+    const message = jsonBlock({ openQuestions: [reposQuestion, rateLimitQuestion] });
+    ask = spawnAsk(stateDir(), root, message);
+    const posted = await askMessage(slack);
+    await pick(slack, posted.ts, 0, 1); // Multi-repo
+    await saveFollowUp(slack, 'web: /abs/web');
+    await waitForText(slack, posted.ts, 'web: /abs/web');
+    await pick(slack, posted.ts, 1, 1);
+    await proc.kill('SIGKILL');
+
+    const runFiles = await readdir(path.join(stateDir(), 'runs'));
+    const stored = await Promise.all(
+      runFiles.map((name) => readFile(path.join(stateDir(), 'runs', name), 'utf8')),
+    );
+    assert.ok(
+      stored.some((text) => text.includes('"followUps"') && text.includes('web: /abs/web')),
+      'the text is in the relay state on disk',
+    );
+
+    proc = start();
+    await proc.waitForLog('relay ready');
+    // Bob's Slack client holds no selections: everything comes from the relay's state.
+    await press(slack, posted.ts, 'o7.submit', BOB);
+    assert.equal(await exitCodeOf(ask), 0, ask.stderr());
+    assert.equal(
+      ask.stdout(),
+      [
+        'Repos: Multi-repo',
+        '  Follow-up: web: /abs/web',
+        'Rate limit: Sliding window per IP',
+        '',
+      ].join('\n'),
+    );
+    const posts = slack.calls.filter(
+      (c) => c.method === 'chat.postMessage' && c.response.ok === true,
+    );
+    assert.equal(posts.length, 1, 'the batch was not posted again');
+    assert.deepEqual(slack.failures, []);
+  });
+});

@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import { pino } from 'pino';
+import { parseCancellation } from '../../src/core/envelope/ask-cancellation.js';
+import { envelopeToBatch } from '../../src/core/envelope/envelope-to-batch.js';
+import { findEnvelope } from '../../src/core/envelope/find-envelope.js';
+import { OTHER_OPTION } from '../../src/core/envelope/other-option.js';
+import { createBatchQueue } from '../../src/queue/batch-queue.js';
+import type { Presenter } from '../../src/queue/presenter.js';
+import type { BatchRecord, StateStore } from '../../src/store/batch-record.js';
+import { openFileStateStore } from '../../src/store/file-state-store.js';
+import { jsonBlock, rateLimitQuestion, reposQuestion } from '../core/envelope/envelope-samples.js';
+import { makeTempDir, sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
+
+const log = pino({ level: process.env.TEST_LOG ?? 'silent' });
+
+/** A presenter that notes each record it is asked to show. */
+function recordingPresenter() {
+  const shown: BatchRecord[] = [];
+  const presenter: Presenter = {
+    async sync(record) {
+      shown.push(structuredClone(record));
+      return { channel: 'C1', ts: (record.presentation?.ts as string | undefined) ?? 'ts-1' };
+    },
+  };
+  return { presenter, shown };
+}
+
+const envelopeBatch = () => {
+  const scan = findEnvelope(jsonBlock({ openQuestions: [rateLimitQuestion, reposQuestion] }));
+  assert.ok(scan.kind === 'envelope');
+  return envelopeToBatch(scan.envelope);
+};
+
+describe('batch queue: envelope batches', () => {
+  let root: string;
+  let cleanup: () => Promise<void>;
+  let store: StateStore;
+  let run: string;
+
+  beforeEach(async () => {
+    ({ dir: root, cleanup } = await makeTempDir());
+    run = path.join(root, 'state', 'asks', 'ask-1');
+    await mkdir(path.join(run, 'qa'), { recursive: true });
+    store = await openFileStateStore(path.join(root, 'state'), { log });
+  });
+
+  afterEach(async () => {
+    await store.close();
+    await cleanup();
+  });
+
+  async function open(presenter: Presenter, batch: object = envelopeBatch()) {
+    await writeQuestionFile(run, 1, batch);
+    const queue = createBatchQueue({ store, presenter, log, settleMs: 50, retryBaseMs: 20 });
+    queue.notify({ type: 'qa-file', runDir: run, name: 'q-out-001.json' });
+    queue.start();
+    await queue.idle();
+    const [record] = store.forRun(run);
+    assert.ok(record);
+    return { queue, key: record.key, revision: record.fingerprint.slice(0, 8) };
+  }
+
+  test('follow-up text is saved like a draft, shown, kept across a restart, and written', async () => {
+    const p = recordingPresenter();
+    let { queue, key, revision } = await open(p.presenter);
+    await queue.saveDraft(key, { revision, questionId: 'q2', answer: 'Multi-repo' });
+    const saved = await queue.saveFollowUp(key, {
+      revision,
+      questionId: 'q2',
+      text: 'web: /abs/web',
+    });
+    assert.equal(saved.kind, 'saved');
+    assert.deepEqual(p.shown.at(-1)?.followUps, { q2: 'web: /abs/web' }, 'shown at once');
+    await queue.close();
+    await store.close();
+
+    store = await openFileStateStore(path.join(root, 'state'), { log });
+    queue = createBatchQueue({ store, presenter: p.presenter, log, settleMs: 50 });
+    queue.start();
+    await queue.idle();
+    assert.deepEqual(store.get(key)?.followUps, { q2: 'web: /abs/web' });
+
+    const outcome = await queue.submit(key, { revision, by: 'U1', answers: { q1: OTHER_OPTION } });
+    assert.deepEqual(outcome, { kind: 'needs-text', questionIds: ['q1'] });
+    await queue.saveFollowUp(key, { revision, questionId: 'q1', text: 'Leaky bucket' });
+    const done = await queue.submit(key, { revision, by: 'U1', answers: { q1: OTHER_OPTION } });
+    assert.equal(done.kind, 'answered');
+    const written = JSON.parse(await readFile(path.join(run, 'qa', 'q-answers-001.json'), 'utf8'));
+    assert.deepEqual(Object.keys(written), ['seq', 'answers', 'questions', 'followUpText']);
+    assert.deepEqual(written.followUpText, { q1: 'Leaky bucket', q2: 'web: /abs/web' });
+    assert.deepEqual(
+      written.answers.map((a: { answer: unknown }) => a.answer),
+      [OTHER_OPTION, 'Multi-repo'],
+    );
+    await queue.close();
+  });
+
+  test('Cancel writes cancelled.json, closes the batch, and a restart does not reopen it', async () => {
+    const p = recordingPresenter();
+    let { queue, key, revision } = await open(p.presenter);
+    const outcome = await queue.cancel(key, { revision, by: 'U0ALICE01' });
+    assert.equal(outcome.kind, 'cancelled');
+    const record = store.get(key) as BatchRecord;
+    assert.equal(record.status, 'cancelled');
+    assert.equal(record.answeredBy, 'U0ALICE01');
+    const cancellation = parseCancellation(
+      await readFile(path.join(run, 'cancelled.json'), 'utf8'),
+    );
+    assert.deepEqual(cancellation, {
+      seq: 1,
+      cancelledBy: 'U0ALICE01',
+      cancelledAt: record.answeredAt,
+    });
+    assert.deepEqual((await readdir(path.join(run, 'qa'))).sort(), ['q-out-001.json']);
+    assert.equal(p.shown.at(-1)?.status, 'cancelled');
+    const again = await queue.cancel(key, { revision, by: 'U0ALICE01' });
+    assert.deepEqual(again, { kind: 'closed', status: 'cancelled' });
+    await queue.close();
+    await store.close();
+
+    store = await openFileStateStore(path.join(root, 'state'), { log });
+    const later = recordingPresenter();
+    queue = createBatchQueue({ store, presenter: later.presenter, log, settleMs: 50 });
+    queue.notify({ type: 'qa-file', runDir: run, name: 'q-out-001.json' });
+    queue.start();
+    await queue.idle();
+    assert.equal(store.get(key)?.status, 'cancelled');
+    assert.deepEqual(later.shown, [], 'not shown again');
+    await queue.close();
+  });
+
+  test('ordinary batches cannot be cancelled and get no followUpText', async () => {
+    const p = recordingPresenter();
+    const { queue, key, revision } = await open(p.presenter, sampleBatch(1));
+    assert.deepEqual(await queue.cancel(key, { revision, by: 'U1' }), {
+      kind: 'not-cancellable',
+    });
+    const done = await queue.submit(key, {
+      revision,
+      by: 'U1',
+      answers: { format: 'CSV', targets: ['web'], notes: 'n', go: true },
+    });
+    assert.equal(done.kind, 'answered');
+    const written = JSON.parse(await readFile(path.join(run, 'qa', 'q-answers-001.json'), 'utf8'));
+    assert.deepEqual(Object.keys(written), ['seq', 'answers', 'questions']);
+    await queue.close();
+  });
+});
