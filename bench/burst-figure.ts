@@ -64,9 +64,9 @@ export async function measureBurst(
         tapped.add(ts);
         const blocks =
           (post.args.blocks as { block_id?: string; elements?: { action_id?: string }[] }[]) ?? [];
-        const tap = blocks.flatMap((b) =>
-          (b.elements ?? []).map((e) => ({ blockId: String(b.block_id), ...e })),
-        )[0];
+        const tap = blocks
+          .flatMap((b) => (b.elements ?? []).map((e) => ({ blockId: String(b.block_id), ...e })))
+          .find((e) => e.action_id?.startsWith('o7.one-tap'));
         if (tap?.action_id) {
           void slack.clickButton({
             channel: CHANNEL,

@@ -44,7 +44,7 @@ async function main(argv: string[]): Promise<number> {
         return await runAsk(args.ask, {
           env: process.env,
           cwd: process.cwd(),
-          readStdin: () => readStdin(err),
+          readStdin: () => readStdin(err, controller.signal),
           out,
           err,
           signal: controller.signal,
@@ -80,13 +80,24 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** All of standard input as text; on a terminal, says first how to end it. */
-async function readStdin(hint: (line: string) => void): Promise<string> {
+/**
+ * All of standard input as text; on a terminal, says first how to end it. Ctrl-C (which the
+ * signal handlers catch) ends the read early with what was read so far.
+ */
+async function readStdin(hint: (line: string) => void, signal: AbortSignal): Promise<string> {
   if (process.stdin.isTTY) {
     hint("Reading the agent's message from standard input; end it with Ctrl-D.");
   }
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const stop = () => process.stdin.destroy();
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  } catch (error) {
+    if (!signal.aborted) throw error;
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }
 

@@ -1,7 +1,8 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { EnvelopeBatchFile } from '../core/envelope/envelope-to-batch.js';
 import { answerFileName, questionFileName } from '../core/protocol/qa-file-names.js';
+import { syncDir } from '../fs/durable-io.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 
 /**
@@ -12,6 +13,9 @@ export const ASKS_FOLDER = 'asks';
 
 /** `<stateDir>/asks`: where `ask` hands batches to the running relay. */
 export const asksRoot = (stateDir: string): string => path.join(stateDir, ASKS_FOLDER);
+
+/** Where an ask folder is put together before it is moved into `asks/`; nobody watches it. */
+const STAGING_FOLDER = 'asks-staging';
 
 /**
  * A new ask's folder name: the UTC time to the millisecond, then random hex, so names sort by
@@ -24,6 +28,8 @@ export function newAskId(now: Date, randomHex: string): string {
 /** Where one `ask` batch lives: a run folder the relay watches. */
 export interface AskFolder {
   dir: string;
+  /** Where the folder is built before it is moved to `dir`, on the same file system. */
+  stagingDir: string;
   questionFile: string;
   answerFile: string;
 }
@@ -33,18 +39,30 @@ export function askFolder(stateDir: string, id: string, seq = 1): AskFolder {
   const dir = path.join(asksRoot(stateDir), id);
   return {
     dir,
+    stagingDir: path.join(stateDir, STAGING_FOLDER, id),
     questionFile: path.join(dir, 'qa', questionFileName(seq)),
     answerFile: path.join(dir, 'qa', answerFileName(seq)),
   };
 }
 
 /**
- * Writes the batch as `<folder>/qa/q-out-NNN.json` (a temp file renamed into place, so the
- * relay never reads half of it) and returns the file's exact text.
+ * Writes the batch as `<folder>/qa/q-out-NNN.json` and returns the file's exact text. The
+ * whole folder is built beside `asks/` and renamed into it in one step: the relay's watcher
+ * then finds a complete folder to scan and watch, while files appearing one by one in a new
+ * folder can slip past it before it watches that folder.
  */
 export async function handOffBatch(folder: AskFolder, batch: EnvelopeBatchFile): Promise<string> {
   const text = `${JSON.stringify(batch, null, 2)}\n`;
-  await mkdir(path.dirname(folder.questionFile), { recursive: true });
-  await writeFileAtomic(folder.questionFile, text);
+  const staged = path.join(folder.stagingDir, path.relative(folder.dir, folder.questionFile));
+  await mkdir(path.dirname(staged), { recursive: true });
+  try {
+    await writeFileAtomic(staged, text);
+    await mkdir(path.dirname(folder.dir), { recursive: true });
+    await rename(folder.stagingDir, folder.dir);
+  } catch (error) {
+    await rm(folder.stagingDir, { recursive: true, force: true });
+    throw error;
+  }
+  await syncDir(path.dirname(folder.dir));
   return text;
 }

@@ -24,7 +24,7 @@ import type { AskArgs } from './parse-ask-args.js';
 export interface AskDeps {
   env: Record<string, string | undefined>;
   cwd: string;
-  /** The whole of standard input, for `ask -` (the default). */
+  /** The whole of standard input, for `ask -` (the default); cut short when `signal` aborts. */
   readStdin: () => Promise<string>;
   /** Writes one line to stdout. */
   out: (line: string) => void;
@@ -59,6 +59,10 @@ export async function runAsk(args: AskArgs, deps: AskDeps): Promise<AskExitCode>
   const now = deps.now ?? (() => new Date());
   const message = await readMessage(args.input, deps);
   if (message === undefined) return ASK_EXIT_CODES.usage;
+  if (deps.signal?.aborted) {
+    deps.err(`Stopped by ${String(deps.signal.reason)} before anything was asked.`);
+    return ASK_EXIT_CODES.cancelled;
+  }
 
   const scan = findEnvelope(message);
   if (scan.kind === 'none') {
@@ -82,6 +86,8 @@ export async function runAsk(args: AskArgs, deps: AskDeps): Promise<AskExitCode>
   const batchFile = envelopeToBatch(scan.envelope);
   const folder = askFolder(stateDir, newAskId(now(), randomBytes(4).toString('hex')));
   const questionText = await handOffBatch(folder, batchFile);
+  const parsed = parseQuestionFile(questionText, folder.questionFile);
+  if (!parsed.ok) throw new Error(formatProtocolError(parsed.error)); // envelopeToBatch broke
   const count = batchFile.questions.length;
   deps.err(
     `Asked ${count} ${count === 1 ? 'question' : 'questions'} in Slack through the relay (pid ${pid}); waiting for an answer in ${folder.dir}`,
@@ -91,8 +97,6 @@ export async function runAsk(args: AskArgs, deps: AskDeps): Promise<AskExitCode>
     ...(deps.signal ? { signal: deps.signal } : {}),
     ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}),
   });
-  const parsed = parseQuestionFile(questionText, folder.questionFile);
-  if (!parsed.ok) throw new Error(formatProtocolError(parsed.error)); // envelopeToBatch broke
   return report(outcome, {
     envelope: scan.envelope,
     batch: parsed.value,

@@ -81,18 +81,21 @@ export async function runStart(
     log.error({ err }, 'unhandled error in a Slack listener');
   });
 
-  await groups.start();
-  log.info({ mode: config.slack.mode, apiUrl: config.slack.apiUrl }, 'connecting to Slack');
-  if (config.slack.mode === 'http') await app.start(config.slack.port);
-  else await app.start();
   // `ask` hands its batches over as run folders here, so they are always watched.
   const asks = asksRoot(config.stateDir);
   await mkdir(asks, { recursive: true });
+  // The first scan of the folders and the connection to Slack run side by side; the queue
+  // collects what the scan finds and starts once both are done.
   const watcher = watchRuns([...config.watchPaths, asks], (event) => queue.notify(event), {
     log: log.child({ component: 'watcher' }),
     usePolling: config.poll,
   });
-  await watcher.ready;
+  log.info({ mode: config.slack.mode, apiUrl: config.slack.apiUrl }, 'connecting to Slack');
+  await Promise.all([
+    groups.start(),
+    config.slack.mode === 'http' ? app.start(config.slack.port) : app.start(),
+    watcher.ready,
+  ]);
   queue.start();
   log.info(
     { watch: config.watchPaths, channel: config.slack.channelId, stateDir: config.stateDir },

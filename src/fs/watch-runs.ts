@@ -1,4 +1,5 @@
-import { type Stats, statSync } from 'node:fs';
+import { type FSWatcher, type Stats, statSync, watch as watchFolder } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { watch } from 'chokidar';
 import type { Logger } from 'pino';
@@ -116,12 +117,65 @@ export function watchRuns(
   }
   // chokidar counts depth from the folder it is given, which may sit several levels above a
   // root; runs' qa/ folders are two below the root. `ignored` does the real filtering.
+  // With events, chokidar stops at the qa/ folders (it would lstat every file in them, even
+  // ignored ones); their files are ours to watch.
+  const polling = opts.usePolling ?? false;
+  const below = polling ? 2 : 1;
   const depth = Math.max(
-    ...roots.map((root, i) => path.relative(parents[i] as string, root).split(path.sep).length + 2),
+    ...roots.map(
+      (root, i) => path.relative(parents[i] as string, root).split(path.sep).length + below,
+    ),
   );
   let closed = false;
+  // With events, each qa/ folder gets one plain folder watch of ours (below) instead of
+  // chokidar's watch and stat per file: a run with hundreds of answered batches then costs one
+  // inotify watch, and start-up does not stat every file. Polling needs chokidar per file.
+  const qaWatchers = new Map<string, FSWatcher>();
+  const listings: Promise<void>[] = [];
+  let scanned = false;
+  const watchQaFolder = (qaPath: string, runDir: string) => {
+    if (polling || closed || qaWatchers.has(qaPath)) return;
+    try {
+      const folder = watchFolder(qaPath, (_event, name) => {
+        if (!closed && typeof name === 'string' && QA_FILE.test(name)) {
+          onEvent({ type: 'qa-file', runDir, name });
+        }
+      });
+      folder.on('error', () => unwatchQaFolder(qaPath)); // the folder went away: chokidar says so
+      qaWatchers.set(qaPath, folder);
+      // Files already there (or renamed in before the watch started) are listed once, after
+      // the watch is in place, so none falls between the two.
+      const listing = readdir(qaPath, { withFileTypes: true }).then(
+        (entries) => {
+          for (const entry of entries) {
+            if (closed || entry.isDirectory() || !QA_FILE.test(entry.name)) continue;
+            onEvent({ type: 'qa-file', runDir, name: entry.name });
+          }
+        },
+        () => undefined, // gone again: chokidar reports that
+      );
+      if (!scanned) listings.push(listing);
+    } catch (err) {
+      const { code } = err as NodeJS.ErrnoException;
+      const hint = watchErrorHint(code);
+      if (hint !== undefined) opts.log.error({ err, path: qaPath, hint }, 'run watcher error');
+    }
+  };
+  const unwatchQaFolder = (gone: string) => {
+    for (const [qaPath, folder] of qaWatchers) {
+      if (qaPath === gone || qaPath.startsWith(`${gone}${path.sep}`)) {
+        folder.close();
+        qaWatchers.delete(qaPath);
+      }
+    }
+  };
+  const ignored = (p: string, stats?: Stats) => {
+    const places = placesOf(p, roots).filter((pl) => fits(pl, stats));
+    if (places.length === 0) return true;
+    return !polling && places.every((pl) => pl.kind === 'qa-file');
+  };
   const watcher = watch([...new Set(parents)], {
-    ignored: (p: string, stats?: Stats) => !placesOf(p, roots).some((pl) => fits(pl, stats)),
+    ignored,
     depth,
     usePolling: opts.usePolling ?? false,
     interval: POLL_INTERVAL_MS,
@@ -130,7 +184,15 @@ export function watchRuns(
   });
   watcher.on('all', (event, p) => {
     if (closed) return;
-    for (const runEvent of toEvents(event, path.resolve(p), roots)) onEvent(runEvent);
+    const resolved = path.resolve(p);
+    if (event === 'addDir' && path.basename(resolved) === 'qa') {
+      const runDir = path.dirname(resolved);
+      if (placesOf(resolved, roots).some((pl) => pl.kind === 'dir' && pl.runDir === runDir)) {
+        watchQaFolder(resolved, runDir);
+      }
+    }
+    if (event === 'unlinkDir') unwatchQaFolder(resolved);
+    for (const runEvent of toEvents(event, resolved, roots)) onEvent(runEvent);
   });
   watcher.on('error', (err: unknown) => {
     const { code, path: errPath } = err as NodeJS.ErrnoException;
@@ -142,12 +204,21 @@ export function watchRuns(
   const ready = new Promise<void>((resolve) => {
     resolveReady = resolve;
   });
-  watcher.once('ready', () => resolveReady());
+  watcher.once('ready', () => {
+    // Listings started during the first scan finish before `ready`, like chokidar's own adds.
+    scanned = true;
+    void Promise.all(listings).then(() => {
+      listings.length = 0;
+      resolveReady();
+    });
+  });
   return {
     ready,
     close: async () => {
       closed = true;
       resolveReady();
+      for (const folder of qaWatchers.values()) folder.close();
+      qaWatchers.clear();
       await watcher.close();
     },
   };

@@ -656,7 +656,8 @@ function withFollowUpText(
 
 function isMissing(err: unknown): boolean {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'ENOENT' || code === 'ENOTDIR';
+  // EISDIR: a folder with a protocol file's name holds no batch
+  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR';
 }
 
 async function readQuietlyText(file: string): Promise<string | undefined> {

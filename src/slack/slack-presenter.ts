@@ -143,7 +143,8 @@ export function toBatchView(record: BatchRecord, ctx: PresentContext): BatchView
 
 /**
  * The answers a message shows. Choices made in Slack are not what the agent got when another
- * tool answered first, and are no answer at all when the batch was withdrawn or its run removed.
+ * tool answered first, and are no answer at all when the batch was withdrawn, cancelled or its
+ * run removed.
  */
 function shownAnswers(record: BatchRecord, ctx: PresentContext): BatchRecord['drafts'] {
   switch (record.status) {
@@ -151,6 +152,7 @@ function shownAnswers(record: BatchRecord, ctx: PresentContext): BatchRecord['dr
       return ctx.answersElsewhere ?? {};
     case 'withdrawn':
     case 'run-removed':
+    case 'cancelled':
       return {};
     default:
       return record.drafts;

@@ -308,11 +308,11 @@ describe('ask (socket mode)', () => {
   test('--timeout withdraws the questions: q-out removed, message shows withdrawn, exit 6', async () => {
     const ask = spawnAsk(h.config.stateDir, h.root, finalMessage([rateLimitQuestion]), [
       '--timeout',
-      '2s',
+      '5s',
     ]);
     const posted = await askMessage(h.slack);
     assert.equal(await exitCodeOf(ask), 6, ask.stderr());
-    assert.match(ask.stderr(), /No answer within 2s; the questions were withdrawn from Slack\./);
+    assert.match(ask.stderr(), /No answer within 5s; the questions were withdrawn from Slack\./);
     assert.equal(ask.stdout(), '');
     const dir = await askDir(h.config.stateDir);
     assert.deepEqual(await qaFilesOf(dir), []);

@@ -24,5 +24,5 @@ export function describeMissingText(
     return [`Question ${index + 1} ("${prompt}"): ${what}`];
   });
   if (parts.length === 0) return 'Every choice that asks for text has it.';
-  return `${parts.join('; ')}. Press Add text under it, then Submit.`;
+  return `${parts.join('; ')}. Press Add text under ${parts.length === 1 ? 'it' : 'each'}, then Submit.`;
 }

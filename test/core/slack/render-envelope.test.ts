@@ -88,6 +88,25 @@ describe('envelope batches in Slack', () => {
     );
   });
 
+  it('escape agent text everywhere it is shown', () => {
+    const evil = '<!channel> & <http://x|y>';
+    const question = {
+      question: `Ask ${evil}`,
+      header: `Head ${evil}`,
+      options: [{ label: `Label ${evil}`, description: `Follow up with a text ${evil}` }],
+    };
+    const questions = questionsOf([question]);
+    const view = envelopeView(questions, {
+      drafts: { q1: `Label ${evil}` },
+      envelope: { followUpText: { q1: `Typed ${evil}` } },
+    });
+    // render() checks that no mrkdwn text carries an unescaped `<` or `&`
+    const text = textOf(render(view));
+    assert.ok(text.includes('Head &lt;!channel&gt; &amp; &lt;http://x|y&gt;'));
+    const modal = renderFollowUpModal({ view, questionId: 'q1', answer: `Label ${evil}` });
+    assert.deepEqual(modalProblems(modal as never), []);
+  });
+
   it('keep a description of many thousand characters whole, over several sections', () => {
     const huge = 'word '.repeat(1500).trim();
     const question = {
