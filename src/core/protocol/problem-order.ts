@@ -1,7 +1,7 @@
 import type { ProtocolProblem } from './protocol-error.js';
 
 // The order fields are usually written in, so problems read top to bottom like the file.
-const FIELD_RANK = [
+const QA_FIELD_RANK = [
   'seq',
   'answers',
   'questions',
@@ -22,26 +22,32 @@ function segmentsOf(path: string): (string | number)[] {
   );
 }
 
-function rankOf(segment: string | number): number {
+function rankOf(segment: string | number, fieldRank: readonly string[]): number {
   if (typeof segment === 'number') return segment;
-  const rank = FIELD_RANK.indexOf(segment);
-  return rank === -1 ? FIELD_RANK.length : rank;
+  const rank = fieldRank.indexOf(segment);
+  return rank === -1 ? fieldRank.length : rank;
 }
 
-function comparePaths(a: string, b: string): number {
+function comparePaths(a: string, b: string, fieldRank: readonly string[]): number {
   const left = segmentsOf(a);
   const right = segmentsOf(b);
   for (let i = 0; i < Math.min(left.length, right.length); i++) {
-    const difference = rankOf(left[i] as string | number) - rankOf(right[i] as string | number);
+    const difference =
+      rankOf(left[i] as string | number, fieldRank) -
+      rankOf(right[i] as string | number, fieldRank);
     if (difference !== 0) return difference;
   }
   return left.length - right.length;
 }
 
 /**
- * Puts problems in reading order: by question index, then by field as files usually list
- * them, a container before its items. Problems at the same path keep their order.
+ * Puts problems in reading order: by index, then by field in `fieldRank` order (the Q&A
+ * protocol's by default), a container before its items. Problems at the same path keep
+ * their order.
  */
-export function sortProblems(problems: readonly ProtocolProblem[]): ProtocolProblem[] {
-  return [...problems].sort((a, b) => comparePaths(a.path, b.path));
+export function sortProblems(
+  problems: readonly ProtocolProblem[],
+  fieldRank: readonly string[] = QA_FIELD_RANK,
+): ProtocolProblem[] {
+  return [...problems].sort((a, b) => comparePaths(a.path, b.path, fieldRank));
 }
