@@ -87,13 +87,16 @@ export interface RelayChild {
   cpuSeconds(): Promise<number>;
 }
 
+/** Extra flags for the relay's node process, from RELAY_NODE_FLAGS (e.g. --optimize-for-size). */
+const nodeFlags = (): string[] => (process.env.RELAY_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+
 export function startRelay(
   slack: FakeSlack,
   root: string,
   extraEnv: Record<string, string> = {},
 ): RelayChild {
   const startedAt = hrNow();
-  const child = spawn(process.execPath, [MAIN, 'start'], {
+  const child = spawn(process.execPath, [...nodeFlags(), MAIN, 'start'], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
