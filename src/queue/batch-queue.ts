@@ -332,7 +332,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
 
   /** Calls the presenter for every record of the run whose visible state is not shown yet. */
   async function presentAll(runDir: string): Promise<void> {
-    let failed = false;
+    let failed: { err: unknown; seq: number } | undefined;
     for (const record of store.forRun(runDir)) {
       const signature = visibleSignature(record);
       if (record.presentation?.shown === signature) continue;
@@ -348,16 +348,15 @@ export function createBatchQueue(deps: BatchQueueDeps) {
         retries.delete(runDir);
       } catch (err) {
         // Keep going: one stuck message (say, a final edit) must not hold back the next batch.
-        failed = true;
-        log.warn(
-          { err, runDir, seq: record.seq },
-          'could not show the batch to people; keeping it and trying again',
-        );
+        failed ??= { err, seq: record.seq };
       }
     }
     if (failed) {
       const delay = retryDelay(runDir);
-      log.info({ runDir, retryInMs: delay }, 'will try showing this run again');
+      log.warn(
+        { err: failed.err, runDir, seq: failed.seq, retryInMs: delay },
+        'could not show the batch to people; keeping it and trying again',
+      );
       later(delay, runDir);
     }
   }

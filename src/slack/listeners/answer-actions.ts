@@ -49,9 +49,11 @@ export function registerAnswerActions(app: App, deps: { queue: BatchQueue; log: 
       await tellUser(client, log, place, explainRefusal({ kind: 'unknown' }));
       return;
     }
-    // Closed or changed batches refuse every element, whether or not it still decodes.
+    // Closed or changed batches refuse every element, whether or not it still decodes. A
+    // batch being submitted right now goes on to the queue, which waits for that to finish
+    // and then tells the person the real outcome.
     const refusal =
-      found.record.status !== 'open'
+      found.record.status !== 'open' && found.record.status !== 'submitting'
         ? ({ kind: 'closed', status: found.record.status } as const)
         : !found.record.fingerprint.startsWith(ids.revision) || !found.batch
           ? ({ kind: 'out-of-date' } as const)
