@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { asksRoot } from '../ask/ask-folder.js';
 import type { Config } from '../config/config-schema.js';
 import { watchRuns } from '../fs/watch-runs.js';
-import { createBatchQueue } from '../queue/batch-queue.js';
+import { type BatchQueueDeps, createBatchQueue } from '../queue/batch-queue.js';
 import { createGroupMembers } from '../slack/allow-list-groups.js';
 import { createAllowListMiddleware } from '../slack/allow-list-middleware.js';
 import { createAppHome } from '../slack/app-home.js';
@@ -19,6 +19,8 @@ import { openFileStateStore } from '../store/file-state-store.js';
 
 /** Timing knobs; the defaults suit production, tests shorten them. */
 export interface StartOptions {
+  /** how answer files are published (tests pass one that fails on purpose) */
+  publish?: BatchQueueDeps['publish'];
   allowList?: {
     /** how often user-group members are fetched again (default 5 min) */
     refreshMs?: number;
@@ -62,7 +64,12 @@ export async function runStart(
     home,
     log,
   );
-  const queue = createBatchQueue({ store, presenter, log: log.child({ component: 'queue' }) });
+  const queue = createBatchQueue({
+    store,
+    presenter,
+    log: log.child({ component: 'queue' }),
+    ...(options.publish ? { publish: options.publish } : {}),
+  });
   const groups = createGroupMembers({
     client: app.client,
     groups: config.allowedUsers?.groups ?? [],

@@ -81,6 +81,8 @@ export interface BatchQueueDeps {
   concurrency?: number;
   /** First delay before showing a batch again after the presenter failed; doubles up to a minute. */
   retryBaseMs?: number;
+  /** Publishes an answer file without overwriting one (the real one unless a test passes another). */
+  publish?: typeof publishFileNoClobber;
 }
 
 export type BatchQueue = ReturnType<typeof createBatchQueue>;
@@ -96,6 +98,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
   const now = deps.now ?? (() => new Date());
   const settleMs = deps.settleMs ?? 1000;
   const retryBaseMs = deps.retryBaseMs ?? 1000;
+  const publish = deps.publish ?? publishFileNoClobber;
   const lock = createKeyedLock();
   const limit = createLimiter(deps.concurrency ?? 8);
 
@@ -421,7 +424,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     const name = answerFileName(record.seq);
     let outcome: 'published' | 'exists';
     try {
-      outcome = await publishFileNoClobber(dir, name, content);
+      outcome = await publish(dir, name, content);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       log.error({ err, runDir: record.runDir, seq: record.seq }, 'could not write answer file');
@@ -546,6 +549,34 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     },
 
     /**
+     * Records a hand-off of an open batch to `to` (who becomes its assignee); a claim on it
+     * moves to `to` as well.
+     */
+    handOff(
+      key: string,
+      input: { revision: string; from: string; to: string; note?: string },
+    ): Promise<DraftOutcome> {
+      return updateOpen(key, input.revision, (record) => {
+        const handoff = { from: input.from, to: input.to, at: nowIso() };
+        const note = input.note?.trim();
+        return {
+          ...record,
+          handoffs: [...(record.handoffs ?? []), note ? { ...handoff, note } : handoff],
+          assignee: input.to,
+          ...(record.claimedBy ? { claimedBy: input.to } : {}),
+        };
+      });
+    },
+
+    /** Marks who is answering an open batch (`by`), or clears the mark (`undefined`). */
+    claim(key: string, input: { revision: string; by: string | undefined }): Promise<DraftOutcome> {
+      return updateOpen(key, input.revision, (record) => {
+        const { claimedBy: _, ...rest } = record;
+        return input.by === undefined ? rest : { ...rest, claimedBy: input.by };
+      });
+    },
+
+    /**
      * Closes an open envelope batch without answers: writes `cancelled.json` into its folder
      * for the waiting `ask`, then records who cancelled. No answer file is written.
      */
@@ -639,7 +670,12 @@ export function createBatchQueue(deps: BatchQueueDeps) {
 function visibleSignature(record: BatchRecord): string {
   // follow-up text only counts when there is some, so older signatures stay valid
   const typed = record.followUps ? `|${JSON.stringify(record.followUps)}` : '';
-  return `${record.status}|${record.fingerprint}|${JSON.stringify(record.drafts)}|${record.problem ?? ''}${typed}`;
+  // likewise the team fields: records without hand-offs or claims keep their old signature
+  const team =
+    record.handoffs || record.claimedBy
+      ? `|${JSON.stringify([record.handoffs ?? [], record.claimedBy ?? ''])}`
+      : '';
+  return `${record.status}|${record.fingerprint}|${JSON.stringify(record.drafts)}|${record.problem ?? ''}${typed}${team}`;
 }
 
 /** Envelope batches carry the text people typed in an extra top-level `followUpText` field. */

@@ -45,8 +45,25 @@ export interface BatchRecord {
   problem?: string;
   /** A remark for people fixed when the batch opened, e.g. a gap in the run's sequence. */
   note?: string;
+  /** Every hand-off so far, oldest first; escalations are recorded here too. */
+  handoffs?: Handoff[];
+  /** Slack user id (or user group id) the batch was last handed to: the last `handoffs[].to`. */
+  assignee?: string;
+  /** Slack user id of who pressed "I'm on it"; cleared on release. */
+  claimedBy?: string;
   createdAt: string;
   updatedAt: string;
+}
+
+/** One hand-off of a batch from one person to another. */
+export interface Handoff {
+  /** Slack user id of who handed it on (the relay's own id for an escalation) */
+  from: string;
+  /** Slack user id or user group id it was handed to */
+  to: string;
+  /** ISO time of the hand-off */
+  at: string;
+  note?: string;
 }
 
 /** Durable per-batch state. Reads are from memory; `put` resolves once the write is durable. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Answer } from '../core/protocol/question.js';
 import { err, ok, type Result } from '../core/result.js';
-import { BATCH_STATUSES, type BatchRecord } from './batch-record.js';
+import { BATCH_STATUSES, type BatchRecord, type Handoff } from './batch-record.js';
 
 /** On-disk format of one run's state: every batch record of that run, keyed by seq. */
 export interface RunFile {
@@ -12,6 +12,13 @@ export interface RunFile {
 }
 
 const answerSchema: z.ZodType<Answer> = z.union([z.string(), z.array(z.string()), z.boolean()]);
+
+const handoffSchema: z.ZodType<Handoff> = z.object({
+  from: z.string().min(1),
+  to: z.string().min(1),
+  at: z.string(),
+  note: z.string().optional(),
+});
 
 // Typed against BatchRecord key by key: a field added there but not here fails the typecheck,
 // instead of being dropped silently by every put.
@@ -28,6 +35,9 @@ const batchRecordShape = {
   followUps: z.record(z.string(), z.string()).optional(),
   problem: z.string().optional(),
   note: z.string().optional(),
+  handoffs: z.array(handoffSchema).optional(),
+  assignee: z.string().optional(),
+  claimedBy: z.string().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 } satisfies { [K in keyof BatchRecord]-?: z.ZodType<BatchRecord[K]> };

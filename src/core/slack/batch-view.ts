@@ -38,6 +38,18 @@ export interface BatchView {
    * their header and option descriptions, choices may ask for typed text, and it has Cancel.
    */
   envelope?: EnvelopeView;
+  /** Who the batch is handed to and who is on it; absent, no team controls are shown. */
+  team?: TeamView;
+}
+
+/** Hand-offs and the claim of a batch, as the renderer shows them. */
+export interface TeamView {
+  /** every hand-off, oldest first; `from`/`to` are Slack user or user group ids */
+  handoffs: { from: string; to: string; at: Date; note?: string }[];
+  /** the last hand-off's `to` */
+  assignee?: string;
+  /** who pressed "I'm on it" */
+  claimedBy?: string;
 }
 
 /** What an envelope batch adds to its view. */

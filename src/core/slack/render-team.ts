@@ -1,0 +1,75 @@
+import type { Button, KnownBlock } from '@slack/types';
+import type { TeamView } from './batch-view.js';
+import { button, mrkdwnContext } from './block-builders.js';
+import { escapeMrkdwn } from './escape-mrkdwn.js';
+import { slackDate } from './render-final.js';
+import { CLAIM_VALUES, TEAM_ACTIONS } from './team-ids.js';
+import { truncatePlain } from './text-cut.js';
+
+// Slack ids: users (U/W), bots (B), user groups (S). Anything else is shown as text.
+const USER_ID = /^[UWB][A-Z0-9]{2,30}$/;
+const GROUP_ID = /^S[A-Z0-9]{2,30}$/;
+
+/** How much of a hand-off note the message's chain shows; the thread reply has all of it. */
+const NOTE_IN_CHAIN = 300;
+/** Context blocks hold at most 3000 characters of text. */
+const CHAIN_SHOWN = 2900;
+
+/** A user or user group id as a mention Slack shows as a name; anything else as plain text. */
+export function mentionOf(id: string): string {
+  if (USER_ID.test(id)) return `<@${id}>`;
+  if (GROUP_ID.test(id)) return `<!subteam^${id}>`;
+  return escapeMrkdwn(id);
+}
+
+type Handoff = TeamView['handoffs'][number];
+
+/** One hand-off as a line of mrkdwn: who, to whom, when, and the (escaped) note. */
+export function handoffLine(handoff: Handoff, noteMax = NOTE_IN_CHAIN): string {
+  const note = handoff.note ? `: “${escapeMrkdwn(truncatePlain(handoff.note, noteMax))}”` : '';
+  return `${mentionOf(handoff.from)} handed this to ${mentionOf(handoff.to)} ${slackDate(handoff.at)}${note}`;
+}
+
+/** The thread reply announcing a hand-off; the note is shown whole. */
+export function renderHandoffNotice(handoff: Handoff): { text: string; blocks: KnownBlock[] } {
+  const line = `:arrow_right: ${handoffLine(handoff, 2500)}`;
+  return { text: line, blocks: [mrkdwnContext(line)] };
+}
+
+/**
+ * Context lines for the top of a batch message: on an open batch the assignee and who is on
+ * it; on a finished one the whole hand-off chain.
+ */
+export function teamLines(team: TeamView | undefined, final: boolean): KnownBlock[] {
+  if (!team) return [];
+  if (final) {
+    if (team.handoffs.length === 0) return [];
+    const chain = team.handoffs.map((h) => handoffLine(h)).join('\n');
+    return [mrkdwnContext(cutLines(`Hand-offs:\n${chain}`))];
+  }
+  const parts: string[] = [];
+  const last = team.handoffs[team.handoffs.length - 1];
+  if (team.assignee) {
+    const by = last ? ` (handed off by ${mentionOf(last.from)})` : '';
+    parts.push(`Assigned to ${mentionOf(team.assignee)}${by}`);
+  }
+  if (team.claimedBy) parts.push(`:raising_hand: ${mentionOf(team.claimedBy)} is on it`);
+  return parts.length > 0 ? [mrkdwnContext(parts.join(' · '))] : [];
+}
+
+/** "I'm on it" (or "Release" once someone is on it) and "Hand off", for an open batch. */
+export function teamButtons(team: TeamView): Button[] {
+  const claim = team.claimedBy
+    ? button('Release', TEAM_ACTIONS.claim, { value: CLAIM_VALUES.release })
+    : button("I'm on it", TEAM_ACTIONS.claim, { value: CLAIM_VALUES.claim });
+  return [claim, button('Hand off', TEAM_ACTIONS.handOff, { value: 'hand-off' })];
+}
+
+/** Cuts whole lines off the end so the text fits a context block, saying how many were left out. */
+function cutLines(text: string): string {
+  if (text.length <= CHAIN_SHOWN) return text;
+  const lines = text.split('\n');
+  while (lines.length > 1 && lines.join('\n').length > CHAIN_SHOWN - 40) lines.pop();
+  const left = text.split('\n').length - lines.length;
+  return `${lines.join('\n')}\n… and ${left} more`;
+}
