@@ -1,5 +1,6 @@
 import { LogLevel, SocketModeReceiver, webApi } from '@slack/bolt';
 import type { Config } from '../config/config-schema.js';
+import { describeSlackError, fixFor } from '../slack/slack-error-hints.js';
 
 type Io = { out: (line: string) => void };
 
@@ -32,7 +33,7 @@ export async function runDoctor(config: Config, io: Io): Promise<number> {
       `bot token works (workspace ${auth.team ?? auth.team_id}, bot user ${auth.user ?? auth.user_id})`,
     );
   } catch (error) {
-    fail(`bot token rejected: ${slackError(error)}`, fixFor(slackError(error)));
+    fail(`bot token rejected: ${describeSlackError(error)}`, fixFor(describeSlackError(error)));
   }
 
   if (botUserId) {
@@ -49,8 +50,8 @@ export async function runDoctor(config: Config, io: Io): Promise<number> {
       }
     } catch (error) {
       fail(
-        `cannot see channel ${slack.channelId}: ${slackError(error)}`,
-        fixFor(slackError(error)),
+        `cannot see channel ${slack.channelId}: ${describeSlackError(error)}`,
+        fixFor(describeSlackError(error)),
       );
     }
   }
@@ -83,37 +84,8 @@ async function checkSocketMode(appToken: string, apiUrl: string): Promise<string
     });
     return await Promise.race([socket.start().then(() => connected), timeout]);
   } catch (error) {
-    return slackError(error);
+    return describeSlackError(error);
   } finally {
     await socket.disconnect().catch(() => undefined);
   }
-}
-
-function slackError(error: unknown): string {
-  const data = (error as { data?: { error?: string } }).data;
-  return data?.error ?? (error instanceof Error ? error.message : String(error));
-}
-
-/** What to do about the usual Slack errors. */
-export function fixFor(error: string): string {
-  if (error.includes('invalid_auth') || error.includes('not_authed')) {
-    return 'the token is wrong or was revoked: copy it again from your Slack app (OAuth & Permissions for xoxb-, Basic Information → App-Level Tokens for xapp-)';
-  }
-  if (error.includes('missing_scope')) {
-    return 'the app lacks a scope: update it from manifest.yml (App Manifest tab), then reinstall the app to the workspace';
-  }
-  if (error.includes('channel_not_found')) {
-    return 'check SLACK_CHANNEL_ID (channel details → About → Channel ID); for a private channel, invite the bot first';
-  }
-  if (error.includes('not_allowed_token_type')) {
-    return 'SLACK_APP_TOKEN must be an app-level token (xapp-) with the connections:write scope';
-  }
-  if (
-    error.includes('ECONNREFUSED') ||
-    error.includes('ENOTFOUND') ||
-    error.includes('fetch failed')
-  ) {
-    return 'Slack cannot be reached: check the network, proxies, and SLACK_API_URL';
-  }
-  return 'see the README troubleshooting section';
 }

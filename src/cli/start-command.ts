@@ -4,16 +4,21 @@ import { asksRoot } from '../ask/ask-folder.js';
 import type { Config } from '../config/config-schema.js';
 import { watchRuns } from '../fs/watch-runs.js';
 import { type BatchQueueDeps, createBatchQueue } from '../queue/batch-queue.js';
+import { createReminders } from '../queue/reminders.js';
 import { createGroupMembers } from '../slack/allow-list-groups.js';
 import { createAllowListMiddleware } from '../slack/allow-list-middleware.js';
 import { createAppHome } from '../slack/app-home.js';
 import { withAppHomeRefresh } from '../slack/app-home-refresh.js';
 import { createSlackApp } from '../slack/create-slack-app.js';
+import { withSlackErrorHints } from '../slack/explain-slack-errors.js';
 import { registerAnswerActions } from '../slack/listeners/answer-actions.js';
 import { registerAppHomeOpened } from '../slack/listeners/app-home-opened.js';
 import { registerFollowUpView } from '../slack/listeners/follow-up-view.js';
 import { registerFreeWriteView } from '../slack/listeners/free-write-view.js';
+import { registerHandOffView } from '../slack/listeners/hand-off-view.js';
 import { registerOptionSuggestions } from '../slack/listeners/option-suggestions.js';
+import { registerTeamActions } from '../slack/listeners/team-actions.js';
+import { createReminderPoster } from '../slack/post-reminder.js';
 import { createSlackPresenter } from '../slack/slack-presenter.js';
 import { openFileStateStore } from '../store/file-state-store.js';
 
@@ -26,6 +31,12 @@ export interface StartOptions {
     refreshMs?: number;
     /** least time between refreshes when someone not on the list acts (default 1 min) */
     missRefreshMs?: number;
+  };
+  reminders?: {
+    /** the clock deadlines are set and checked against */
+    now?: () => Date;
+    /** how often due deadlines are looked for (default 5 s) */
+    tickMs?: number;
   };
   home?: {
     /** wait after a batch changes before Home tabs are refreshed (default 1 s) */
@@ -56,11 +67,13 @@ export async function runStart(
   const app = createSlackApp(config.slack, log);
   const home = createAppHome({ client: app.client, store, log, ...options.home });
   const presenter = withAppHomeRefresh(
-    createSlackPresenter({
-      client: app.client,
-      channel: config.slack.channelId,
-      log: log.child({ component: 'slack' }),
-    }),
+    withSlackErrorHints(
+      createSlackPresenter({
+        client: app.client,
+        channel: config.slack.channelId,
+        log: log.child({ component: 'slack' }),
+      }),
+    ),
     home,
     log,
   );
@@ -69,6 +82,17 @@ export async function runStart(
     presenter,
     log: log.child({ component: 'queue' }),
     ...(options.publish ? { publish: options.publish } : {}),
+  });
+  const reminders = createReminders({
+    store,
+    queue,
+    remind: createReminderPoster(app.client),
+    policy: {
+      ...(config.reminders?.remindAfterMs ? { remindAfterMs: config.reminders.remindAfterMs } : {}),
+      ...(config.reminders?.escalate ? { escalate: config.reminders.escalate } : {}),
+    },
+    log: log.child({ component: 'reminders' }),
+    ...options.reminders,
   });
   const groups = createGroupMembers({
     client: app.client,
@@ -83,6 +107,8 @@ export async function runStart(
   registerFreeWriteView(app, { queue, log });
   registerFollowUpView(app, { queue, log });
   registerOptionSuggestions(app, { queue });
+  registerTeamActions(app, { queue, log });
+  registerHandOffView(app, { queue, log, allowList: config.allowedUsers, groups });
   registerAppHomeOpened(app, { home });
   app.error(async (err) => {
     log.error({ err }, 'unhandled error in a Slack listener');
@@ -98,25 +124,39 @@ export async function runStart(
     usePolling: config.poll,
   });
   log.info({ mode: config.slack.mode, apiUrl: config.slack.apiUrl }, 'connecting to Slack');
-  await Promise.all([
-    groups.start(),
-    config.slack.mode === 'http' ? app.start(config.slack.port) : app.start(),
-    watcher.ready,
-  ]);
+  // Clicks stop first, so nothing reaches a closing queue or store; each part is closed even
+  // if an earlier one fails, so the state lock is always released.
+  const stop = async () => {
+    const steps = [
+      () => app.stop(),
+      () => watcher.close(),
+      () => queue.close(),
+      async () => groups.stop(),
+      () => home.close(),
+      () => store.close(),
+    ];
+    for (const step of steps) {
+      await Promise.resolve()
+        .then(step)
+        .catch((err: unknown) => log.debug({ err }, 'while stopping'));
+    }
+  };
+  try {
+    await Promise.all([
+      groups.start(),
+      config.slack.mode === 'http' ? app.start(config.slack.port) : app.start(),
+      watcher.ready,
+    ]);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
   queue.start();
+  reminders.start();
   log.info(
     { watch: config.watchPaths, channel: config.slack.channelId, stateDir: config.stateDir },
     'relay ready',
   );
 
-  return {
-    async stop() {
-      await watcher.close();
-      await queue.close();
-      groups.stop();
-      await home.close();
-      await app.stop();
-      await store.close();
-    },
-  };
+  return { stop };
 }

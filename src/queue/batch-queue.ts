@@ -27,6 +27,7 @@ import type { RunFsEvent } from '../fs/run-events.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import type { BatchRecord, BatchStatus, StateStore } from '../store/batch-record.js';
 import { createKeyedLock, createLimiter } from './keyed-lock.js';
+import { withHandoff } from './with-handoff.js';
 import type { PresentContext, Presenter } from './presenter.js';
 
 /** When to list a newly seen run folder again (see `notify`). */
@@ -283,10 +284,10 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     if (read.kind === 'settling' || read.fingerprint === record.fingerprint) return true;
     if (read.kind === 'valid') {
       log.info({ runDir, seq }, 'question file rewritten; showing the new version');
-      await put({ ...record, status: 'open', fingerprint: read.fingerprint, drafts: {} });
+      await put({ ...freshVersion(record), status: 'open', fingerprint: read.fingerprint });
     } else {
       log.warn({ runDir, seq, error: read.error }, 'question file rewritten and now malformed');
-      await put({ ...record, status: 'malformed', fingerprint: read.fingerprint, drafts: {} });
+      await put({ ...freshVersion(record), status: 'malformed', fingerprint: read.fingerprint });
     }
     return true;
   }
@@ -415,8 +416,13 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     const batch = await batchFor(record);
     const built = batch ? buildAnswerFile(batch, record.drafts) : undefined;
     if (!batch || !built?.ok) {
-      // The questions changed or vanished under a crash: nothing valid to publish.
-      const reopened = await put({ ...record, status: batch ? 'open' : 'withdrawn' });
+      // The questions changed or vanished under a crash: nothing valid to publish. If the
+      // answer file is there, it is ours from before the crash.
+      const published =
+        (await readQuietlyText(path.join(qaDir(record.runDir), answerFileName(record.seq)))) !==
+        undefined;
+      const status: BatchStatus = published ? 'answered' : batch ? 'open' : 'withdrawn';
+      const reopened = await put({ ...record, status });
       return { kind: 'closed', status: reopened.status };
     }
     const content = serializeAnswerFile(withFollowUpText(batch, built.value as AnswerFile, record));
@@ -556,15 +562,30 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       key: string,
       input: { revision: string; from: string; to: string; note?: string },
     ): Promise<DraftOutcome> {
-      return updateOpen(key, input.revision, (record) => {
-        const handoff = { from: input.from, to: input.to, at: nowIso() };
-        const note = input.note?.trim();
-        return {
-          ...record,
-          handoffs: [...(record.handoffs ?? []), note ? { ...handoff, note } : handoff],
-          assignee: input.to,
-          ...(record.claimedBy ? { claimedBy: input.to } : {}),
-        };
+      return updateOpen(key, input.revision, (record) =>
+        withHandoff(record, { from: input.from, to: input.to, at: nowIso(), note: input.note }),
+      );
+    },
+
+    /**
+     * Changes an open batch's record, whatever its revision, under its run's lock (reminders
+     * and escalation); `change` returning `undefined` leaves it as it is. Gives the stored
+     * record, or `undefined` when the batch is not open (any more) or nothing changed.
+     */
+    async amendOpen(
+      key: string,
+      change: (record: BatchRecord) => BatchRecord | undefined,
+    ): Promise<BatchRecord | undefined> {
+      const runDir = runOf(key);
+      if (!runDir) return undefined;
+      return lock.run(runDir, async () => {
+        const record = store.get(key);
+        if (record?.status !== 'open') return undefined;
+        const changed = change(record);
+        if (!changed) return undefined;
+        const stored = await put(changed);
+        await presentAll(runDir);
+        return store.get(key) ?? stored;
       });
     },
 
@@ -623,8 +644,13 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       const outcome = await lock.run(runDir, async (): Promise<SubmitOutcome> => {
         const found = openFor(key, input.revision);
         if (found.kind !== 'open') return found;
-        const batch = await batchFor(found.record);
-        if (!batch) return { kind: 'out-of-date' };
+        // Read the file again: the agent may have rewritten it since the last event arrived.
+        const read = await readCurrent(runDir, found.record.seq);
+        if (read.kind !== 'valid' || read.fingerprint !== found.record.fingerprint) {
+          schedule(runDir);
+          return { kind: 'out-of-date' };
+        }
+        const batch = read.batch;
         const drafts = { ...found.record.drafts, ...input.answers };
         const built = buildAnswerFile(batch, drafts);
         if (!built.ok) {
@@ -658,12 +684,25 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       closed = true;
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
+      pending.clear(); // runs seen but never started: nothing is running for them
       await new Promise<void>((resolve) => {
         idleWaiters.push(resolve);
         settleIdle();
       });
     },
   };
+}
+
+/** A record for a rewritten question file: what belonged to the old version is dropped. */
+function freshVersion(record: BatchRecord): BatchRecord {
+  const {
+    problem: _problem,
+    followUps: _followUps,
+    answeredBy: _by,
+    answeredAt: _at,
+    ...rest
+  } = record;
+  return { ...rest, drafts: {} };
 }
 
 /** What a record looks like to people; when it changes, the presenter is called. */
