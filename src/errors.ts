@@ -1,8 +1,11 @@
 /** Error codes the relay reports; stable strings so scripts and tests can match them. */
 export const ErrorCode = {
+  /** the environment or .env is wrong; `main` exits 2 */
   ConfigInvalid: 'o7_config_invalid',
+  /** another live relay holds the state folder */
   StateLocked: 'o7_state_locked',
-  UsageInvalid: 'o7_usage_invalid',
+  /** a durable write (answers, state) failed */
+  FileWriteFailed: 'o7_file_write_failed',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

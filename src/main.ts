@@ -7,7 +7,7 @@ import { HELP_TEXT, parseArgs } from './cli/parse-args.js';
 import { runPreview } from './cli/preview-command.js';
 import { runStart } from './cli/start-command.js';
 import { loadConfig } from './config/load-config.js';
-import { RelayError } from './errors.js';
+import { ErrorCode, RelayError } from './errors.js';
 import { createLogger } from './log/create-logger.js';
 
 /**
@@ -106,9 +106,10 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
+    // A RelayError already says what failed and how to fix it; a stack would only bury that.
     if (error instanceof RelayError) {
       process.stderr.write(`${error.message}\n`);
-      process.exitCode = 2;
+      process.exitCode = error.code === ErrorCode.ConfigInvalid ? 2 : 1;
       return;
     }
     process.stderr.write(

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseDuration } from './parse-duration.js';
 
 /**
  * The one rule across variables: Socket Mode needs an app token, HTTP mode a signing secret.
@@ -66,6 +67,41 @@ function splitList(value: string): string[] {
     .filter((part) => part !== '');
 }
 
+/** A duration like `15m`; unset or blank means the feature is off. */
+const duration = z
+  .string()
+  .optional()
+  .superRefine((value, ctx) => {
+    if (value === undefined || value.trim() === '') return;
+    if (parseDuration(value) === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `is ${JSON.stringify(value.slice(0, 40))}; give a whole number and a unit, like 30s, 15m or 2h, or leave it unset to turn this off`,
+      });
+    }
+  })
+  .transform((value) => (value === undefined ? undefined : parseDuration(value)));
+
+/** Who an unanswered batch is escalated to: one user ID or user group ID. */
+const escalateTo = optionalText.refine(
+  (v) => v === undefined || SLACK_USER_ID.test(v) || SLACK_GROUP_ID.test(v),
+  {
+    error: 'must be one user ID (U0123ABCD) or user group ID (S0123ABCD), not a name or @handle',
+  },
+);
+
+/** Escalation needs both its variables; says which one is missing, if so. */
+export function missingEscalationPair(env: Record<string, string | undefined>): string | undefined {
+  const set = (name: string) => (env[name] ?? '').trim() !== '';
+  if (set('RELAY_ESCALATE_AFTER') && !set('RELAY_ESCALATE_TO')) {
+    return 'RELAY_ESCALATE_TO is not set, but RELAY_ESCALATE_AFTER is; give the user ID or user group ID unanswered batches are handed to, or unset RELAY_ESCALATE_AFTER';
+  }
+  if (set('RELAY_ESCALATE_TO') && !set('RELAY_ESCALATE_AFTER')) {
+    return 'RELAY_ESCALATE_AFTER is not set, but RELAY_ESCALATE_TO is; give how long a batch may wait before it is escalated (e.g. 2h), or unset RELAY_ESCALATE_TO';
+  }
+  return undefined;
+}
+
 const flag = z
   .string()
   .trim()
@@ -116,6 +152,9 @@ export const envSchema = z.object({
   RELAY_STATE_DIR: optionalText,
   RELAY_POLL: flag,
   RELAY_ALLOWED_USERS: allowedUsers,
+  RELAY_REMIND_AFTER: duration,
+  RELAY_ESCALATE_AFTER: duration,
+  RELAY_ESCALATE_TO: escalateTo,
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
@@ -148,6 +187,14 @@ export interface Config {
    * who can see a batch may answer it.
    */
   allowedUsers?: { users: string[]; groups: string[] };
+  /**
+   * Reminders (`RELAY_REMIND_AFTER`) and escalation (`RELAY_ESCALATE_AFTER`,
+   * `RELAY_ESCALATE_TO`) for unanswered batches; absent when neither is set.
+   */
+  reminders?: {
+    remindAfterMs?: number;
+    escalate?: { afterMs: number; to: string };
+  };
 }
 
 /** Turns validated env values into `Config`, resolving paths against `cwd`. */
@@ -172,5 +219,21 @@ export function toConfig(env: z.infer<typeof envSchema>, cwd: string): Config {
     poll: env.RELAY_POLL,
     logLevel: env.LOG_LEVEL,
     ...(env.RELAY_ALLOWED_USERS ? { allowedUsers: env.RELAY_ALLOWED_USERS } : {}),
+    ...remindersOf(env),
+  };
+}
+
+function remindersOf(env: z.infer<typeof envSchema>): Pick<Config, 'reminders'> {
+  const remindAfterMs = env.RELAY_REMIND_AFTER;
+  const escalate =
+    env.RELAY_ESCALATE_AFTER !== undefined && env.RELAY_ESCALATE_TO !== undefined
+      ? { afterMs: env.RELAY_ESCALATE_AFTER, to: env.RELAY_ESCALATE_TO }
+      : undefined;
+  if (remindAfterMs === undefined && !escalate) return {};
+  return {
+    reminders: {
+      ...(remindAfterMs !== undefined ? { remindAfterMs } : {}),
+      ...(escalate ? { escalate } : {}),
+    },
   };
 }

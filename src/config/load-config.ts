@@ -1,5 +1,11 @@
 import { ErrorCode, RelayError } from '../errors.js';
-import { type Config, envSchema, missingTransport, toConfig } from './config-schema.js';
+import {
+  type Config,
+  envSchema,
+  missingEscalationPair,
+  missingTransport,
+  toConfig,
+} from './config-schema.js';
 
 /**
  * Validates the environment (already merged with `.env`) into `Config`. Throws one
@@ -8,12 +14,14 @@ import { type Config, envSchema, missingTransport, toConfig } from './config-sch
 export function loadConfig(env: Record<string, string | undefined>, cwd: string): Config {
   const parsed = envSchema.safeParse(env);
   const transport = missingTransport(env);
-  if (parsed.success && !transport) return toConfig(parsed.data, cwd);
+  const escalation = missingEscalationPair(env);
+  if (parsed.success && !transport && !escalation) return toConfig(parsed.data, cwd);
   const lines = (parsed.success ? [] : parsed.error.issues).map((issue) => {
     const name = String(issue.path[0] ?? 'environment');
     return `  - ${name} ${issue.message}`;
   });
   if (transport) lines.push(`  - ${transport}`);
+  if (escalation) lines.push(`  - ${escalation}`);
   throw new RelayError(
     ErrorCode.ConfigInvalid,
     [

@@ -1,10 +1,15 @@
+import { ErrorCode, RelayError } from '../errors.js';
+
 /** Why a durable write failed, with the path involved; the original error is kept as `cause`. */
-export class FileWriteError extends Error {
-  readonly code = 'FILE_WRITE_FAILED';
+export class FileWriteError extends RelayError {
   readonly path: string;
 
   constructor(action: string, path: string, cause: unknown) {
-    super(`${action} ${path} failed: ${reasonOf(cause)}. ${hintFor(cause, path)}`, { cause });
+    super(
+      ErrorCode.FileWriteFailed,
+      `${action} ${path} failed: ${reasonOf(cause)}. ${hintFor(cause, path)}`,
+      { cause },
+    );
     this.name = 'FileWriteError';
     this.path = path;
   }

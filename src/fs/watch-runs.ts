@@ -6,8 +6,11 @@ import type { Logger } from 'pino';
 import type { RunFsEvent } from './run-events.js';
 import { watchErrorHint } from './watch-error-hint.js';
 
-/** Names worth reporting; the consumer parses them, so odd sequence numbers still reach it. */
-const QA_FILE = /^q-(out|answers)-\d{3,}\.json$/;
+/**
+ * Names worth reporting: the canonical names `parseQaFileName` accepts (three digits, or more
+ * without a leading zero); the consumer parses them.
+ */
+const QA_FILE = /^q-(out|answers)-(\d{3}|[1-9]\d{3,})\.json$/;
 
 /** Polling a few files twice a second is cheap and quick enough for a person answering in Slack. */
 const POLL_INTERVAL_MS = 500;

@@ -23,6 +23,9 @@ export function createLogger(opts: {
           'appToken',
           'signingSecret',
           'headers.authorization',
+          // what the Slack SDK logs goes under `args` (see slack/bolt-logger.ts)
+          'args[*].token',
+          'args[*].headers.authorization',
         ],
         censor: '[redacted]',
       },

@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { CANCELLED_FILE_NAME, serializeCancellation } from '../core/envelope/ask-cancellation.js';
@@ -23,12 +23,13 @@ import {
   type QaListing,
 } from '../core/queue/qa-listing.js';
 import { publishFileNoClobber } from '../fs/publish-file.js';
+import { type ProtocolFileRead, readProtocolFile } from '../fs/read-protocol-file.js';
 import type { RunFsEvent } from '../fs/run-events.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import type { BatchRecord, BatchStatus, StateStore } from '../store/batch-record.js';
 import { createKeyedLock, createLimiter } from './keyed-lock.js';
-import { withHandoff } from './with-handoff.js';
 import type { PresentContext, Presenter } from './presenter.js';
+import { withHandoff } from './with-handoff.js';
 
 /** When to list a newly seen run folder again (see `notify`). */
 const NEW_FOLDER_RELIST_MS = [50, 500] as const;
@@ -181,13 +182,23 @@ export function createBatchQueue(deps: BatchQueueDeps) {
 
   async function readCurrent(runDir: string, seq: number): Promise<FileRead> {
     const file = questionPath(runDir, seq);
-    let bytes: Buffer;
+    let read: ProtocolFileRead;
     try {
-      bytes = await readFile(file);
+      read = await readProtocolFile(file);
     } catch (err) {
       if (isMissing(err)) return { kind: 'missing' };
       throw err;
     }
+    if (read.kind === 'missing') return { kind: 'missing' };
+    if (read.kind === 'refused') {
+      // A FIFO, symlink, folder or huge file in place of a question file: say so, never read it.
+      return {
+        kind: 'malformed',
+        error: refusal(file, read.reason),
+        fingerprint: `refused:${read.reason}`,
+      };
+    }
+    const bytes = read.bytes;
     const fingerprint = fingerprintOf(bytes);
     const cached = batches.get(runDir);
     if (cached?.fingerprint === fingerprint && cached.batch.seq === seq) {
@@ -396,7 +407,10 @@ export function createBatchQueue(deps: BatchQueueDeps) {
 
   async function readQuietly(file: string) {
     try {
-      return parseQuestionFile(await readFile(file, 'utf8'), file);
+      const read = await readProtocolFile(file);
+      if (read.kind === 'missing') return undefined;
+      if (read.kind === 'refused') return { ok: false, error: refusal(file, read.reason) } as const;
+      return parseQuestionFile(read.bytes.toString('utf8'), file);
     } catch {
       return undefined;
     }
@@ -734,9 +748,16 @@ function isMissing(err: unknown): boolean {
   return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR';
 }
 
+/** Why a question file is not read at all, as a protocol error people can act on. */
+function refusal(file: string, reason: string): ProtocolError {
+  return { file, problems: [{ path: '', message: `the relay will not read it: ${reason}` }] };
+}
+
+/** A protocol file's text, or undefined when it is missing, refused or unreadable. */
 async function readQuietlyText(file: string): Promise<string | undefined> {
   try {
-    return await readFile(file, 'utf8');
+    const read = await readProtocolFile(file);
+    return read.kind === 'ok' ? read.bytes.toString('utf8') : undefined;
   } catch {
     return undefined;
   }

@@ -1,4 +1,5 @@
 import { parseBlockId } from '../core/slack/ids.js';
+import { replyThreadTs } from '../core/slack/reply-thread.js';
 
 /** Every action, suggestion and modal the relay renders has an id starting with this. */
 const RELAY_ID = /^o7\./;
@@ -45,7 +46,10 @@ export function readGuardedInteraction(body: unknown): GuardedInteraction | unde
   const message = isObject(body.message) ? body.message : {};
   const channel =
     (isObject(body.channel) ? text(body.channel.id) : undefined) ?? text(container.channel_id);
-  const threadTs = text(message.thread_ts) ?? text(container.thread_ts);
+  // a thread parent carries thread_ts === ts: its notices belong in the channel
+  const threadTs =
+    replyThreadTs(message) ??
+    replyThreadTs({ ts: container.message_ts, thread_ts: container.thread_ts });
   const keyOf = (blockId: unknown) => {
     const id = text(blockId);
     return id ? parseBlockId(id)?.key : undefined;

@@ -1,16 +1,37 @@
 import { type Logger as BoltLogger, LogLevel } from '@slack/bolt';
 import type { Logger } from 'pino';
 
-/** Lets Bolt and the Slack SDK log through the relay's pino logger. */
+/** The message of an SDK log call that had no text of its own. */
+export const SDK_LOG_MESSAGE = 'slack sdk';
+
+/**
+ * Turns the SDK's `console`-style arguments into pino's object-first call. Strings make the
+ * message; an Error goes under `err` so pino serializes it (JSON.stringify gives `{}`); any
+ * other values stay objects under `args`, where the logger's `redact` paths can reach them.
+ */
+function toPinoCall(parts: unknown[]): [Record<string, unknown>, string] {
+  const strings: string[] = [];
+  const args: unknown[] = [];
+  let err: Error | undefined;
+  for (const part of parts) {
+    if (typeof part === 'string') strings.push(part);
+    else if (part instanceof Error && err === undefined) err = part;
+    else args.push(part);
+  }
+  const fields: Record<string, unknown> = {};
+  if (err !== undefined) fields.err = err;
+  if (args.length > 0) fields.args = args;
+  return [fields, strings.length > 0 ? strings.join(' ') : SDK_LOG_MESSAGE];
+}
+
+/** Lets Bolt and the Slack SDK log through the relay's pino logger, redaction included. */
 export function toBoltLogger(log: Logger): BoltLogger {
   let level = LogLevel.INFO;
-  const line = (parts: unknown[]) =>
-    parts.map((p) => (typeof p === 'string' ? p : JSON.stringify(p))).join(' ');
   return {
-    debug: (...msg: unknown[]) => log.debug(line(msg)),
-    info: (...msg: unknown[]) => log.info(line(msg)),
-    warn: (...msg: unknown[]) => log.warn(line(msg)),
-    error: (...msg: unknown[]) => log.error(line(msg)),
+    debug: (...msg: unknown[]) => log.debug(...toPinoCall(msg)),
+    info: (...msg: unknown[]) => log.info(...toPinoCall(msg)),
+    warn: (...msg: unknown[]) => log.warn(...toPinoCall(msg)),
+    error: (...msg: unknown[]) => log.error(...toPinoCall(msg)),
     setLevel: (next: LogLevel) => {
       level = next;
     },

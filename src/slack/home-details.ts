@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { webApi } from '@slack/bolt';
 
@@ -8,6 +7,7 @@ import type { Logger } from 'pino';
 import { parseQuestionFile } from '../core/protocol/parse-question-file.js';
 import { questionFileName } from '../core/protocol/qa-file-names.js';
 import type { HomeDetails } from '../core/slack/render-home.js';
+import { readProtocolFile } from '../fs/read-protocol-file.js';
 import type { BatchRecord } from '../store/batch-record.js';
 import { readPresentation } from './slack-presentation.js';
 
@@ -47,13 +47,23 @@ export function createHomeDetailSource(deps: { client: WebClient; log: Logger })
     const id = `${record.key}/${record.fingerprint}`;
     if (questions.has(id)) return questions.get(id);
     const file = path.join(record.runDir, 'qa', questionFileName(record.seq));
-    let text: string;
+    let read: Awaited<ReturnType<typeof readProtocolFile>>;
     try {
-      text = await readFile(file, 'utf8');
+      // the agent controls this file: a FIFO or a huge file must not stall the Home tab
+      read = await readProtocolFile(file);
     } catch {
-      return undefined; // gone or unreadable for now: shown without it, read again next time
+      return undefined; // unreadable for now: shown without it, read again next time
     }
-    const parsed = parseQuestionFile(text, file);
+    if (read.kind === 'missing') return undefined; // gone for now: read again next time
+    if (read.kind === 'refused') {
+      log.warn(
+        { key: record.key, file, reason: read.reason },
+        'not reading question file for App Home',
+      );
+      questions.set(id, undefined);
+      return undefined;
+    }
+    const parsed = parseQuestionFile(read.bytes.toString('utf8'), file);
     const prompt = parsed.ok ? parsed.value.questions[0]?.prompt : undefined;
     questions.set(id, prompt);
     return prompt;

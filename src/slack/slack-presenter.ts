@@ -10,9 +10,18 @@ import { questionFileName } from '../core/protocol/qa-file-names.js';
 import type { BatchView } from '../core/slack/batch-view.js';
 import { renderBatchMessages } from '../core/slack/render-batch-messages.js';
 import { renderMalformedMessage } from '../core/slack/render-malformed.js';
+import { renderHandoffNotice } from '../core/slack/render-team.js';
 import type { PresentContext, Presenter } from '../queue/presenter.js';
-import { type BatchRecord, FINAL_STATUSES } from '../store/batch-record.js';
-import { readPresentation, type SlackPresentation } from './slack-presentation.js';
+import { type BatchRecord, FINAL_STATUSES, type Handoff } from '../store/batch-record.js';
+import { slackErrorCode } from './slack-error-hints.js';
+import {
+  type MessageCopy,
+  readPresentation,
+  type SlackPresentation,
+} from './slack-presentation.js';
+
+/** Ids of people, who have direct messages (user groups do not). */
+const DM_USER_ID = /^[UW][A-Z0-9]{2,30}$/;
 
 type Message = { text: string; blocks: unknown[] };
 
@@ -27,16 +36,16 @@ export function createSlackPresenter(deps: {
 }): Presenter {
   const { client, channel, log } = deps;
 
-  async function post(message: Message, threadTs?: string): Promise<string> {
+  async function post(message: Message, where: string, threadTs?: string): Promise<string> {
     const res = await client.chat.postMessage({
-      channel,
+      channel: where,
       text: message.text,
       blocks: message.blocks as never,
       unfurl_links: false,
       unfurl_media: false,
       ...(threadTs ? { thread_ts: threadTs } : {}),
     });
-    if (!res.ts) throw new Error(`chat.postMessage to ${channel} returned no ts`);
+    if (!res.ts) throw new Error(`chat.postMessage to ${where} returned no ts`);
     return res.ts;
   }
 
@@ -49,6 +58,53 @@ export function createSlackPresenter(deps: {
     });
   }
 
+  /** Posts or updates one copy of the messages; `created` is told whenever a message is posted. */
+  async function syncCopy(
+    where: string,
+    existing: { ts?: string | undefined; replies: string[] },
+    messages: Message[],
+    created: (copy: MessageCopy) => Promise<void>,
+  ): Promise<MessageCopy> {
+    const first = messages[0] as Message;
+    let ts = existing.ts;
+    let replies = [...existing.replies];
+    if (ts) {
+      try {
+        await update(ts, first, where);
+      } catch (err) {
+        if (slackErrorCode(err) !== 'message_not_found') throw err;
+        // Someone deleted the message: post it again rather than retrying an edit forever.
+        log.warn({ channel: where, ts }, 'batch message was deleted in Slack; posting it again');
+        ts = undefined;
+        replies = [];
+      }
+    }
+    if (!ts) {
+      ts = await post(first, where);
+      await created({ channel: where, ts, replies: [...replies] });
+    }
+    for (const [index, message] of messages.slice(1).entries()) {
+      const replyTs = replies[index];
+      if (replyTs) await update(replyTs, message, where);
+      else {
+        replies.push(await post(message, where, ts));
+        await created({ channel: where, ts, replies: [...replies] });
+      }
+    }
+    for (const extra of replies.slice(messages.length - 1)) {
+      await update(extra, { text: 'Continued above.', blocks: [] }, where);
+    }
+    return { channel: where, ts, replies };
+  }
+
+  /** The direct-message channel with a person, opened (or found) by Slack. */
+  async function directChannel(user: string): Promise<string> {
+    const res = await client.conversations.open({ users: user });
+    const id = res.channel?.id;
+    if (!id) throw new Error(`conversations.open for ${user} returned no channel id`);
+    return id;
+  }
+
   return {
     async sync(record: BatchRecord, ctx: PresentContext, save) {
       const shown = readPresentation(record.presentation);
@@ -56,34 +112,84 @@ export function createSlackPresenter(deps: {
         return {}; // never shown and already over: nothing to tell anyone
       }
       const messages = messagesFor(record, ctx);
-      const first = messages[0] as Message;
       const where = shown?.channel ?? channel;
-      let ts = shown?.ts;
-      const replies = [...(shown?.replies ?? [])];
-      if (ts) await update(ts, first, where);
-      else {
-        ts = await post(first);
-        await save({ channel: where, ts, replies });
-      }
-      for (const [index, message] of messages.slice(1).entries()) {
-        const replyTs = replies[index];
-        if (replyTs) await update(replyTs, message, where);
-        else {
-          replies.push(await post(message, ts));
-          await save({ channel: where, ts, replies });
-        }
-      }
-      for (const extra of replies.slice(messages.length - 1)) {
-        await update(extra, { text: 'Continued above.', blocks: [] }, where);
-      }
+      let presentation: SlackPresentation = shown ?? { channel: where, ts: '', replies: [] };
+      const keep = async (next: SlackPresentation) => {
+        presentation = next;
+        await save({ ...next });
+      };
+      const main = await syncCopy(
+        where,
+        { ts: shown?.ts, replies: shown?.replies ?? [] },
+        messages,
+        (copy) => keep({ ...presentation, ...copy }),
+      );
+      presentation = { ...presentation, ...main };
+      await syncDirectCopies(record, messages, () => presentation, keep);
+      await announceHandoffs(record, main, () => presentation, keep);
       log.debug(
-        { runDir: record.runDir, seq: record.seq, status: record.status, ts },
+        { runDir: record.runDir, seq: record.seq, status: record.status, ts: main.ts },
         'batch shown',
       );
-      const presentation: SlackPresentation = { channel: where, ts, replies };
       return presentation;
     },
   };
+
+  /**
+   * Keeps a copy of the batch in the direct messages of everyone it was handed to (people,
+   * not user groups, which have no direct messages): sent once, then updated like the channel
+   * message, so answers made in either place show in both.
+   */
+  async function syncDirectCopies(
+    record: BatchRecord,
+    messages: Message[],
+    current: () => SlackPresentation,
+    keep: (next: SlackPresentation) => Promise<void>,
+  ): Promise<void> {
+    const people = [...new Set((record.handoffs ?? []).map((h) => h.to))].filter((id) =>
+      DM_USER_ID.test(id),
+    );
+    for (const user of people) {
+      const known = current().copies?.find((c) => c.user === user);
+      // a batch that ended before it was handed on is not sent to anyone new
+      if (!known && FINAL_STATUSES.includes(record.status)) continue;
+      const dm = known?.channel ?? (await directChannel(user));
+      const withCopy = (copy: MessageCopy): SlackPresentation => {
+        const others = (current().copies ?? []).filter((c) => c.user !== user);
+        return { ...current(), copies: [...others, { ...copy, user }] };
+      };
+      const copy = await syncCopy(
+        dm,
+        { ts: known?.ts, replies: known?.replies ?? [] },
+        messages,
+        (made) => keep(withCopy(made)),
+      );
+      const next = withCopy(copy);
+      const before = current().copies?.find((c) => c.user === user);
+      if (!before || before.ts !== copy.ts || before.replies.length !== copy.replies.length) {
+        await keep(next);
+      }
+    }
+  }
+
+  /** Says in the channel message's thread who handed the batch to whom, once per hand-off. */
+  async function announceHandoffs(
+    record: BatchRecord,
+    main: MessageCopy,
+    current: () => SlackPresentation,
+    keep: (next: SlackPresentation) => Promise<void>,
+  ): Promise<void> {
+    const handoffs = record.handoffs ?? [];
+    for (let index = current().announced ?? 0; index < handoffs.length; index += 1) {
+      const handoff = handoffs[index] as Handoff;
+      await post(
+        renderHandoffNotice({ ...handoff, at: new Date(handoff.at) }),
+        main.channel,
+        main.ts,
+      );
+      await keep({ ...current(), announced: index + 1 });
+    }
+  }
 }
 
 /** Chooses what people see for a record. */
@@ -138,6 +244,11 @@ export function toBatchView(record: BatchRecord, ctx: PresentContext): BatchView
     // Choices made here were not what the agent got when another tool answered first.
     drafts: shownAnswers(record, ctx),
     state,
+    team: {
+      handoffs: (record.handoffs ?? []).map((h) => ({ ...h, at: new Date(h.at) })),
+      ...(record.assignee ? { assignee: record.assignee } : {}),
+      ...(record.claimedBy ? { claimedBy: record.claimedBy } : {}),
+    },
   };
 }
 

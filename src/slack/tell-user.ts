@@ -25,7 +25,8 @@ export async function tellUser(
   text: string,
 ): Promise<void> {
   if (!place.channel) {
-    log.warn({ user: place.user }, `could not tell user (no channel): ${text}`);
+    // agent text stays in a field: in the message it could forge log lines with newlines
+    log.warn({ user: place.user, text }, 'could not tell user (no channel)');
     return;
   }
   try {

@@ -51,6 +51,14 @@ export interface BatchRecord {
   assignee?: string;
   /** Slack user id of who pressed "I'm on it"; cleared on release. */
   claimedBy?: string;
+  /** ISO time the next reminder is due; set once reminders are on and the batch is open. */
+  nextReminderAt?: string;
+  /** How many reminders were sent. */
+  reminders?: number;
+  /** ISO time the batch is escalated if still open; set once escalation is on. */
+  escalateAt?: string;
+  /** Whether the batch was escalated (handed off automatically) already. */
+  escalated?: boolean;
   createdAt: string;
   updatedAt: string;
 }

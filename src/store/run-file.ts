@@ -38,6 +38,10 @@ const batchRecordShape = {
   handoffs: z.array(handoffSchema).optional(),
   assignee: z.string().optional(),
   claimedBy: z.string().optional(),
+  nextReminderAt: z.string().optional(),
+  reminders: z.number().int().nonnegative().optional(),
+  escalateAt: z.string().optional(),
+  escalated: z.boolean().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 } satisfies { [K in keyof BatchRecord]-?: z.ZodType<BatchRecord[K]> };

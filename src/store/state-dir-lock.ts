@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { ErrorCode, RelayError } from '../errors.js';
 import { removeIfPresent } from '../fs/durable-io.js';
 import { errnoCode } from '../fs/file-write-error.js';
 import { publishFileNoClobber } from '../fs/publish-file.js';
@@ -9,13 +10,13 @@ import { publishFileNoClobber } from '../fs/publish-file.js';
 export const LOCK_FILE_NAME = 'relay.lock';
 
 /** Another live relay holds the state folder; two relays would overwrite each other's state. */
-export class StateDirLockedError extends Error {
-  readonly code = 'STATE_DIR_LOCKED';
+export class StateDirLockedError extends RelayError {
   readonly dir: string;
   readonly pid: number;
 
   constructor(dir: string, pid: number) {
     super(
+      ErrorCode.StateLocked,
       `another relay (pid ${pid}) is using ${dir}; stop it or set RELAY_STATE_DIR to another folder. ` +
         `If no relay is running (the pid now belongs to something else), delete ${join(dir, LOCK_FILE_NAME)}.`,
     );

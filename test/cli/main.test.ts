@@ -81,6 +81,31 @@ describe('the o7-slack-relay command', () => {
     await cleanup();
   });
 
+  test('a second relay on a locked state dir prints the lock message without a stack and exits 1', async () => {
+    const slack = await startFakeSlack();
+    const { dir, cleanup } = await makeTempDir();
+    const stateDir = path.join(dir, 'state');
+    await mkdir(stateDir, { recursive: true });
+    // the first relay: any live process other than the child holds the lock; the test runner is one
+    await writeFile(path.join(stateDir, 'relay.lock'), `${process.pid}\n`);
+    const env = {
+      SLACK_BOT_TOKEN: slack.botToken,
+      SLACK_APP_TOKEN: slack.appToken,
+      SLACK_CHANNEL_ID: CHANNEL,
+      SLACK_API_URL: slack.apiUrl,
+      RELAY_WATCH: path.join(dir, 'runs'),
+      RELAY_STATE_DIR: stateDir,
+    };
+    const result = await run(['start'], env, dir);
+    assert.equal(result.code, 1, result.err);
+    const said = `another relay (pid ${process.pid}) is using ${stateDir}; stop it`;
+    assert.ok(result.err.includes(said), result.err);
+    assert.doesNotMatch(result.err, /\n\s+at /, 'no stack trace');
+    assert.doesNotMatch(result.err, /StateDirLockedError/);
+    await slack.close();
+    await cleanup();
+  });
+
   test('doctor passes against a healthy workspace and explains each failure', async () => {
     const slack = await startFakeSlack();
     const { dir, cleanup } = await makeTempDir();

@@ -91,6 +91,8 @@ for (const mode of ['socket', 'http'] as Mode[]) {
         'radio_buttons o7.choose:0',
         'button o7.submit',
         'button o7.cancel',
+        'button o7.claim',
+        'button o7.hand-off',
       ]);
 
       await pick(h.slack, posted.ts, 0, 0);

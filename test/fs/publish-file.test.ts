@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parseQaFileName } from '../../src/core/protocol/qa-file-names.js';
+import { ErrorCode } from '../../src/errors.js';
 import { tempPathBeside } from '../../src/fs/durable-io.js';
 import { FileWriteError } from '../../src/fs/file-write-error.js';
 import { publishFileNoClobber } from '../../src/fs/publish-file.js';
@@ -202,7 +203,7 @@ describe('publishFileNoClobber', () => {
       publishFileNoClobber(join(notAFolder, 'qa'), 'q-answers-001.json', '{}'),
       (error: unknown) => {
         assert.ok(error instanceof FileWriteError);
-        assert.equal(error.code, 'FILE_WRITE_FAILED');
+        assert.equal(error.code, ErrorCode.FileWriteFailed);
         assert.equal(error.path, target);
         assert.match(error.message, new RegExp(`Publishing ${target} failed: ENOTDIR`));
         assert.match(error.message, /is a file, not a folder/);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
@@ -233,6 +234,21 @@ describe('batch queue', () => {
     await writeQuestionFile(run, 1, sampleBatch(1));
     touch(queue);
     await waitFor(() => p.last(1) && store.get(bad?.key as string)?.status === 'open', 'reopened');
+    await queue.close();
+  });
+
+  test('a FIFO in place of a question file is reported, never read (it would block a thread)', async () => {
+    const p = recordingPresenter();
+    execFileSync('mkfifo', [path.join(run, 'qa', 'q-out-001.json')]);
+    const queue = start(p.presenter, { settleMs: 0 });
+    touch(queue);
+    queue.start();
+    await waitFor(() => p.shown.find((s) => s.status === 'malformed'), 'malformed report');
+    const shown = p.shown.find((s) => s.status === 'malformed');
+    assert.match(
+      String(shown?.ctx.error?.problems[0]?.message),
+      /will not read it: not a regular file/,
+    );
     await queue.close();
   });
 

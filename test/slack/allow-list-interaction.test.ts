@@ -25,6 +25,24 @@ describe('readGuardedInteraction', () => {
     });
   });
 
+  test('ephemeral notices landing in a thread: a click on a thread parent names no thread', () => {
+    // Slack gives a parent with replies thread_ts === ts, in the message and the container
+    const seen = readGuardedInteraction({
+      type: 'block_actions',
+      user,
+      channel: { id: 'C0RELAY01' },
+      container: {
+        type: 'message',
+        channel_id: 'C0RELAY01',
+        message_ts: '1.0',
+        thread_ts: '1.0',
+      },
+      message: { ts: '1.0', thread_ts: '1.0', reply_count: 2 },
+      actions: [{ action_id: 'o7.submit', block_id: submitBlockId('k3y', 'abcd1234') }],
+    });
+    assert.equal(seen?.kind === 'action' ? seen.threadTs : 'wrong kind', undefined);
+  });
+
   test('a click in a direct message takes the channel from the container', () => {
     const seen = readGuardedInteraction({
       type: 'block_actions',

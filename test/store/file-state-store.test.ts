@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
+import { ErrorCode } from '../../src/errors.js';
 import type { BatchRecord } from '../../src/store/batch-record.js';
 import { openFileStateStore, StateDirLockedError } from '../../src/store/file-state-store.js';
 import { runFileName } from '../../src/store/run-file.js';
@@ -257,7 +258,7 @@ describe('openFileStateStore', () => {
 
   it('exports the lock error class for the CLI', () => {
     const error = new StateDirLockedError('/state', 99);
-    assert.equal(error.code, 'STATE_DIR_LOCKED');
+    assert.equal(error.code, ErrorCode.StateLocked);
     assert.match(error.message, /another relay \(pid 99\) is using \/state/);
   });
 });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
+import { ErrorCode } from '../../src/errors.js';
 import { openFileStateStore, StateDirLockedError } from '../../src/store/file-state-store.js';
 import { LOCK_FILE_NAME } from '../../src/store/state-dir-lock.js';
 
@@ -45,7 +46,7 @@ describe('state folder lock', () => {
       await writeFile(lockOf(dir), `${sleeper.pid}\n`);
       await assert.rejects(openFileStateStore(dir, { log }), (error: unknown) => {
         assert.ok(error instanceof StateDirLockedError);
-        assert.equal(error.code, 'STATE_DIR_LOCKED');
+        assert.equal(error.code, ErrorCode.StateLocked);
         assert.equal(error.pid, sleeper.pid);
         assert.equal(error.dir, dir);
         assert.match(

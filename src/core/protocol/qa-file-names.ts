@@ -1,11 +1,16 @@
 /** Which protocol file a name in `qa/` is, if any. */
 export type QaFileName = { kind: 'question' | 'answer'; seq: number };
 
-const QA_NAME = /^q-(out|answers)-(\d{3,})\.json$/;
+/**
+ * Only the names `questionFileName`/`answerFileName` would write: exactly three digits, or more
+ * without a leading zero. `q-out-0001.json` would parse as 1 and then be looked up as
+ * `q-out-001.json`, so it is not a protocol file.
+ */
+const QA_NAME = /^q-(out|answers)-(\d{3}|[1-9]\d{3,})\.json$/;
 
 /**
  * Reads a `qa/` file name. Digits are decimal (`010` is 10, never octal); names that are
- * not protocol files, including our own temp files, give `undefined`.
+ * not canonical protocol files, including our own temp files, give `undefined`.
  */
 export function parseQaFileName(name: string): QaFileName | undefined {
   const match = QA_NAME.exec(name);

@@ -29,20 +29,25 @@ export function nextUnansweredSeq(listing: QaListing): number | undefined {
   return listing.questions.find((seq) => !listing.answers.has(seq));
 }
 
+/** How many missing seqs `missingBefore` reports at most; `describeGap` names three and an ellipsis. */
+const MISSING_REPORTED = 4;
+
 /**
- * Seqs below `seq` with neither a question nor an answer file: a gap in the run's sequence.
- * The relay still presents `seq` (nothing would ever fill the gap otherwise) and says so.
+ * The first few seqs below `seq` with neither a question nor an answer file: a gap in the
+ * run's sequence. The relay still presents `seq` (nothing would ever fill the gap otherwise)
+ * and says so. Stops after `MISSING_REPORTED` of them, so the work is bounded by the number
+ * of files, not by `seq`: a file named `q-out-999999999999.json` must not stall the relay.
  */
 export function missingBefore(listing: QaListing, seq: number): number[] {
   const present = new Set(listing.questions);
   const missing: number[] = [];
-  for (let s = 1; s < seq; s += 1) {
+  for (let s = 1; s < seq && missing.length < MISSING_REPORTED; s += 1) {
     if (!present.has(s) && !listing.answers.has(s)) missing.push(s);
   }
   return missing;
 }
 
-/** A sentence for people about a gap, or undefined when there is none. */
+/** A short sentence for people about a gap, or undefined when there is none. */
 export function describeGap(missing: readonly number[], seq: number): string | undefined {
   if (missing.length === 0) return undefined;
   const names = missing.length <= 3 ? missing.join(', ') : `${missing.slice(0, 3).join(', ')}, …`;

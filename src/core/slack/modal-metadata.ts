@@ -18,19 +18,38 @@ export function modalMetadata(target: ModalTarget, questionIndex: number): strin
   return JSON.stringify({ key: target.key, revision: target.revision, questionIndex });
 }
 
-/** Reads `private_metadata` written by `modalMetadata`; `undefined` if it is not ours. */
+function readJson(text: string): Record<string, unknown> | undefined {
+  try {
+    const data: unknown = JSON.parse(text);
+    return typeof data === 'object' && data !== null
+      ? (data as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The batch key in `private_metadata` written by `modalMetadata`. A long question id may have
+ * been left out, so look the batch up by this key first and then pass its questions to
+ * `parseModalMetadata`.
+ */
+export function modalMetadataKey(text: string): string | undefined {
+  const key = readJson(text)?.key;
+  return typeof key === 'string' ? key : undefined;
+}
+
+/**
+ * Reads `private_metadata` written by `modalMetadata`; `questions` (the batch's, in order)
+ * turn a `questionIndex` back into the id. `undefined` if it is not ours.
+ */
 export function parseModalMetadata(
   text: string,
   questions: readonly Question[],
 ): ModalTarget | undefined {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof data !== 'object' || data === null) return undefined;
-  const { key, revision, questionId, questionIndex } = data as Record<string, unknown>;
+  const data = readJson(text);
+  if (!data) return undefined;
+  const { key, revision, questionId, questionIndex } = data;
   if (typeof key !== 'string' || typeof revision !== 'string') return undefined;
   if (typeof questionId === 'string') return { key, revision, questionId };
   const byIndex = typeof questionIndex === 'number' ? questions[questionIndex] : undefined;

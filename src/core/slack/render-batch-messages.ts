@@ -24,6 +24,7 @@ import { finalStatusLine, finalStatusWord, renderFinalQuestion } from './render-
 import { hasPreview, renderPreview } from './render-preview.js';
 import { promptSections } from './render-prompt.js';
 import { renderOpenQuestion } from './render-question.js';
+import { teamButtons, teamLines } from './render-team.js';
 import { truncatePlain, truncatePlainStart } from './text-cut.js';
 
 /** A message as `chat.postMessage` / `chat.update` take it. */
@@ -79,7 +80,10 @@ const isOneTap = (view: BatchView): boolean => !view.envelope && isOneTapBatch(v
 /** Submit, and on envelope batches Cancel, which asks before it closes the batch. */
 function submitButtons(view: BatchView): KnownBlock {
   const submit = button('Submit', actionId(ACTION_KINDS.submit), { primary: true });
-  if (!view.envelope) return actionsBlock(submitBlockId(view.key, view.revision), [submit]);
+  const team = view.team ? teamButtons(view.team) : [];
+  if (!view.envelope) {
+    return actionsBlock(submitBlockId(view.key, view.revision), [submit, ...team]);
+  }
   const cancel = button('Cancel', actionId(ACTION_KINDS.cancel), { value: 'cancel' });
   cancel.style = 'danger';
   cancel.confirm = {
@@ -92,7 +96,7 @@ function submitButtons(view: BatchView): KnownBlock {
     deny: plainText('Keep answering', BLOCK_KIT_LIMITS.confirmButton),
     style: 'danger',
   };
-  return actionsBlock(submitBlockId(view.key, view.revision), [submit, cancel]);
+  return actionsBlock(submitBlockId(view.key, view.revision), [submit, cancel, ...team]);
 }
 
 /** What follows the last question: the failure warning and the Submit button. */
@@ -110,6 +114,10 @@ function footerBlocks(view: BatchView): KnownBlock[] {
     );
   }
   if (!oneTap) blocks.push(submitButtons(view));
+  else if (view.team) {
+    // one-tap batches have no Submit block; the team controls take its id
+    blocks.push(actionsBlock(submitBlockId(view.key, view.revision), teamButtons(view.team)));
+  }
   return blocks;
 }
 
@@ -143,6 +151,7 @@ function frameTop(view: BatchView, at: FramePlace): KnownBlock[] {
   } else if (!continued && view.state.kind === 'open' && view.state.note) {
     blocks.push(mrkdwnContext(escapeMrkdwn(truncatePlain(view.state.note, NOTE_SHOWN))));
   }
+  if (!continued) blocks.push(...teamLines(view.team, isFinalViewState(view.state)));
   return blocks;
 }
 

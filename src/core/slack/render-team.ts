@@ -4,7 +4,7 @@ import { button, mrkdwnContext } from './block-builders.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { slackDate } from './render-final.js';
 import { CLAIM_VALUES, TEAM_ACTIONS } from './team-ids.js';
-import { truncatePlain } from './text-cut.js';
+import { cutEscaped } from './text-cut.js';
 
 // Slack ids: users (U/W), bots (B), user groups (S). Anything else is shown as text.
 const USER_ID = /^[UWB][A-Z0-9]{2,30}$/;
@@ -26,12 +26,19 @@ type Handoff = TeamView['handoffs'][number];
 
 /** One hand-off as a line of mrkdwn: who, to whom, when, and the (escaped) note. */
 export function handoffLine(handoff: Handoff, noteMax = NOTE_IN_CHAIN): string {
-  const note = handoff.note ? `: “${escapeMrkdwn(truncatePlain(handoff.note, noteMax))}”` : '';
+  const note = handoff.note ? `: “${escapedNote(handoff.note, noteMax)}”` : '';
   return `${mentionOf(handoff.from)} handed this to ${mentionOf(handoff.to)} ${slackDate(handoff.at)}${note}`;
+}
+
+/** A note escaped for mrkdwn in at most `max` characters, with `…` when cut. */
+function escapedNote(note: string, max: number): string {
+  const cut = cutEscaped(note, max - 1);
+  return cut.kept < note.length ? `${cut.text}…` : cut.text;
 }
 
 /** The thread reply announcing a hand-off; the note is shown whole. */
 export function renderHandoffNotice(handoff: Handoff): { text: string; blocks: KnownBlock[] } {
+  // a context text holds 3000 characters; the mentions and date take well under 400
   const line = `:arrow_right: ${handoffLine(handoff, 2500)}`;
   return { text: line, blocks: [mrkdwnContext(line)] };
 }

@@ -10,6 +10,7 @@ import {
   renderOptionsModal,
   renderPreviewModal,
 } from '../../core/slack/render-modals.js';
+import { replyThreadTs } from '../../core/slack/reply-thread.js';
 import type { BatchQueue } from '../../queue/batch-queue.js';
 import { toBatchView } from '../slack-presenter.js';
 import { type ActionPlace, explainRefusal, tellUser } from '../tell-user.js';
@@ -21,8 +22,8 @@ const MODALS = {
   'show-preview': renderPreviewModal,
 } as const;
 
-/** Every element the relay renders has an action id starting with this. */
-const RELAY_ACTIONS = /^o7\./;
+/** Every element the relay renders has an action id starting with `o7.`; the team controls have their own listener. */
+const RELAY_ACTIONS = /^o7\.(?!hand-off$|claim$)/;
 
 /**
  * Clicks and selections on batch messages: record choices, open the free-text and preview
@@ -37,7 +38,7 @@ export function registerAnswerActions(app: App, deps: { queue: BatchQueue; log: 
     const place: ActionPlace = {
       user: body.user.id,
       channel: body.channel?.id ?? body.container?.channel_id,
-      threadTs: body.message?.thread_ts,
+      threadTs: replyThreadTs(body.message),
     };
     const ids = 'block_id' in action ? parseBlockId(action.block_id) : undefined;
     if (!ids) {

@@ -163,6 +163,45 @@ describe('fake Slack acting as users', () => {
     );
   });
 
+  it('a thread parent carries thread_ts equal to its own ts in payloads, as in Slack', async () => {
+    fake = await startFakeSlack();
+    const app = await startSocketApp(fake);
+    const bodies: BlockAction[] = [];
+    app.action<BlockAction>('send', async ({ ack, body }) => {
+      await ack();
+      bodies.push(body);
+    });
+    const web = webClientFor(fake);
+    const parent = await web.chat.postMessage({
+      channel: CHANNEL,
+      text: 'p',
+      blocks: [submitBlock],
+    });
+    const reply = await web.chat.postMessage({
+      channel: CHANNEL,
+      text: 'r',
+      thread_ts: String(parent.ts),
+      blocks: [submitBlock],
+    });
+    await fake.clickButton({
+      channel: CHANNEL,
+      ts: String(parent.ts),
+      actionId: 'send',
+      user: ALICE,
+    });
+    await fake.clickButton({
+      channel: CHANNEL,
+      ts: String(reply.ts),
+      actionId: 'send',
+      user: ALICE,
+    });
+    const [onParent, onReply] = bodies.map((b) => b.message as unknown as JsonObject);
+    assert.equal(onParent?.ts, parent.ts);
+    assert.equal(onParent?.thread_ts, parent.ts, 'a parent with replies names its own thread');
+    assert.equal(onReply?.ts, reply.ts);
+    assert.equal(onReply?.thread_ts, parent.ts);
+  });
+
   it("tracks each user's element state per message and resets a block that chat.update changes", async () => {
     fake = await startFakeSlack();
     await startAckingClient(fake);

@@ -1,0 +1,93 @@
+import type { ModalView } from '@slack/types';
+import { mrkdwnSection, plainText } from './block-builders.js';
+import { BLOCK_KIT_LIMITS } from './block-kit-limits.js';
+import { escapeMrkdwn } from './escape-mrkdwn.js';
+import { HAND_OFF_CALLBACK_ID, HAND_OFF_INPUTS } from './team-ids.js';
+import { truncatePlain } from './text-cut.js';
+
+/** Longest hand-off note accepted; the thread reply shows it whole. */
+export const HAND_OFF_NOTE_MAX = 1000;
+
+/** Which batch a hand-off modal is for, as kept in its `private_metadata`. */
+export interface HandOffTarget {
+  key: string;
+  revision: string;
+}
+
+/** The hand-off modal: pick a teammate, add an optional note. */
+export function renderHandOffModal(input: HandOffTarget & { title: string }): ModalView {
+  const metadata: HandOffTarget = { key: input.key, revision: input.revision };
+  return {
+    type: 'modal',
+    callback_id: HAND_OFF_CALLBACK_ID,
+    title: plainText('Hand off', BLOCK_KIT_LIMITS.viewTitle),
+    submit: plainText('Hand off', BLOCK_KIT_LIMITS.viewSubmit),
+    close: plainText('Cancel', BLOCK_KIT_LIMITS.viewClose),
+    private_metadata: JSON.stringify(metadata),
+    blocks: [
+      mrkdwnSection(
+        `*${escapeMrkdwn(truncatePlain(input.title, 200))}*\nThey get a direct message with the same questions and the answers chosen so far; either of you can answer.`,
+      ),
+      {
+        type: 'input',
+        block_id: HAND_OFF_INPUTS.user.blockId,
+        label: plainText('Hand off to', BLOCK_KIT_LIMITS.inputLabel),
+        element: {
+          type: 'users_select',
+          action_id: HAND_OFF_INPUTS.user.actionId,
+          placeholder: plainText('Choose a teammate', 150),
+        },
+      },
+      {
+        type: 'input',
+        block_id: HAND_OFF_INPUTS.note.blockId,
+        optional: true,
+        label: plainText('Note', BLOCK_KIT_LIMITS.inputLabel),
+        element: {
+          type: 'plain_text_input',
+          action_id: HAND_OFF_INPUTS.note.actionId,
+          multiline: true,
+          max_length: HAND_OFF_NOTE_MAX,
+          placeholder: plainText('What they should know (optional)', 150),
+        },
+      },
+    ],
+  };
+}
+
+/** Reads `private_metadata` written by {@link renderHandOffModal}; `undefined` if it is not ours. */
+export function parseHandOffMetadata(text: string): HandOffTarget | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== 'object' || value === null) return undefined;
+    const { key, revision } = value as Record<string, unknown>;
+    return typeof key === 'string' && typeof revision === 'string' ? { key, revision } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The picked teammate and the note from a submitted hand-off modal's state values. */
+export function readHandOffSubmission(
+  values: Record<string, Record<string, { selected_user?: string | null; value?: string | null }>>,
+): { to: string | undefined; note: string | undefined } {
+  const to = values[HAND_OFF_INPUTS.user.blockId]?.[HAND_OFF_INPUTS.user.actionId]?.selected_user;
+  const note = values[HAND_OFF_INPUTS.note.blockId]?.[HAND_OFF_INPUTS.note.actionId]?.value;
+  const trimmed = note?.trim();
+  return { to: to ?? undefined, note: trimmed ? trimmed : undefined };
+}
+
+/** Why a hand-off target was refused, in words for the person handing off; `undefined` if fine. */
+export function handOffRefusal(input: {
+  from: string;
+  to: string;
+  isBot: boolean;
+  allowed: boolean;
+}): string | undefined {
+  if (input.to === input.from) return 'You cannot hand a batch off to yourself; pick a teammate.';
+  if (input.isBot) return 'That is a bot or app, which cannot answer questions; pick a person.';
+  if (!input.allowed) {
+    return 'That person is not on the allow list (RELAY_ALLOWED_USERS), so they could not answer; pick someone who is, or ask an admin to add them.';
+  }
+  return undefined;
+}

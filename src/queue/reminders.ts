@@ -1,0 +1,164 @@
+import type { Logger } from 'pino';
+import type { BatchRecord, StateStore } from '../store/batch-record.js';
+import type { BatchQueue } from './batch-queue.js';
+import { withHandoff } from './with-handoff.js';
+
+/** Who escalations are recorded as coming from in the hand-off chain. */
+export const ESCALATION_FROM = 'the relay';
+
+/** When unanswered batches are reminded about and escalated. */
+export interface ReminderPolicy {
+  /** first reminder this long after the batch is first seen open; absent: no reminders */
+  remindAfterMs?: number;
+  /** each interval is this many times the one before (default 2) */
+  growth?: number;
+  /** the most reminders one batch gets (default 5) */
+  limit?: number;
+  /** hand the batch off to `to` when still open this long after it is first seen */
+  escalate?: { afterMs: number; to: string };
+}
+
+/** Options of {@link createReminders}. */
+export interface RemindersDeps {
+  store: Pick<StateStore, 'all'>;
+  queue: Pick<BatchQueue, 'amendOpen'>;
+  /** posts the reminder (count is 1-based); throws when it could not, so it is tried again */
+  remind(record: BatchRecord, count: number, limit: number): Promise<void>;
+  policy: ReminderPolicy;
+  log: Logger;
+  now?: () => Date;
+  /** how often due deadlines are looked for (default 5 s) */
+  tickMs?: number;
+}
+
+/**
+ * Reminds people of unanswered batches and escalates them. Every deadline is kept in the
+ * batch's record, not in memory: deadlines are set the first time a batch is seen open and
+ * moved on (or cleared) in the record before a reminder is sent, so a restart neither repeats
+ * a reminder nor loses one, and one that fell due while the relay was down is sent once on
+ * the first tick.
+ */
+export function createReminders(deps: RemindersDeps) {
+  const { queue, policy, log } = deps;
+  const now = deps.now ?? (() => new Date());
+  const tickMs = deps.tickMs ?? 5000;
+  const growth = policy.growth ?? 2;
+  const limit = policy.limit ?? 5;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let closed = false;
+
+  const iso = (ms: number) => new Date(ms).toISOString();
+
+  /** Sets the deadlines a newly seen open batch lacks. */
+  function withDeadlines(record: BatchRecord, at: number): BatchRecord | undefined {
+    const next = { ...record };
+    let changed = false;
+    if (policy.remindAfterMs && next.nextReminderAt === undefined && next.reminders === undefined) {
+      next.nextReminderAt = iso(at + policy.remindAfterMs);
+      next.reminders = 0;
+      changed = true;
+    }
+    if (policy.escalate && next.escalateAt === undefined && !next.escalated) {
+      next.escalateAt = iso(at + policy.escalate.afterMs);
+      changed = true;
+    }
+    return changed ? next : undefined;
+  }
+
+  async function remindIfDue(record: BatchRecord, at: number): Promise<void> {
+    const { remindAfterMs } = policy;
+    const due = record.nextReminderAt;
+    if (!remindAfterMs || !due || Date.parse(due) > at) return;
+    const count = (record.reminders ?? 0) + 1;
+    const advanced = await queue.amendOpen(record.key, (current) => {
+      if (current.nextReminderAt !== due) return undefined; // someone else moved it on
+      const { nextReminderAt: _, ...rest } = current;
+      return count < limit
+        ? { ...rest, reminders: count, nextReminderAt: iso(at + remindAfterMs * growth ** count) }
+        : { ...rest, reminders: count };
+    });
+    if (!advanced) return;
+    try {
+      await deps.remind(advanced, count, limit);
+      log.info({ runDir: record.runDir, seq: record.seq, count }, 'reminder sent');
+    } catch (err) {
+      log.warn(
+        { err, runDir: record.runDir, seq: record.seq },
+        'could not send a reminder; will try again',
+      );
+      // put the deadline back so the next tick tries again
+      await queue.amendOpen(record.key, (current) =>
+        current.reminders === count
+          ? { ...current, reminders: count - 1, nextReminderAt: due }
+          : undefined,
+      );
+    }
+  }
+
+  async function escalateIfDue(record: BatchRecord, at: number): Promise<void> {
+    const { escalate } = policy;
+    const due = record.escalateAt;
+    if (!escalate || record.escalated || !due || Date.parse(due) > at) return;
+    const done = await queue.amendOpen(record.key, (current) => {
+      if (current.escalated) return undefined;
+      const handoff = {
+        from: ESCALATION_FROM,
+        to: escalate.to,
+        at: iso(at),
+        note: 'Nobody answered in time, so the relay escalated these questions.',
+      };
+      return { ...withHandoff(current, handoff), escalated: true };
+    });
+    if (done)
+      log.info({ runDir: record.runDir, seq: record.seq, to: escalate.to }, 'batch escalated');
+  }
+
+  async function tick(): Promise<void> {
+    for (const record of deps.store.all()) {
+      if (closed) return;
+      if (record.status !== 'open') continue;
+      try {
+        const at = now().getTime();
+        const fresh = withDeadlines(record, at);
+        if (fresh) {
+          await queue.amendOpen(record.key, (current) => withDeadlines(current, at));
+          continue; // deadlines lie ahead
+        }
+        await escalateIfDue(record, at);
+        await remindIfDue(record, at);
+      } catch (err) {
+        log.warn({ err, runDir: record.runDir, seq: record.seq }, 'could not check reminders');
+      }
+    }
+  }
+
+  /** One pass at a time; a tick asked for during one joins it. */
+  function runTick(): Promise<void> {
+    running ??= tick().finally(() => {
+      running = undefined;
+    });
+    return running;
+  }
+
+  return {
+    /** Looks for due deadlines now, then every `tickMs`. */
+    start() {
+      if (!policy.remindAfterMs && !policy.escalate) return;
+      void runTick();
+      timer = setInterval(() => void runTick(), tickMs);
+      timer.unref();
+    },
+    /** One pass over open batches (tests call it instead of waiting for the timer). */
+    tick: runTick,
+    /** Stops the timer and waits for a pass under way. */
+    async close() {
+      closed = true;
+      if (timer) clearInterval(timer);
+      await running;
+    },
+  };
+}
+
+/** A running reminder scheduler. */
+export type Reminders = ReturnType<typeof createReminders>;

@@ -1,0 +1,93 @@
+import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import type { Logger } from 'pino';
+import { parseBlockId } from '../../core/slack/ids.js';
+import { renderHandOffModal } from '../../core/slack/render-hand-off-modal.js';
+import { replyThreadTs } from '../../core/slack/reply-thread.js';
+import { CLAIM_VALUES, TEAM_ACTION_PATTERN, TEAM_ACTIONS } from '../../core/slack/team-ids.js';
+import type { BatchQueue } from '../../queue/batch-queue.js';
+import { type ActionPlace, explainRefusal, tellUser } from '../tell-user.js';
+
+/**
+ * The team controls on a batch message, in the channel or a direct-message copy: "Hand off"
+ * opens the hand-off modal, "I'm on it" / "Release" marks who is answering.
+ */
+export function registerTeamActions(app: App, deps: { queue: BatchQueue; log: Logger }): void {
+  const { queue } = deps;
+  const log = deps.log.child({ component: 'team' });
+
+  app.action<BlockAction<ButtonAction>>(
+    TEAM_ACTION_PATTERN,
+    async ({ ack, body, action, client }) => {
+      await ack();
+      const place: ActionPlace = {
+        user: body.user.id,
+        channel: body.channel?.id ?? body.container?.channel_id,
+        threadTs: replyThreadTs(body.message),
+      };
+      const ids = parseBlockId(action.block_id);
+      const found = ids ? await queue.lookup(ids.key) : undefined;
+      if (!ids || !found) {
+        await tellUser(client, log, place, explainRefusal({ kind: 'unknown' }));
+        return;
+      }
+      const { record } = found;
+      const refusal =
+        record.status !== 'open'
+          ? ({ kind: 'closed', status: record.status } as const)
+          : !record.fingerprint.startsWith(ids.revision)
+            ? ({ kind: 'out-of-date' } as const)
+            : undefined;
+      if (refusal) {
+        log.info({ key: ids.key, user: place.user, refusal: refusal.kind }, 'team action refused');
+        await tellUser(client, log, place, explainRefusal(refusal));
+        return;
+      }
+      const context = { key: ids.key, user: place.user, action: action.action_id };
+
+      if (action.action_id === TEAM_ACTIONS.handOff) {
+        const title = found.batch?.questions[0]?.prompt ?? `Batch ${record.seq}`;
+        try {
+          await client.views.open({
+            trigger_id: body.trigger_id,
+            view: renderHandOffModal({ key: ids.key, revision: ids.revision, title }) as never,
+          });
+        } catch (err) {
+          log.warn({ err, ...context }, 'could not open the hand-off modal');
+          await tellUser(
+            client,
+            log,
+            place,
+            'Slack would not open the form in time. Please try again.',
+          );
+        }
+        return;
+      }
+
+      const release = action.value === CLAIM_VALUES.release;
+      if (release && record.claimedBy && record.claimedBy !== place.user) {
+        await tellUser(
+          client,
+          log,
+          place,
+          'Someone else is on this batch, so only they can release it. Nothing was changed; hand it off or ask them.',
+        );
+        return;
+      }
+      if (!release && record.claimedBy && record.claimedBy !== place.user) {
+        await tellUser(
+          client,
+          log,
+          place,
+          'Someone else is already on this batch; nothing was changed.',
+        );
+        return;
+      }
+      const outcome = await queue.claim(ids.key, {
+        revision: ids.revision,
+        by: release ? undefined : place.user,
+      });
+      if (outcome.kind !== 'saved') await tellUser(client, log, place, explainRefusal(outcome));
+      else log.info(context, release ? 'batch released' : 'batch claimed');
+    },
+  );
+}

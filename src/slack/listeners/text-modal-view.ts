@@ -1,0 +1,77 @@
+import type { App, ViewSubmitAction } from '@slack/bolt';
+import type { Logger } from 'pino';
+import { modalMetadataKey, parseModalMetadata } from '../../core/slack/modal-metadata.js';
+import type { BatchQueue, DraftOutcome } from '../../queue/batch-queue.js';
+import type { BatchRecord } from '../../store/batch-record.js';
+import { readPresentation } from '../slack-presentation.js';
+import { type ActionPlace, explainRefusal, tellUser } from '../tell-user.js';
+
+/** A modal whose one text input is saved against a question of a batch. */
+export interface TextModal {
+  /** the modal's `callback_id` */
+  callbackId: string;
+  /** names the listener's logger */
+  component: string;
+  /** the typed text, from the submitted `view.state.values` */
+  read(values: Record<string, Record<string, { value?: string | null }>>): string;
+  /** stores the text for the question */
+  save(
+    queue: BatchQueue,
+    key: string,
+    input: { revision: string; questionId: string; text: string },
+  ): Promise<DraftOutcome>;
+}
+
+/**
+ * Saves what is typed into a text modal (free-write answers, envelope follow-up text). The
+ * batch is looked up by key first: a question id too long for `private_metadata` is kept there
+ * only as its index, which the batch's questions turn back into the id. A refusal known before
+ * `ack()` shows under the input; one found while saving is told to the person privately.
+ */
+export function registerTextModal(
+  app: App,
+  deps: { queue: BatchQueue; log: Logger },
+  modal: TextModal,
+): void {
+  const { queue } = deps;
+  const log = deps.log.child({ component: modal.component });
+  app.view<ViewSubmitAction>(modal.callbackId, async ({ ack, body, view, client }) => {
+    const key = modalMetadataKey(view.private_metadata);
+    const found = key ? await queue.lookup(key) : undefined;
+    const meta = found
+      ? parseModalMetadata(view.private_metadata, found.batch?.questions ?? [])
+      : undefined;
+    const refusal =
+      !meta || !found
+        ? explainRefusal({ kind: 'unknown' })
+        : found.record.status !== 'open'
+          ? explainRefusal({ kind: 'closed', status: found.record.status })
+          : !found.record.fingerprint.startsWith(meta.revision)
+            ? explainRefusal({ kind: 'out-of-date' })
+            : undefined;
+    if (refusal || !meta || !found) {
+      const blockId = Object.keys(view.state.values)[0] ?? 'answer';
+      await ack({ response_action: 'errors', errors: { [blockId]: refusal ?? 'Unknown form.' } });
+      return;
+    }
+    await ack();
+    const user = body.user.id;
+    const outcome = await modal.save(queue, meta.key, {
+      revision: meta.revision,
+      questionId: meta.questionId,
+      text: modal.read(view.state.values),
+    });
+    log.debug({ key: meta.key, user, outcome: outcome.kind }, 'modal text saved');
+    if (outcome.kind !== 'saved') {
+      // the batch changed between the check above and the save: the modal is already closed
+      await tellUser(client, log, placeOf(found.record, user), explainRefusal(outcome));
+    }
+  });
+}
+
+/** Where to tell a person about their modal: their direct-message copy, else the channel. */
+function placeOf(record: BatchRecord, user: string): ActionPlace {
+  const shown = readPresentation(record.presentation);
+  const copy = shown?.copies?.find((c) => c.user === user);
+  return { user, channel: copy?.channel ?? shown?.channel };
+}

@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, symlink, truncate, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { type TestContext, test } from 'node:test';
+import { PROTOCOL_FILE_MAX_BYTES, readProtocolFile } from '../../src/fs/read-protocol-file.js';
+
+async function tempDir(t: TestContext): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'read-protocol-file-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+test('reads a normal file', async (t) => {
+  const dir = await tempDir(t);
+  const file = path.join(dir, 'q-out-001.json');
+  await writeFile(file, '{"seq":1}');
+  const read = await readProtocolFile(file);
+  assert.equal(read.kind, 'ok');
+  assert.equal(read.kind === 'ok' && read.bytes.toString('utf8'), '{"seq":1}');
+});
+
+test('reads a file larger than one chunk and an empty file', async (t) => {
+  const dir = await tempDir(t);
+  const big = path.join(dir, 'big.json');
+  const content = 'x'.repeat(200_000);
+  await writeFile(big, content);
+  const read = await readProtocolFile(big);
+  assert.equal(read.kind === 'ok' && read.bytes.toString('utf8'), content);
+  const empty = path.join(dir, 'empty.json');
+  await writeFile(empty, '');
+  const none = await readProtocolFile(empty);
+  assert.equal(none.kind === 'ok' && none.bytes.length, 0);
+});
+
+test('a missing file or a missing folder on the way is missing', async (t) => {
+  const dir = await tempDir(t);
+  assert.deepEqual(await readProtocolFile(path.join(dir, 'nope.json')), { kind: 'missing' });
+  assert.deepEqual(await readProtocolFile(path.join(dir, 'no', 'qa', 'q-out-001.json')), {
+    kind: 'missing',
+  });
+  const file = path.join(dir, 'file');
+  await writeFile(file, 'x');
+  assert.deepEqual(await readProtocolFile(path.join(file, 'q-out-001.json')), { kind: 'missing' });
+});
+
+test('agent-controlled FIFO is refused instead of blocking the relay', {
+  skip: process.platform === 'win32' && 'needs mkfifo',
+}, async (t) => {
+  const dir = await tempDir(t);
+  const fifo = path.join(dir, 'q-out-001.json');
+  execFileSync('mkfifo', [fifo]);
+  assert.deepEqual(await readProtocolFile(fifo), {
+    kind: 'refused',
+    reason: 'not a regular file (a FIFO)',
+  });
+});
+
+test('agent-controlled symlink is refused, even to a readable file', async (t) => {
+  const dir = await tempDir(t);
+  const target = path.join(dir, 'target.json');
+  await writeFile(target, '{}');
+  const link = path.join(dir, 'q-out-001.json');
+  await symlink(target, link);
+  assert.deepEqual(await readProtocolFile(link), {
+    kind: 'refused',
+    reason: 'a symbolic link; the relay reads only regular files',
+  });
+  const dangling = path.join(dir, 'q-out-002.json');
+  await symlink(path.join(dir, 'gone.json'), dangling);
+  assert.equal((await readProtocolFile(dangling)).kind, 'refused');
+});
+
+test('agent-controlled folder with a protocol file name is refused', async (t) => {
+  const dir = await tempDir(t);
+  const folder = path.join(dir, 'q-out-001.json');
+  await mkdir(folder);
+  assert.deepEqual(await readProtocolFile(folder), {
+    kind: 'refused',
+    reason: 'not a regular file (a folder)',
+  });
+});
+
+test('agent-controlled huge file is refused without reading it', async (t) => {
+  const dir = await tempDir(t);
+  const file = path.join(dir, 'q-out-001.json');
+  await writeFile(file, '');
+  await truncate(file, 1024 * 1024 * 1024); // sparse: 1 GiB on paper, nothing on disk
+  assert.deepEqual(await readProtocolFile(file), {
+    kind: 'refused',
+    reason: `too large: ${1024 * 1024 * 1024} bytes, at most 4 MiB`,
+  });
+  const edge = path.join(dir, 'q-out-002.json');
+  await writeFile(edge, '');
+  await truncate(edge, PROTOCOL_FILE_MAX_BYTES);
+  const read = await readProtocolFile(edge);
+  assert.equal(read.kind === 'ok' && read.bytes.length, PROTOCOL_FILE_MAX_BYTES);
+});

@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { test } from 'node:test';
+import { webApi } from '@slack/bolt';
+import { pino } from 'pino';
+import { createHomeDetailSource } from '../../src/slack/home-details.js';
+import { makeRecord } from '../store/make-record.js';
+import { startFakeSlack } from '../support/fake-slack/index.js';
+import { silentLogger } from '../support/fake-slack/slack-clients.js';
+
+const question = (seq: number) =>
+  JSON.stringify({
+    seq,
+    questions: [{ id: 'ship', type: 'yes-no', prompt: `Ship batch ${seq}?` }],
+  });
+
+test('App Home agent-controlled FIFO as q-out file: refused and logged, other batches still read', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'home-details-'));
+  const slack = await startFakeSlack();
+  t.after(async () => {
+    await slack.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  const runA = path.join(dir, 'run-a');
+  const runB = path.join(dir, 'run-b');
+  await mkdir(path.join(runA, 'qa'), { recursive: true });
+  await mkdir(path.join(runB, 'qa'), { recursive: true });
+  execFileSync('mkfifo', [path.join(runA, 'qa', 'q-out-001.json')]);
+  await writeFile(path.join(runB, 'qa', 'q-out-001.json'), question(1));
+
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n')) if (line) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  const client = new webApi.WebClient(slack.botToken, {
+    slackApiUrl: slack.apiUrl,
+    logger: silentLogger,
+    retryConfig: { retries: 0 },
+  });
+  const source = createHomeDetailSource({ client, log: pino({ level: 'debug' }, stream) });
+  const a = makeRecord(runA, 1);
+  const b = makeRecord(runB, 1);
+
+  // a FIFO used to block readFile forever, so the Home tab never rendered
+  const details = await source.detailsFor([a, b]);
+  assert.deepEqual(details.get(a.key), {});
+  assert.deepEqual(details.get(b.key), { firstQuestion: 'Ship batch 1?' });
+  const warning = lines.find((l) => l.msg === 'not reading question file for App Home');
+  assert.equal(warning?.reason, 'not a regular file (a FIFO)');
+  assert.equal(warning?.key, a.key);
+});

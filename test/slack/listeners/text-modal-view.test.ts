@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { afterEach, test } from 'node:test';
+import { App, type BlockAction } from '@slack/bolt';
+import { pino } from 'pino';
+import { modalMetadata } from '../../../src/core/slack/modal-metadata.js';
+import type { BatchQueue, DraftOutcome } from '../../../src/queue/batch-queue.js';
+import { registerTextModal } from '../../../src/slack/listeners/text-modal-view.js';
+import { makeRecord } from '../../store/make-record.js';
+import { type FakeSlack, startFakeSlack, waitFor } from '../../support/fake-slack/index.js';
+import { silentLogger, webClientFor } from '../../support/fake-slack/slack-clients.js';
+
+const CHANNEL = 'C0RELAY01';
+const ALICE = 'U0ALICE01';
+const CALLBACK = 'o7.test-text';
+const plain = (text: string) => ({ type: 'plain_text' as const, text });
+
+let fake: FakeSlack | undefined;
+let app: App | undefined;
+afterEach(async () => {
+  await app?.stop();
+  await fake?.close();
+});
+
+test('text modal save refused after ack: the person is told with an ephemeral, not only the log', async () => {
+  fake = await startFakeSlack();
+  const slack = fake;
+  const record = makeRecord('/runs/run-a', 1, {
+    fingerprint: 'abcd1234ef',
+    presentation: { channel: CHANNEL, ts: '1700000000.000100', replies: [] },
+  });
+  const batch = { seq: 1, questions: [{ id: 'notes', type: 'free-write', prompt: 'Notes?' }] };
+  const saved: unknown[] = [];
+  // open at the check before ack(), answered by someone else by the time the text is saved
+  const queue = {
+    lookup: async () => ({ record, batch }),
+  } as unknown as BatchQueue;
+  const started = new App({
+    token: slack.botToken,
+    appToken: slack.appToken,
+    socketMode: true,
+    logger: silentLogger,
+    clientOptions: { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } },
+  });
+  app = started;
+  registerTextModal(
+    started,
+    { queue, log: pino({ level: 'silent' }) },
+    {
+      callbackId: CALLBACK,
+      component: 'test',
+      read: (values) => values.text?.value?.value ?? '',
+      save: async (_queue, key, input): Promise<DraftOutcome> => {
+        saved.push({ key, ...input });
+        return { kind: 'closed', status: 'answered' };
+      },
+    },
+  );
+  started.action<BlockAction>('open', async ({ ack, body, client }) => {
+    await ack();
+    await client.views.open({
+      trigger_id: body.trigger_id,
+      view: {
+        type: 'modal',
+        callback_id: CALLBACK,
+        title: plain('Answer'),
+        submit: plain('Save'),
+        private_metadata: modalMetadata(
+          { key: record.key, revision: 'abcd1234', questionId: 'notes' },
+          0,
+        ),
+        blocks: [
+          {
+            type: 'input',
+            block_id: 'text',
+            label: plain('Your answer'),
+            element: { type: 'plain_text_input', action_id: 'value' },
+          },
+        ],
+      },
+    });
+  });
+  await started.start();
+  const posted = await webClientFor(slack).chat.postMessage({
+    channel: CHANNEL,
+    text: 'batch',
+    blocks: [
+      {
+        type: 'actions',
+        block_id: 'b',
+        elements: [{ type: 'button', action_id: 'open', text: plain('Write') }],
+      },
+    ],
+  });
+  await slack.clickButton({
+    channel: CHANNEL,
+    ts: String(posted.ts),
+    actionId: 'open',
+    user: ALICE,
+  });
+  const modal = await waitFor(() => slack.views(ALICE)[0], { description: 'the modal' });
+  const result = await slack.submitView({
+    viewId: String(modal.id),
+    user: ALICE,
+    values: { text: { value: 'late text' } },
+  });
+  assert.equal(result.acked, true);
+  const notice = await waitFor(() => slack.ephemerals(ALICE)[0], { description: 'the notice' });
+  assert.equal(notice.channel, CHANNEL);
+  assert.equal(notice.text, 'This batch is already answered; nothing was changed.');
+  assert.deepEqual(saved, [
+    { key: record.key, revision: 'abcd1234', questionId: 'notes', text: 'late text' },
+  ]);
+});
