@@ -17,6 +17,10 @@ export interface HomeBatch {
   answeredAt?: string;
   answeredBy?: string;
   problem?: string;
+  /** who the batch was last handed to */
+  assignee?: string;
+  /** who said "I'm on it" */
+  claimedBy?: string;
 }
 
 /** What the Home tab adds to a record from elsewhere: the first question and a message link. */
@@ -157,7 +161,12 @@ function openLine(batch: HomeBatch, details: HomeDetails, now: Date): string {
         : batch.problem
           ? `waiting ${age}; the answers could not be written, press Submit again`
           : `waiting ${age}`;
-  return `${title(batch)} · ${state}${linkPart(details)}${questionPart(details)}`;
+  const owner = batch.assignee
+    ? ` · assigned to ${mention(batch.assignee)}`
+    : batch.claimedBy
+      ? ` · ${mention(batch.claimedBy)} is on it`
+      : '';
+  return `${title(batch)} · ${state}${owner}${linkPart(details)}${questionPart(details)}`;
 }
 
 function answeredLine(batch: HomeBatch, details: HomeDetails, now: Date): string {
@@ -172,5 +181,7 @@ function answeredLine(batch: HomeBatch, details: HomeDetails, now: Date): string
 /** A user mention for a Slack user id; anything else is shown as escaped text. */
 function mention(userId: string | undefined): string {
   if (!userId) return 'someone';
-  return /^[UW][A-Z0-9]+$/.test(userId) ? `<@${userId}>` : escapeMrkdwn(userId);
+  if (/^[UW][A-Z0-9]+$/.test(userId)) return `<@${userId}>`;
+  if (/^S[A-Z0-9]+$/.test(userId)) return `<!subteam^${userId}>`;
+  return escapeMrkdwn(userId);
 }

@@ -106,6 +106,24 @@ describe('renderHome', () => {
     assert.match(text, /Nothing answered yet/);
   });
 
+  test('an open batch names its assignee, else whoever is on it', () => {
+    const view = renderHome({
+      records: [
+        batch('a', { assignee: 'U0BOB0001', claimedBy: 'U0ALICE01', createdAt: minutesAgo(3) }),
+        batch('c', { claimedBy: 'U0ALICE01', createdAt: minutesAgo(2) }),
+        batch('g', { assignee: 'S0ONCALL1', createdAt: minutesAgo(1) }),
+      ],
+      details: new Map(),
+      now: NOW,
+    });
+    const texts = sectionTexts(view);
+    assert.match(texts[0] ?? '', /assigned to <@U0BOB0001>/);
+    assert.doesNotMatch(texts[0] ?? '', /U0ALICE01/);
+    assert.match(texts[1] ?? '', /<@U0ALICE01> is on it/);
+    assert.match(texts[2] ?? '', /assigned to <!subteam\^S0ONCALL1>/);
+    assertValid(view);
+  });
+
   test('states other than waiting are named', () => {
     const view = renderHome({
       records: [
