@@ -1,5 +1,6 @@
 // The App Home tab end to end: open batches of several runs (oldest first, with links and
-// ages), the latest answered ones with who answered, and a refresh when a batch is answered.
+// ages, and who is on them), the latest answered ones with who answered, and a refresh when a
+// batch changes.
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import type { FakeSlack, ObservedView } from '../support/fake-slack/index.js';
@@ -114,6 +115,17 @@ for (const mode of ['socket', 'http'] as Mode[]) {
         assert.match(after.open[0] ?? '', /^\*run-charlie\*/);
         assert.match(after.answered[0] ?? '', /^\*run-bravo\* · batch 1 · answered by/);
         assert.match(after.answered[1] ?? '', /^\*run-alpha\*/);
+      }
+
+      // BOB says he is on charlie: every open Home tab names him.
+      const charlie = await waitForBatchMessage(slack, 'run-charlie', 1);
+      const claim = findElement(charlie.blocks, 'o7.claim');
+      await slack.clickButton({ channel: CHANNEL, ts: charlie.ts, ...ids(claim), user: BOB });
+      for (const user of [BOB, ALICE]) {
+        await until(() => {
+          const now = slack.homeView(user);
+          return now && parts(now).open[0]?.includes(`· <@${BOB}> is on it`);
+        }, `${user}'s Home tab naming who is on charlie`);
       }
       assert.deepEqual(slack.failures, []);
     });
