@@ -5,6 +5,7 @@ import type { Config } from '../config/config-schema.js';
 import { watchRuns } from '../fs/watch-runs.js';
 import { type BatchQueueDeps, createBatchQueue } from '../queue/batch-queue.js';
 import { createReminders } from '../queue/reminders.js';
+import { isAllowed } from '../slack/allow-list.js';
 import { createGroupMembers } from '../slack/allow-list-groups.js';
 import { createAllowListMiddleware } from '../slack/allow-list-middleware.js';
 import { createAppHome } from '../slack/app-home.js';
@@ -65,7 +66,13 @@ export async function runStart(
     log: log.child({ component: 'store' }),
   });
   const app = createSlackApp(config.slack, log);
-  const home = createAppHome({ client: app.client, store, log, ...options.home });
+  const home = createAppHome({
+    client: app.client,
+    store,
+    log,
+    mayView: (user) => isAllowed(user, config.allowedUsers, groups.current()),
+    ...options.home,
+  });
   const presenter = withAppHomeRefresh(
     withSlackErrorHints(
       createSlackPresenter({

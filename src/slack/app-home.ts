@@ -13,6 +13,20 @@ export const HOME_REFRESH_DELAY_MS = 1000;
 /** How many people's Home tabs are kept up to date; the least recently opened drop out first. */
 const MOST_VIEWERS = 500;
 
+/** The Home tab for someone not on the allow list. */
+const NOT_ALLOWED_VIEW = {
+  type: 'home' as const,
+  blocks: [
+    {
+      type: 'section' as const,
+      text: {
+        type: 'mrkdwn' as const,
+        text: 'Agent questions here are answered by a set group of people, and you are not among them. Ask an admin to add you to `RELAY_ALLOWED_USERS` if you should be.',
+      },
+    },
+  ],
+};
+
 /** Options of {@link createAppHome}. */
 export interface AppHomeDeps {
   client: WebClient;
@@ -21,6 +35,8 @@ export interface AppHomeDeps {
   log: Logger;
   now?: () => Date;
   refreshDelayMs?: number;
+  /** Whether a person may see the batches (the allow list); others get a short note. */
+  mayView?: (userId: string) => boolean;
 }
 
 /** The App Home tab, kept up to date for the people who opened it. */
@@ -49,7 +65,9 @@ export function createAppHome(deps: AppHomeDeps): AppHome {
   const viewers = new Set<string>();
   let chain: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
+  let refreshQueued = false;
   let closed = false;
+  const mayView = deps.mayView ?? (() => true);
 
   function enqueue(task: () => Promise<void>): Promise<void> {
     chain = chain.then(task).catch((err: unknown) => {
@@ -81,6 +99,13 @@ export function createAppHome(deps: AppHomeDeps): AppHome {
   return {
     opened(userId) {
       if (closed) return Promise.resolve();
+      if (!mayView(userId)) {
+        // Run names and questions are for the people who may answer them.
+        viewers.delete(userId);
+        return enqueue(async () => {
+          await client.views.publish({ user_id: userId, view: NOT_ALLOWED_VIEW });
+        });
+      }
       viewers.delete(userId);
       viewers.add(userId);
       if (viewers.size > MOST_VIEWERS) {
@@ -94,7 +119,13 @@ export function createAppHome(deps: AppHomeDeps): AppHome {
       if (closed || timer || viewers.size === 0) return;
       timer = setTimeout(() => {
         timer = undefined;
-        void enqueue(() => publishFor([...viewers]));
+        // At most one full refresh waits in line; it reads the store when its turn comes.
+        if (refreshQueued) return;
+        refreshQueued = true;
+        void enqueue(() => {
+          refreshQueued = false;
+          return publishFor([...viewers]);
+        });
       }, delay);
       timer.unref();
     },

@@ -129,5 +129,20 @@ for (const mode of ['socket', 'http'] as Mode[]) {
       }
       assert.deepEqual(slack.failures, []);
     });
+
+    test('someone not on the allow list sees a note, not the batches', async () => {
+      h = await startRelayHarness(mode, {
+        config: { allowedUsers: { users: [ALICE], groups: [] } },
+        start: { home: { refreshDelayMs: 50 } },
+      });
+      await writeQuestionFile(h.runDir('run-secret'), 1, ONE_TAP('Rotate the secret keys?'));
+      await waitForBatchMessage(h.slack, 'run-secret', 1);
+      const bobs = JSON.stringify(await openHome(h.slack, BOB));
+      assert.match(bobs, /you are not among them/);
+      assert.doesNotMatch(bobs, /run-secret|Rotate/);
+      const alices = JSON.stringify(await openHome(h.slack, ALICE));
+      assert.match(alices, /run-secret/);
+      assert.deepEqual(h.slack.failures, []);
+    });
   });
 }
