@@ -10,6 +10,7 @@ import { createGroupMembers } from '../slack/allow-list-groups.js';
 import { createAllowListMiddleware } from '../slack/allow-list-middleware.js';
 import { createAppHome } from '../slack/app-home.js';
 import { withAppHomeRefresh } from '../slack/app-home-refresh.js';
+import { checkChannel } from '../slack/check-channel.js';
 import { createSlackApp } from '../slack/create-slack-app.js';
 import { withSlackErrorHints } from '../slack/explain-slack-errors.js';
 import { registerAnswerActions } from '../slack/listeners/answer-actions.js';
@@ -158,6 +159,7 @@ export async function runStart(
     await stop();
     throw err;
   }
+  await checkChannel(app.client, config.slack.channelId, log);
   queue.start();
   reminders.start();
   log.info(
