@@ -3,6 +3,8 @@ export interface MessageCopy {
   channel: string;
   ts: string;
   replies: string[];
+  /** a hash of what each message (first, then each reply) last showed; unchanged ones are not sent again */
+  sent?: string[];
 }
 
 /** A copy sent to a teammate's direct messages on a hand-off. */
@@ -17,6 +19,8 @@ export interface SlackPresentation {
   channel: string;
   ts: string;
   replies: string[];
+  /** content hashes of the channel message and its replies, see {@link MessageCopy} */
+  sent?: string[];
   /** copies in teammates' direct messages, kept in step with the channel message */
   copies?: DirectCopy[];
   /** how many of the record's hand-offs were announced in the channel message's thread */
@@ -28,11 +32,11 @@ const strings = (value: unknown): string[] =>
 
 function readCopy(value: unknown): DirectCopy | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const { channel, ts, replies, user } = value as Record<string, unknown>;
+  const { channel, ts, replies, user, sent } = value as Record<string, unknown>;
   if (typeof channel !== 'string' || typeof ts !== 'string' || typeof user !== 'string') {
     return undefined;
   }
-  return { channel, ts, user, replies: strings(replies) };
+  return { channel, ts, user, replies: strings(replies), sent: strings(sent) };
 }
 
 /** Reads the presenter's part of a stored record, if the batch was posted. */
@@ -44,6 +48,7 @@ export function readPresentation(
     channel: value.channel,
     ts: value.ts,
     replies: strings(value.replies),
+    sent: strings(value.sent),
   };
   if (Array.isArray(value.copies)) {
     shown.copies = value.copies.map(readCopy).filter((c): c is DirectCopy => c !== undefined);

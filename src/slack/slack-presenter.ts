@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { webApi } from '@slack/bolt';
 
@@ -24,6 +25,13 @@ import {
 const DM_USER_ID = /^[UW][A-Z0-9]{2,30}$/;
 
 type Message = { text: string; blocks: unknown[] };
+
+/** A thread reply the batch no longer needs (it got shorter, e.g. once answered). */
+const UNUSED_REPLY: Message = { text: '(This part of the batch is no longer needed.)', blocks: [] };
+
+/** What identifies a message's content, to skip edits that would change nothing. */
+const contentHash = (message: Message): string =>
+  createHash('sha256').update(JSON.stringify(message)).digest('base64url').slice(0, 16);
 
 /**
  * Shows each batch as one channel message (plus thread replies when it does not fit) and
@@ -61,40 +69,51 @@ export function createSlackPresenter(deps: {
   /** Posts or updates one copy of the messages; `created` is told whenever a message is posted. */
   async function syncCopy(
     where: string,
-    existing: { ts?: string | undefined; replies: string[] },
+    existing: { ts?: string | undefined; replies: string[]; sent?: string[] | undefined },
     messages: Message[],
     created: (copy: MessageCopy) => Promise<void>,
   ): Promise<MessageCopy> {
     const first = messages[0] as Message;
     let ts = existing.ts;
     let replies = [...existing.replies];
+    let sent = [...(existing.sent ?? [])];
+    // Edits go only to messages whose content changed: a tick in a long batch costs one call.
+    const updateIfChanged = async (index: number, at: string, message: Message) => {
+      const hash = contentHash(message);
+      if (sent[index] === hash) return;
+      await update(at, message, where);
+      sent[index] = hash;
+    };
     if (ts) {
       try {
-        await update(ts, first, where);
+        await updateIfChanged(0, ts, first);
       } catch (err) {
         if (slackErrorCode(err) !== 'message_not_found') throw err;
         // Someone deleted the message: post it again rather than retrying an edit forever.
         log.warn({ channel: where, ts }, 'batch message was deleted in Slack; posting it again');
         ts = undefined;
         replies = [];
+        sent = [];
       }
     }
     if (!ts) {
       ts = await post(first, where);
-      await created({ channel: where, ts, replies: [...replies] });
+      sent = [contentHash(first)];
+      await created({ channel: where, ts, replies: [...replies], sent: [...sent] });
     }
     for (const [index, message] of messages.slice(1).entries()) {
       const replyTs = replies[index];
-      if (replyTs) await update(replyTs, message, where);
+      if (replyTs) await updateIfChanged(index + 1, replyTs, message);
       else {
         replies.push(await post(message, where, ts));
-        await created({ channel: where, ts, replies: [...replies] });
+        sent[index + 1] = contentHash(message);
+        await created({ channel: where, ts, replies: [...replies], sent: [...sent] });
       }
     }
-    for (const extra of replies.slice(messages.length - 1)) {
-      await update(extra, { text: 'Continued above.', blocks: [] }, where);
+    for (const [index, extra] of replies.slice(messages.length - 1).entries()) {
+      await updateIfChanged(messages.length + index, extra, UNUSED_REPLY);
     }
-    return { channel: where, ts, replies };
+    return { channel: where, ts, replies, sent };
   }
 
   /** The direct-message channel with a person, opened (or found) by Slack. */
@@ -120,7 +139,7 @@ export function createSlackPresenter(deps: {
       };
       const main = await syncCopy(
         where,
-        { ts: shown?.ts, replies: shown?.replies ?? [] },
+        { ts: shown?.ts, replies: shown?.replies ?? [], sent: shown?.sent },
         messages,
         (copy) => keep({ ...presentation, ...copy }),
       );
@@ -160,7 +179,7 @@ export function createSlackPresenter(deps: {
       };
       const copy = await syncCopy(
         dm,
-        { ts: known?.ts, replies: known?.replies ?? [] },
+        { ts: known?.ts, replies: known?.replies ?? [], sent: known?.sent },
         messages,
         (made) => keep(withCopy(made)),
       );

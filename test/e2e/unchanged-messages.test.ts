@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { afterEach, describe, test } from 'node:test';
+import type { Harness } from '../support/relay-harness.js';
+import { answerYesNo, MODES, postBatch, startWithRuns, thread } from './relay-session.js';
+
+const RUN = 'run-long';
+
+/** 40 yes/no questions: too many blocks for one message, so the batch spans a thread. */
+const LONG_BATCH = {
+  seq: 1,
+  questions: Array.from({ length: 40 }, (_, i) => ({
+    id: `q${i + 1}`,
+    type: 'yes-no',
+    prompt: `Step ${i + 1} looks right?`,
+  })),
+};
+
+for (const mode of MODES) {
+  describe(`a batch spanning several messages (${mode} mode)`, () => {
+    let h: Harness;
+    afterEach(async () => {
+      await h.stop();
+    });
+
+    test('one answer edits only the message that shows it, not every message of the batch', async () => {
+      h = await startWithRuns(mode, RUN);
+      const posted = await postBatch(h, RUN, LONG_BATCH);
+      const messages = await (async () => {
+        for (;;) {
+          const all = thread(h, posted.ts);
+          if (all.length > 1) return all;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      })();
+      assert.ok(messages.length >= 2, 'the batch spans a thread');
+      const updates = () => h.slack.calls.filter((c) => c.method === 'chat.update');
+      const before = updates().length;
+      await answerYesNo(h, posted.ts, 0, true);
+      const edits = updates().slice(before);
+      assert.equal(edits.length, 1, `one edit, not ${edits.length}`);
+      assert.equal(edits[0]?.args.ts, posted.ts, 'the message holding question 1');
+      assert.deepEqual(h.slack.failures, []);
+    });
+  });
+}
