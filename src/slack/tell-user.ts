@@ -5,6 +5,7 @@ type WebClient = webApi.WebClient;
 import type { Logger } from 'pino';
 import { escapeMrkdwn } from '../core/slack/escape-mrkdwn.js';
 import { renderNotice } from '../core/slack/render-notice.js';
+import type { BatchRecord } from '../store/batch-record.js';
 
 /** Where a person acted: enough to answer them privately. */
 export interface ActionPlace {
@@ -43,10 +44,31 @@ export async function tellUser(
   }
 }
 
+/** Why an action on a batch must change nothing. */
+export type Refusal =
+  | { kind: 'closed'; status: string }
+  | { kind: 'out-of-date' }
+  | { kind: 'unknown' };
+
+/**
+ * Why an action on this record (shown at `revision`) must change nothing, or undefined when it
+ * may go ahead. A batch being submitted right now may go ahead when `passSubmitting`: the
+ * queue waits for that submission and then reports the real outcome.
+ */
+export function refusalFor(
+  record: BatchRecord | undefined,
+  revision: string | undefined,
+  opts: { passSubmitting?: boolean } = {},
+): Refusal | undefined {
+  if (!record || revision === undefined) return { kind: 'unknown' };
+  const open = record.status === 'open' || (opts.passSubmitting && record.status === 'submitting');
+  if (!open) return { kind: 'closed', status: record.status };
+  if (!record.fingerprint.startsWith(revision)) return { kind: 'out-of-date' };
+  return undefined;
+}
+
 /** Why an action changed nothing, in words for the person who tried it. */
-export function explainRefusal(
-  outcome: { kind: 'closed'; status: string } | { kind: 'out-of-date' } | { kind: 'unknown' },
-): string {
+export function explainRefusal(outcome: Refusal): string {
   switch (outcome.kind) {
     case 'unknown':
       return 'The relay no longer tracks this batch, so nothing was changed.';

@@ -13,7 +13,7 @@ import {
 import { replyThreadTs } from '../../core/slack/reply-thread.js';
 import type { BatchQueue } from '../../queue/batch-queue.js';
 import { toBatchView } from '../slack-presenter.js';
-import { type ActionPlace, explainRefusal, tellUser } from '../tell-user.js';
+import { type ActionPlace, explainRefusal, refusalFor, tellUser } from '../tell-user.js';
 import { explainCancelRefusal, followUpModal, followUpModalForChoice } from './envelope-actions.js';
 
 const MODALS = {
@@ -54,11 +54,8 @@ export function registerAnswerActions(app: App, deps: { queue: BatchQueue; log: 
     // batch being submitted right now goes on to the queue, which waits for that to finish
     // and then tells the person the real outcome.
     const refusal =
-      found.record.status !== 'open' && found.record.status !== 'submitting'
-        ? ({ kind: 'closed', status: found.record.status } as const)
-        : !found.record.fingerprint.startsWith(ids.revision) || !found.batch
-          ? ({ kind: 'out-of-date' } as const)
-          : undefined;
+      refusalFor(found.record, ids.revision, { passSubmitting: true }) ??
+      (found.batch ? undefined : ({ kind: 'out-of-date' } as const));
     if (refusal) {
       log.info({ key: ids.key, user: place.user, refusal: refusal.kind }, 'action refused');
       await tellUser(client, log, place, explainRefusal(refusal));

@@ -9,7 +9,7 @@ import { HAND_OFF_CALLBACK_ID, HAND_OFF_INPUTS } from '../../core/slack/team-ids
 import type { BatchQueue } from '../../queue/batch-queue.js';
 import { type AllowList, isAllowed } from '../allow-list.js';
 import type { GroupMemberSource } from '../allow-list-groups.js';
-import { explainRefusal } from '../tell-user.js';
+import { explainRefusal, refusalFor } from '../tell-user.js';
 
 type WebClient = webApi.WebClient;
 
@@ -36,14 +36,8 @@ export function registerHandOffView(app: App, deps: HandOffViewDeps): void {
       ack({ response_action: 'errors', errors: { [blockId]: text } });
     const meta = parseHandOffMetadata(view.private_metadata);
     const found = meta ? await queue.lookup(meta.key) : undefined;
-    const closed =
-      !meta || !found
-        ? explainRefusal({ kind: 'unknown' })
-        : found.record.status !== 'open'
-          ? explainRefusal({ kind: 'closed', status: found.record.status })
-          : !found.record.fingerprint.startsWith(meta.revision)
-            ? explainRefusal({ kind: 'out-of-date' })
-            : undefined;
+    const gone = refusalFor(found?.record, meta?.revision);
+    const closed = gone ? explainRefusal(gone) : undefined;
     if (closed || !meta) {
       await errorOn(HAND_OFF_INPUTS.user.blockId, closed ?? 'Unknown form.');
       return;

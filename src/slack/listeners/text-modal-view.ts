@@ -4,7 +4,7 @@ import { modalMetadataKey, parseModalMetadata } from '../../core/slack/modal-met
 import type { BatchQueue, DraftOutcome } from '../../queue/batch-queue.js';
 import type { BatchRecord } from '../../store/batch-record.js';
 import { readPresentation } from '../slack-presentation.js';
-import { type ActionPlace, explainRefusal, tellUser } from '../tell-user.js';
+import { type ActionPlace, explainRefusal, refusalFor, tellUser } from '../tell-user.js';
 
 /** A modal whose one text input is saved against a question of a batch. */
 export interface TextModal {
@@ -41,14 +41,8 @@ export function registerTextModal(
     const meta = found
       ? parseModalMetadata(view.private_metadata, found.batch?.questions ?? [])
       : undefined;
-    const refusal =
-      !meta || !found
-        ? explainRefusal({ kind: 'unknown' })
-        : found.record.status !== 'open'
-          ? explainRefusal({ kind: 'closed', status: found.record.status })
-          : !found.record.fingerprint.startsWith(meta.revision)
-            ? explainRefusal({ kind: 'out-of-date' })
-            : undefined;
+    const refused = refusalFor(found?.record, meta?.revision);
+    const refusal = refused ? explainRefusal(refused) : undefined;
     if (refusal || !meta || !found) {
       const blockId = Object.keys(view.state.values)[0] ?? 'answer';
       await ack({ response_action: 'errors', errors: { [blockId]: refusal ?? 'Unknown form.' } });
