@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { asksRoot } from '../ask/ask-folder.js';
+import { pruneFinishedAsks } from '../ask/prune-asks.js';
 import type { Config } from '../config/config-schema.js';
 import { watchRuns } from '../fs/watch-runs.js';
 import { type BatchQueueDeps, createBatchQueue } from '../queue/batch-queue.js';
@@ -47,6 +48,9 @@ export interface StartOptions {
     now?: () => Date;
   };
 }
+
+/** How often finished `ask` folders are looked for. */
+const PRUNE_ASKS_EVERY_MS = 10 * 60_000;
 
 /** A running relay. */
 export interface RunningRelay {
@@ -134,9 +138,17 @@ export async function runStart(
   log.info({ mode: config.slack.mode, apiUrl: config.slack.apiUrl }, 'connecting to Slack');
   // Clicks stop first, so nothing reaches a closing queue or store; each part is closed even
   // if an earlier one fails, so the state lock is always released.
+  // Finished `ask` folders are removed after a while, so they don't pile up watches and state.
+  const pruneAsks = () =>
+    pruneFinishedAsks({ asksRoot: asks, store, log, now: () => new Date() }).catch((err: unknown) =>
+      log.warn({ err }, 'could not prune finished asks'),
+    );
+  let pruning: NodeJS.Timeout | undefined;
   const stop = async () => {
+    if (pruning) clearInterval(pruning);
     const steps = [
       () => app.stop(),
+      () => reminders.close(),
       () => watcher.close(),
       () => queue.close(),
       async () => groups.stop(),
@@ -162,6 +174,9 @@ export async function runStart(
   await checkChannel(app.client, config.slack.channelId, log);
   queue.start();
   reminders.start();
+  void pruneAsks();
+  pruning = setInterval(pruneAsks, PRUNE_ASKS_EVERY_MS);
+  pruning.unref();
   log.info(
     { watch: config.watchPaths, channel: config.slack.channelId, stateDir: config.stateDir },
     'relay ready',

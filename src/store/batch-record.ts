@@ -80,5 +80,7 @@ export interface StateStore {
   forRun(runDir: string): BatchRecord[];
   all(): BatchRecord[];
   put(record: BatchRecord): Promise<void>;
+  /** Drops every record of a run, in memory and on disk (for runs that are gone for good). */
+  forget(runDir: string): Promise<void>;
   close(): Promise<void>;
 }

@@ -119,6 +119,17 @@ export async function openFileStateStore(
       return slot.writer.request();
     },
 
+    async forget(runDir) {
+      const slot = slots.get(runDir);
+      if (!slot) return;
+      slots.delete(runDir);
+      for (const record of slot.batches.values()) byKey.delete(record.key);
+      // A write under way would bring the file back; let it land, then remove it for good.
+      await slot.writer.idle();
+      await removeIfPresent(slot.path);
+      await syncDir(runsDir);
+    },
+
     close() {
       closing ??= (async () => {
         await Promise.all([...slots.values()].map((slot) => slot.writer.idle()));
