@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseQuestionFile } from '../core/protocol/parse-question-file.js';
 import { formatProtocolError } from '../core/protocol/protocol-error.js';
 import { batchKey, fingerprintOf } from '../core/queue/batch-key.js';
+import { revisionOf } from '../core/slack/batch-view.js';
 import { renderBatchMessages } from '../core/slack/render-batch-messages.js';
 
 const BUILDER = 'https://app.slack.com/block-kit-builder/#';
@@ -37,7 +38,7 @@ export async function runPreview(
   const runDir = path.dirname(path.dirname(path.resolve(file)));
   const messages = renderBatchMessages({
     key: batchKey(runDir, parsed.value.seq),
-    revision: fingerprintOf(text).slice(0, 8),
+    revision: revisionOf(fingerprintOf(text)),
     runName: path.basename(runDir),
     runDir,
     seq: parsed.value.seq,

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { isEnvelopeBatch } from '../core/envelope/envelope-batch.js';
 import { formatProtocolError } from '../core/protocol/protocol-error.js';
 import { questionFileName } from '../core/protocol/qa-file-names.js';
-import type { BatchView } from '../core/slack/batch-view.js';
+import { type BatchView, revisionOf } from '../core/slack/batch-view.js';
 import { renderBatchMessages } from '../core/slack/render-batch-messages.js';
 import { renderMalformedMessage } from '../core/slack/render-malformed.js';
 import { renderHandoffNotice } from '../core/slack/render-team.js';
@@ -255,7 +255,7 @@ export function toBatchView(record: BatchRecord, ctx: PresentContext): BatchView
   return {
     ...(envelope ? { envelope } : {}),
     key: record.key,
-    revision: record.fingerprint.slice(0, 8),
+    revision: revisionOf(record.fingerprint),
     runName: path.basename(record.runDir),
     runDir: record.runDir,
     seq: record.seq,

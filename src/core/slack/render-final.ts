@@ -59,8 +59,6 @@ export function finalStatusLine(state: FinalViewState): string {
       return `Withdrawn by the agent · ${when}`;
     case 'run-removed':
       return `Run folder removed · ${when}`;
-    case 'replaced':
-      return `Replaced by a newer version of this batch · ${when}`;
   }
 }
 
@@ -77,7 +75,5 @@ export function finalStatusWord(state: FinalViewState): string {
       return 'Withdrawn';
     case 'run-removed':
       return 'Run folder removed';
-    case 'replaced':
-      return 'Replaced';
   }
 }

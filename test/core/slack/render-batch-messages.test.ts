@@ -469,7 +469,6 @@ describe('renderBatchMessages: states', () => {
     [{ kind: 'answered-elsewhere', at }, 'Answered in another tool', 'Answered in another tool: '],
     [{ kind: 'withdrawn', at }, 'Withdrawn by the agent', 'Withdrawn: '],
     [{ kind: 'run-removed', at }, 'Run folder removed', 'Run folder removed: '],
-    [{ kind: 'replaced', at }, 'Replaced by a newer version of this batch', 'Replaced: '],
   ] as const;
   for (const [state, line, prefix] of finals) {
     it(`renders ${state.kind} with answers, no controls and a status line`, () => {

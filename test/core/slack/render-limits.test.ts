@@ -73,7 +73,6 @@ function generate(next: () => number): BatchView {
     { kind: 'submit-failed', error: text(3000) },
     { kind: 'answered', by: 'U12345', at },
     { kind: 'withdrawn', at },
-    { kind: 'replaced', at },
   ]);
   return makeView(questions, { drafts, state, runName: text(200), runDir: `/runs/${text(600)}` });
 }
