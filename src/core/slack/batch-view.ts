@@ -13,7 +13,7 @@ export type BatchViewState =
   | { kind: 'run-removed'; at: Date }
   /** an envelope batch someone closed with Cancel; `by` is a Slack user id */
   | { kind: 'cancelled'; by: string; at: Date };
-  /** the q-out file was rewritten; a fresh message follows */
+/** the q-out file was rewritten; a fresh message follows */
 
 /** The states after which a batch's messages show answers and no controls. */
 export type FinalViewState = Exclude<BatchViewState, { kind: 'open' } | { kind: 'submit-failed' }>;

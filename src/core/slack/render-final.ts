@@ -2,7 +2,7 @@ import type { KnownBlock } from '@slack/types';
 import { answerFileName } from '../protocol/qa-file-names.js';
 import type { Answer, Question } from '../protocol/question.js';
 import type { FinalViewState } from './batch-view.js';
-import { escapeMrkdwn } from './escape-mrkdwn.js';
+import { mentionOf } from './mention.js';
 import { quotedSection } from './quote-text.js';
 import { promptSections } from './render-prompt.js';
 
@@ -32,12 +32,6 @@ export function renderFinalQuestion(
   ];
 }
 
-// Slack user ids are upper-case letters and digits; anything else is shown as text, never linked.
-const USER_ID = /^[UWB][A-Z0-9]{2,30}$/;
-
-/** A Slack user id as a mention; anything else as escaped text, never linked. */
-const mention = (by: string): string => (USER_ID.test(by) ? `<@${by}>` : escapeMrkdwn(by));
-
 /** A date Slack formats in each reader's own time zone, with the ISO time as fallback. */
 export function slackDate(at: Date): string {
   const ms = at.getTime();
@@ -50,9 +44,9 @@ export function finalStatusLine(state: FinalViewState): string {
   const when = slackDate(state.at);
   switch (state.kind) {
     case 'answered':
-      return `Answered by ${mention(state.by)} ${when}`;
+      return `Answered by ${mentionOf(state.by)} ${when}`;
     case 'cancelled':
-      return `Cancelled by ${mention(state.by)} · ${when}`;
+      return `Cancelled by ${mentionOf(state.by)} · ${when}`;
     case 'answered-elsewhere':
       return `Answered in another tool · ${when}`;
     case 'withdrawn':

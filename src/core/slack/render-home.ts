@@ -4,6 +4,7 @@ import { mrkdwnContext, mrkdwnSection, plainText } from './block-builders.js';
 import { BLOCK_KIT_LIMITS } from './block-kit-limits.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { formatAge } from './format-age.js';
+import { mentionOf } from './mention.js';
 import { truncatePlain } from './text-cut.js';
 
 /** The parts of a stored batch record the Home tab shows (a `BatchRecord` fits). */
@@ -180,8 +181,5 @@ function answeredLine(batch: HomeBatch, details: HomeDetails, now: Date): string
 
 /** A user mention for a Slack user id; anything else is shown as escaped text. */
 function mention(userId: string | undefined): string {
-  if (!userId) return 'someone';
-  if (/^[UW][A-Z0-9]+$/.test(userId)) return `<@${userId}>`;
-  if (/^S[A-Z0-9]+$/.test(userId)) return `<!subteam^${userId}>`;
-  return escapeMrkdwn(userId);
+  return userId ? mentionOf(userId) : 'someone';
 }

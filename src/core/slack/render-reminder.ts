@@ -1,7 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import { mrkdwnSection } from './block-builders.js';
+import { mentionOf } from './mention.js';
 import { slackDate } from './render-final.js';
-import { mentionOf } from './render-team.js';
 
 /** What a reminder says and to whom. */
 export interface ReminderView {

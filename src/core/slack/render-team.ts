@@ -1,26 +1,15 @@
 import type { Button, KnownBlock } from '@slack/types';
 import type { TeamView } from './batch-view.js';
 import { button, mrkdwnContext } from './block-builders.js';
-import { escapeMrkdwn } from './escape-mrkdwn.js';
+import { mentionOf } from './mention.js';
 import { slackDate } from './render-final.js';
 import { CLAIM_VALUES, TEAM_ACTIONS } from './team-ids.js';
 import { cutEscaped } from './text-cut.js';
-
-// Slack ids: users (U/W), bots (B), user groups (S). Anything else is shown as text.
-const USER_ID = /^[UWB][A-Z0-9]{2,30}$/;
-const GROUP_ID = /^S[A-Z0-9]{2,30}$/;
 
 /** How much of a hand-off note the message's chain shows; the thread reply has all of it. */
 const NOTE_IN_CHAIN = 300;
 /** Context blocks hold at most 3000 characters of text. */
 const CHAIN_SHOWN = 2900;
-
-/** A user or user group id as a mention Slack shows as a name; anything else as plain text. */
-export function mentionOf(id: string): string {
-  if (USER_ID.test(id)) return `<@${id}>`;
-  if (GROUP_ID.test(id)) return `<!subteam^${id}>`;
-  return escapeMrkdwn(id);
-}
 
 type Handoff = TeamView['handoffs'][number];
 

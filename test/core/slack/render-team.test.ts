@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { mentionOf } from '../../../src/core/slack/mention.js';
 import {
   handOffRefusal,
   readHandOffSubmission,
   renderHandOffModal,
 } from '../../../src/core/slack/render-hand-off-modal.js';
 import {
-  mentionOf,
   renderHandoffNotice,
   teamButtons,
   teamLines,
