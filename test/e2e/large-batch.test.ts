@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { BLOCK_KIT_LIMITS } from '../../src/core/slack/block-kit-limits.js';
-import { ALICE, channelMessages, elementsOf, type Harness } from '../support/relay-harness.js';
+import {
+  ALICE,
+  channelMessages,
+  elementsOf,
+  type Harness,
+  startRelayHarness,
+} from '../support/relay-harness.js';
 import { waitFor } from '../support/temp-dir.js';
 import {
   answerFile,
@@ -14,7 +20,6 @@ import {
   plainTexts,
   postBatch,
   qaFiles,
-  startWithRuns,
   submit,
   thread,
   waitForAnswered,
@@ -85,7 +90,7 @@ for (const mode of MODES) {
   describe(`a batch too large for one message (${mode} mode)`, () => {
     let h: Harness;
     beforeEach(async () => {
-      h = await startWithRuns(mode, RUN);
+      h = await startRelayHarness(mode);
     });
     afterEach(async () => {
       try {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { escapeMrkdwn } from '../../src/core/slack/escape-mrkdwn.js';
 import { CALLBACK_IDS } from '../../src/core/slack/ids.js';
-import { ALICE, type Harness } from '../support/relay-harness.js';
+import { ALICE, type Harness, startRelayHarness } from '../support/relay-harness.js';
 import { waitFor } from '../support/temp-dir.js';
 import {
   answerFile,
@@ -16,7 +16,6 @@ import {
   plainTexts,
   postBatch,
   shownLabel,
-  startWithRuns,
   submit,
   waitForAnswered,
   waitForSelection,
@@ -68,7 +67,7 @@ for (const mode of MODES) {
   describe(`options longer than a label (${mode} mode)`, () => {
     let h: Harness;
     beforeEach(async () => {
-      h = await startWithRuns(mode, RUN);
+      h = await startRelayHarness(mode);
     });
     afterEach(async () => {
       try {

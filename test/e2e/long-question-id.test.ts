@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { BLOCK_KIT_LIMITS } from '../../src/core/slack/block-kit-limits.js';
 import { CALLBACK_IDS, FREE_WRITE_INPUT } from '../../src/core/slack/ids.js';
-import { ALICE, type Harness } from '../support/relay-harness.js';
+import { ALICE, type Harness, startRelayHarness } from '../support/relay-harness.js';
 import { waitFor } from '../support/temp-dir.js';
 import {
   answerFile,
@@ -14,7 +14,6 @@ import {
   click,
   MODES,
   postBatch,
-  startWithRuns,
   submit,
   waitForAnswered,
 } from './relay-session.js';
@@ -26,7 +25,7 @@ for (const mode of MODES) {
   describe(`a question id too long for modal metadata (${mode} mode)`, () => {
     let h: Harness;
     beforeEach(async () => {
-      h = await startWithRuns(mode, RUN);
+      h = await startRelayHarness(mode);
     });
     afterEach(async () => {
       try {

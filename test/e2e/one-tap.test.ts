@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { escapeMrkdwn } from '../../src/core/slack/escape-mrkdwn.js';
 import type { ObservedMessage } from '../support/fake-slack/index.js';
-import { ALICE, BOB, elementsOf, type Harness } from '../support/relay-harness.js';
+import {
+  ALICE,
+  BOB,
+  elementsOf,
+  type Harness,
+  startRelayHarness,
+} from '../support/relay-harness.js';
 import { waitFor } from '../support/temp-dir.js';
 import {
   answerFile,
@@ -16,7 +22,6 @@ import {
   postBatch,
   qaFiles,
   shownLabel,
-  startWithRuns,
   submit,
   thread,
   waitForAnswered,
@@ -51,7 +56,7 @@ for (const mode of MODES) {
   describe(`one-tap batches (${mode} mode)`, () => {
     let h: Harness;
     beforeEach(async () => {
-      h = await startWithRuns(mode, RUN);
+      h = await startRelayHarness(mode);
     });
     afterEach(async () => {
       try {

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { escapeMrkdwn } from '../../src/core/slack/escape-mrkdwn.js';
 import { CALLBACK_IDS } from '../../src/core/slack/ids.js';
 import type { StoredEphemeral } from '../support/fake-slack/index.js';
-import { ALICE, type Harness } from '../support/relay-harness.js';
+import { ALICE, type Harness, startRelayHarness } from '../support/relay-harness.js';
 import { waitFor } from '../support/temp-dir.js';
 import {
   answerFile,
@@ -20,7 +20,6 @@ import {
   postBatch,
   qaFiles,
   shownLabel,
-  startWithRuns,
   submit,
   thread,
   waitForAnswered,
@@ -109,7 +108,7 @@ for (const mode of MODES) {
   describe(`previews (${mode} mode)`, () => {
     let h: Harness;
     beforeEach(async () => {
-      h = await startWithRuns(mode, RUN);
+      h = await startRelayHarness(mode);
     });
     afterEach(async () => {
       try {
@@ -257,7 +256,7 @@ for (const mode of MODES) {
   describe(`mrkdwn injection (${mode} mode)`, () => {
     let h: Harness;
     beforeEach(async () => {
-      h = await startWithRuns(mode, EVIL_RUN);
+      h = await startRelayHarness(mode);
     });
     afterEach(async () => {
       try {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import type { Harness } from '../support/relay-harness.js';
+import { startRelayHarness } from '../support/relay-harness.js';
 import {
   answerFile,
   answerYesNo,
@@ -13,7 +14,6 @@ import {
   numberedOptions,
   postBatch,
   qaFiles,
-  startWithRuns,
   submit,
   waitForAnswered,
   waitForSelection,
@@ -59,7 +59,7 @@ for (const mode of MODES) {
   describe(`question shapes (${mode} mode)`, () => {
     let h: Harness;
     beforeEach(async () => {
-      h = await startWithRuns(mode, RUN);
+      h = await startRelayHarness(mode);
     });
     afterEach(async () => {
       try {

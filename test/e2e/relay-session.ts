@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { escapeMrkdwn } from '../../src/core/slack/escape-mrkdwn.js';
 import { CALLBACK_IDS, FREE_WRITE_INPUT } from '../../src/core/slack/ids.js';
@@ -12,7 +12,6 @@ import {
   type FoundElement,
   type Harness,
   type Mode,
-  startRelayHarness,
 } from '../support/relay-harness.js';
 import { waitFor, writeQuestionFile } from '../support/temp-dir.js';
 
@@ -20,19 +19,6 @@ import { waitFor, writeQuestionFile } from '../support/temp-dir.js';
 export const MODES: readonly Mode[] = ['socket', 'http'];
 
 type Blocks = readonly Record<string, unknown>[];
-
-/**
- * The relay harness with the `qa/` folders of these runs in place before the watcher's first
- * scan. chokidar can miss a file renamed into a folder created a moment earlier (it scans a
- * new folder, then starts watching it: paulmillr/chokidar#1471), so the tests here create the
- * folders first and restart the relay; what they check then does not hang on that race.
- */
-export async function startWithRuns(mode: Mode, ...runNames: string[]): Promise<Harness> {
-  const h = await startRelayHarness(mode);
-  for (const name of runNames) await mkdir(path.join(h.runDir(name), 'qa'), { recursive: true });
-  await h.restart();
-  return h;
-}
 
 /** Writes batch `seq` of a run and waits for its first message in the channel. */
 export async function postBatch(

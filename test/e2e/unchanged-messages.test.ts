@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import type { Harness } from '../support/relay-harness.js';
-import { answerYesNo, MODES, postBatch, startWithRuns, thread } from './relay-session.js';
+import { startRelayHarness } from '../support/relay-harness.js';
+import { answerYesNo, MODES, postBatch, thread } from './relay-session.js';
 
 const RUN = 'run-long';
 
@@ -23,7 +24,7 @@ for (const mode of MODES) {
     });
 
     test('one answer edits only the message that shows it, not every message of the batch', async () => {
-      h = await startWithRuns(mode, RUN);
+      h = await startRelayHarness(mode);
       const posted = await postBatch(h, RUN, LONG_BATCH);
       const messages = await (async () => {
         for (;;) {
