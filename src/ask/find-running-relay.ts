@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode } from '../fs/file-write-error.js';
-import { LOCK_FILE_NAME } from '../store/state-dir-lock.js';
+import { LOCK_FILE_NAME, parseLockPid, processIsAlive } from '../store/state-dir-lock.js';
 
 /**
  * The pid of the relay using `stateDir`, read from its lock file, when that process is alive;
@@ -15,13 +15,6 @@ export async function findRunningRelay(stateDir: string): Promise<number | undef
     if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') return undefined;
     throw error;
   }
-  const pid = Number(text.trim());
-  if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
-  try {
-    process.kill(pid, 0);
-    return pid;
-  } catch (error) {
-    // EPERM: the process exists but belongs to another user, so it is alive
-    return errnoCode(error) === 'EPERM' ? pid : undefined;
-  }
+  const pid = parseLockPid(text);
+  return pid !== undefined && processIsAlive(pid) ? pid : undefined;
 }

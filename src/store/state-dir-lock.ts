@@ -76,12 +76,17 @@ async function readLockOwner(path: string): Promise<number | 'gone' | 'unreadabl
       },
     );
   }
-  const pid = Number(text.trim());
-  return Number.isSafeInteger(pid) && pid > 0 ? pid : 'unreadable';
+  return parseLockPid(text) ?? 'unreadable';
 }
 
-function isHeldByLiveProcess(path: string, pid: number): boolean {
-  if (pid === process.pid) return heldHere.has(path);
+/** The pid a lock file holds, if it holds one. */
+export function parseLockPid(text: string): number | undefined {
+  const pid = Number(text.trim());
+  return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+/** Whether a process with this pid exists. */
+export function processIsAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -89,6 +94,11 @@ function isHeldByLiveProcess(path: string, pid: number): boolean {
     // EPERM: the process exists but belongs to another user, so it is alive
     return errnoCode(error) === 'EPERM';
   }
+}
+
+function isHeldByLiveProcess(path: string, pid: number): boolean {
+  if (pid === process.pid) return heldHere.has(path);
+  return processIsAlive(pid);
 }
 
 async function releaseLock(path: string, log: Logger): Promise<void> {
