@@ -20,6 +20,7 @@ import {
   AFTER_BACKOFF_MS,
   current,
   expectedAnswerFile,
+  formatBatch,
   hasNoControls,
   holdMessageUpdates,
   ids,
@@ -36,14 +37,6 @@ import {
   waitForMessage,
   writeAnswerFileAsOtherTool,
 } from './relay-steps.js';
-
-const formatBatch = (seq: number) => ({
-  seq,
-  questions: [
-    { id: 'format', type: 'choose-one', prompt: 'Output format?', options: ['JSON', 'CSV'] },
-    { id: 'go', type: 'yes-no', prompt: 'Proceed?' },
-  ],
-});
 
 for (const mode of ['socket', 'http'] as Mode[]) {
   describe(`a batch closed while people look at it (${mode} mode)`, () => {

@@ -17,6 +17,7 @@ import {
   answerFileText,
   batchMessages,
   expectedAnswerFile,
+  formatBatch,
   hasNoControls,
   ids,
   okCalls,
@@ -31,15 +32,6 @@ import {
   waitForMessage,
   writeFreeText,
 } from './relay-steps.js';
-
-/** A two-question batch answered with a radio pick and a yes-no button. */
-const formatBatch = (seq: number) => ({
-  seq,
-  questions: [
-    { id: 'format', type: 'choose-one', prompt: 'Output format?', options: ['JSON', 'CSV'] },
-    { id: 'go', type: 'yes-no', prompt: 'Proceed?' },
-  ],
-});
 
 for (const mode of ['socket', 'http'] as Mode[]) {
   describe(`a batch's life end to end (${mode} mode)`, () => {

@@ -397,3 +397,12 @@ export function afterCall(
     return count;
   };
 }
+
+/** A two-question batch answered with a radio pick and a yes-no button. */
+export const formatBatch = (seq: number) => ({
+  seq,
+  questions: [
+    { id: 'format', type: 'choose-one', prompt: 'Output format?', options: ['JSON', 'CSV'] },
+    { id: 'go', type: 'yes-no', prompt: 'Proceed?' },
+  ],
+});

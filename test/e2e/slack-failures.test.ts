@@ -23,6 +23,7 @@ import {
   current,
   expectedAnswerFile,
   failedCalls,
+  formatBatch,
   hasNoControls,
   holdCalls,
   holdMessageUpdates,
@@ -40,14 +41,6 @@ import {
   waitForMessage,
   writeFreeText,
 } from './relay-steps.js';
-
-const formatBatch = (seq: number) => ({
-  seq,
-  questions: [
-    { id: 'format', type: 'choose-one', prompt: 'Output format?', options: ['JSON', 'CSV'] },
-    { id: 'go', type: 'yes-no', prompt: 'Proceed?' },
-  ],
-});
 
 /** A batch too big for one message: the preview pushes question 2 into a thread reply. */
 const SPLIT_BATCH = {
