@@ -11,8 +11,6 @@ export type ProtocolFileRead =
   | { kind: 'missing' }
   | { kind: 'refused'; reason: string };
 
-const CHUNK_BYTES = 64 * 1024;
-
 /** What a non-regular file is, in words a person knows. */
 function kindOf(stats: Stats): string {
   if (stats.isFIFO()) return 'a FIFO';
@@ -50,17 +48,23 @@ export async function readProtocolFile(path: string): Promise<ProtocolFileRead> 
     const stats = await handle.stat();
     if (!stats.isFile()) return refused(`not a regular file (${kindOf(stats)})`);
     if (stats.size > PROTOCOL_FILE_MAX_BYTES) return refused(tooLarge(stats.size));
-    const chunks: Buffer[] = [];
+    // Sized from fstat plus one byte, so a file that has not grown is read in one call and EOF
+    // seen in the next; a buffer per read would leave the allocator far more to hold on to.
+    let buffer = Buffer.allocUnsafe(stats.size + 1);
     let total = 0;
     for (;;) {
-      const chunk = Buffer.alloc(CHUNK_BYTES);
-      const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, null);
+      if (total === buffer.length) {
+        if (total > PROTOCOL_FILE_MAX_BYTES) return refused(tooLarge(total));
+        const grown = Buffer.allocUnsafe(Math.min(total * 2, PROTOCOL_FILE_MAX_BYTES + 1));
+        buffer.copy(grown, 0, 0, total);
+        buffer = grown;
+      }
+      const { bytesRead } = await handle.read(buffer, total, buffer.length - total, null);
       if (bytesRead === 0) break;
       total += bytesRead;
-      if (total > PROTOCOL_FILE_MAX_BYTES) return refused(tooLarge(total));
-      chunks.push(chunk.subarray(0, bytesRead));
     }
-    return { kind: 'ok', bytes: Buffer.concat(chunks, total) };
+    if (total > PROTOCOL_FILE_MAX_BYTES) return refused(tooLarge(total));
+    return { kind: 'ok', bytes: buffer.subarray(0, total) };
   } finally {
     await handle.close();
   }
