@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import './prefer-small-heap.js';
 import { config as loadDotenv } from 'dotenv';
 import { runAsk } from './cli/ask-command.js';
 import { runCheck } from './cli/check-command.js';
