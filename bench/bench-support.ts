@@ -109,7 +109,9 @@ export function startRelay(
       RELAY_STATE_DIR: path.join(root, 'state'),
       LOG_LEVEL: 'warn',
       // RELAY_V8_DEFAULTS=1 npm run bench: the same figures with V8's default heap sizing
-      ...(process.env.RELAY_V8_DEFAULTS ? { RELAY_V8_DEFAULTS: process.env.RELAY_V8_DEFAULTS } : {}),
+      ...(process.env.RELAY_V8_DEFAULTS
+        ? { RELAY_V8_DEFAULTS: process.env.RELAY_V8_DEFAULTS }
+        : {}),
       ...extraEnv,
     },
   });

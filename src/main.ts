@@ -64,13 +64,20 @@ async function main(argv: string[]): Promise<number> {
       const log = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true });
       const relay = await runStart(config, log);
       return new Promise<number>((resolve) => {
+        const stopped = (code: number) => {
+          log.info('stopped');
+          // Slack calls given up on at stop may still be retrying: they must not keep a stopped
+          // relay alive. A second is enough for the last log lines to drain.
+          setTimeout(() => process.exit(code), 1000).unref();
+          resolve(code);
+        };
         const stop = (signal: NodeJS.Signals) => {
           log.info({ signal }, 'stopping');
           relay.stop().then(
-            () => resolve(0),
+            () => stopped(0),
             (error: unknown) => {
               log.error({ err: error }, 'error while stopping');
-              resolve(1);
+              stopped(1);
             },
           );
         };

@@ -85,6 +85,11 @@ export interface BatchQueueDeps {
   retryBaseMs?: number;
   /** Publishes an answer file without overwriting one (the real one unless a test passes another). */
   publish?: typeof publishFileNoClobber;
+  /**
+   * How long `close` waits for syncs under way. A sync can be stuck retrying an unreachable
+   * Slack; stopping must not wait for that, and whatever it did not finish is redone at start.
+   */
+  closeGraceMs?: number;
 }
 
 export type BatchQueue = ReturnType<typeof createBatchQueue>;
@@ -100,6 +105,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
   const now = deps.now ?? (() => new Date());
   const settleMs = deps.settleMs ?? 1000;
   const retryBaseMs = deps.retryBaseMs ?? 1000;
+  const closeGraceMs = deps.closeGraceMs ?? 5000;
   const publish = deps.publish ?? publishFileNoClobber;
   const lock = createKeyedLock();
   const limit = createLimiter(deps.concurrency ?? 8);
@@ -161,10 +167,17 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       do {
         state.again = false;
         try {
-          await limit(() => lock.run(runDir, () => syncRun(runDir)));
+          // a sync still waiting for its turn when the queue closes never starts
+          await limit(async () => {
+            if (!closed) await lock.run(runDir, () => syncRun(runDir));
+          });
         } catch (err) {
-          log.error({ err, runDir }, 'could not sync run; will try again');
-          later(retryDelay(runDir), runDir);
+          if (closed) {
+            log.debug({ err, runDir }, 'sync ended by stopping');
+          } else {
+            log.error({ err, runDir }, 'could not sync run; will try again');
+            later(retryDelay(runDir), runDir);
+          }
         }
       } while (state.again && !closed);
       state.running = false;
@@ -693,16 +706,29 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       return outcome;
     },
 
-    /** Stops timers and further syncs; waits for syncs under way. */
+    /** Stops timers and further syncs; waits for syncs under way, at most `closeGraceMs`. */
     async close() {
       closed = true;
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       pending.clear(); // runs seen but never started: nothing is running for them
-      await new Promise<void>((resolve) => {
-        idleWaiters.push(resolve);
-        settleIdle();
-      });
+      let grace: NodeJS.Timeout | undefined;
+      const drained = await Promise.race([
+        new Promise<boolean>((resolve) => {
+          idleWaiters.push(() => resolve(true));
+          settleIdle();
+        }),
+        new Promise<boolean>((resolve) => {
+          grace = setTimeout(() => resolve(false), closeGraceMs);
+        }),
+      ]);
+      clearTimeout(grace);
+      if (!drained) {
+        log.warn(
+          { runs: [...runs.keys()], waitedMs: closeGraceMs },
+          'stopping while these runs still wait on Slack; what they did not finish is done again at the next start',
+        );
+      }
     },
   };
 }

@@ -63,6 +63,8 @@ export interface FakeSlack {
 
   /** Makes the next `times` calls of a Web API method fail (429 with Retry-After, 503, or an error). */
   failNext(method: string, failure: InjectedFailure, times?: number): void;
+  /** Drops the injected failures that have not happened yet for a method. */
+  clearFailures(method: string): void;
   /** Sends interactions to this request URL (HTTP mode) instead of Socket Mode; undefined switches back. */
   setRequestUrl(url: string | undefined): void;
   /** Sends `disconnect` with the reason on every Socket Mode connection and closes them. */
@@ -186,6 +188,7 @@ export async function startFakeSlack(options: StartFakeSlackOptions = {}): Promi
     addChannel: (channel) => workspace.addChannel(channel),
     addUserGroup: (group) => workspace.addUserGroup(group),
     failNext: (method, failure, times) => webApi.failNext(method, failure, times),
+    clearFailures: (method) => webApi.clearFailures(method),
     setRequestUrl(url) {
       requestUrl = url;
     },

@@ -51,6 +51,11 @@ export class WebApiRouter {
     this.injected.set(method, queue);
   }
 
+  /** Drops the failures still waiting for `method`: Slack is back. */
+  clearFailures(method: string): void {
+    this.injected.delete(method);
+  }
+
   /** Handles one request to `/api/<method>`. */
   handle(method: string, req: IncomingMessage, url: URL, body: string): HttpAnswer {
     const parsed = parseWebApiRequest(req, url, body);

@@ -279,6 +279,19 @@ describe('fake Slack Web API', () => {
     assert.equal(fake.messages(CHANNEL).length, 1);
   });
 
+  it('ends an outage on demand: failures not yet used are dropped', async () => {
+    const web = webClientFor(fake, { retryConfig: { retries: 0 } });
+    fake.failNext('chat.postMessage', { status: 503 }, 100);
+    await assert.rejects(web.chat.postMessage({ channel: CHANNEL, text: 'down' }));
+    fake.clearFailures('chat.postMessage');
+    const posted = await web.chat.postMessage({ channel: CHANNEL, text: 'back' });
+    assert.equal(posted.ok, true);
+    assert.deepEqual(
+      fake.calls.filter((c) => c.method === 'chat.postMessage').map((c) => c.status),
+      [503, 200],
+    );
+  });
+
   it('simulates outages (503) and injected errors for a number of calls', async () => {
     const web = webClientFor(fake, { retryConfig: { retries: 2, minTimeout: 10, maxTimeout: 20 } });
     fake.failNext('chat.update', { status: 503 });

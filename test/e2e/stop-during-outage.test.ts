@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
+import { CHANNEL } from '../support/relay-harness.js';
+import { type RelayProcess, spawnRelay } from '../support/spawn-relay.js';
+import { makeTempDir, sampleBatch, waitFor, writeQuestionFile } from '../support/temp-dir.js';
+
+/** More runs than the queue syncs at once, so some are still waiting for a turn at SIGTERM. */
+const RUNS = 12;
+
+/** Generous for a slow machine; a relay that waits out the Slack client's retries takes longer. */
+const EXIT_WITHIN_MS = 20_000;
+
+const attempts = (slack: FakeSlack) =>
+  slack.calls.filter((c) => c.method === 'chat.postMessage').length;
+
+describe('a relay stopped with SIGTERM while Slack is down', () => {
+  let slack: FakeSlack;
+  let root: string;
+  let cleanup: () => Promise<void>;
+  let relay: RelayProcess | undefined;
+
+  beforeEach(async () => {
+    slack = await startFakeSlack();
+    ({ dir: root, cleanup } = await makeTempDir('o7-stop-outage-'));
+    await mkdir(path.join(root, 'runs'), { recursive: true });
+  });
+
+  afterEach(async () => {
+    await relay?.kill();
+    await slack.close();
+    await cleanup();
+  });
+
+  const start = () => {
+    relay = spawnRelay(['start'], {
+      cwd: root,
+      env: {
+        SLACK_BOT_TOKEN: slack.botToken,
+        SLACK_APP_TOKEN: slack.appToken,
+        SLACK_CHANNEL_ID: CHANNEL,
+        SLACK_API_URL: slack.apiUrl,
+        RELAY_WATCH: path.join(root, 'runs'),
+        RELAY_STATE_DIR: path.join(root, 'state'),
+        LOG_LEVEL: 'info',
+      },
+    });
+    return relay;
+  };
+
+  test('exits promptly, says which runs it left, and posts each of them once at the next start', async () => {
+    slack.failNext('chat.postMessage', { status: 503 }, 100_000);
+    for (let i = 0; i < RUNS; i += 1) {
+      await writeQuestionFile(path.join(root, 'runs', `run-${i}`), 1, sampleBatch(1));
+    }
+    const first = start();
+    await first.waitForLog('relay ready');
+    // every sync slot is inside the Slack client's retries of a 503
+    await waitFor(() => attempts(slack) >= 8 || undefined, 'posts under way', 30_000);
+
+    first.child.kill('SIGTERM');
+    const exit = await waitFor(
+      () => (first.child.exitCode === null ? undefined : first.exited),
+      'the relay to exit after SIGTERM',
+      EXIT_WITHIN_MS,
+    );
+    assert.deepEqual(await exit, { code: 0, signal: null });
+    const left = first.logs.find((l) =>
+      String(l.msg).startsWith('stopping while these runs still wait on Slack'),
+    );
+    assert.ok(left, `no log of the runs left behind; logs: ${first.stdout().slice(-2000)}`);
+    const runs = left.runs as string[];
+    assert.ok(runs.length >= 1 && runs.length <= RUNS, `runs left: ${runs.length}`);
+    for (const run of runs) assert.match(run, /run-\d+$/);
+    assert.ok(first.logs.some((l) => l.msg === 'stopped'));
+    assert.equal(slack.messages(CHANNEL).length, 0);
+
+    slack.clearFailures('chat.postMessage');
+    const second = start();
+    await second.waitForLog('relay ready');
+    await waitFor(
+      () => slack.messages(CHANNEL).length >= RUNS || undefined,
+      `${RUNS} batches posted after the restart`,
+      30_000,
+    );
+    const texts = slack.messages(CHANNEL).map((m) => m.text ?? '');
+    for (let i = 0; i < RUNS; i += 1) {
+      assert.equal(
+        texts.filter((t) => t.includes(`run-${i},`) || t.includes(`run-${i} `)).length,
+        1,
+        `run-${i} posted once: ${texts.join(' | ')}`,
+      );
+    }
+  });
+});
