@@ -10,11 +10,9 @@ import {
 import type { EnvelopeAnswerExtras } from '../core/envelope/follow-up-text.js';
 import { buildAnswerFile, serializeAnswerFile } from '../core/protocol/build-answer-file.js';
 import { parseAnswerFile } from '../core/protocol/parse-answer-file.js';
-import { parseQuestionFile } from '../core/protocol/parse-question-file.js';
-import type { ProtocolError } from '../core/protocol/protocol-error.js';
-import { answerFileName, questionFileName } from '../core/protocol/qa-file-names.js';
+import { answerFileName } from '../core/protocol/qa-file-names.js';
 import type { Answer, AnswerFile, QuestionBatch } from '../core/protocol/question.js';
-import { batchKey, fingerprintOf } from '../core/queue/batch-key.js';
+import { batchKey } from '../core/queue/batch-key.js';
 import {
   describeGap,
   listQaFiles,
@@ -23,12 +21,19 @@ import {
   type QaListing,
 } from '../core/queue/qa-listing.js';
 import { publishFileNoClobber } from '../fs/publish-file.js';
-import { type ProtocolFileRead, readProtocolFile } from '../fs/read-protocol-file.js';
 import type { RunFsEvent } from '../fs/run-events.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import type { BatchRecord, BatchStatus, StateStore } from '../store/batch-record.js';
-import { createKeyedLock, createLimiter } from './keyed-lock.js';
 import type { PresentContext, Presenter } from './presenter.js';
+import {
+  createQuestionReader,
+  type FileRead,
+  isMissing,
+  questionPath,
+  readQuestionsQuietly,
+  readTextQuietly,
+} from './question-reader.js';
+import { createRunScheduler, type RunSchedulerDeps } from './run-scheduler.js';
 import { withHandoff } from './with-handoff.js';
 
 /** When to list a newly seen run folder again (see `notify`). */
@@ -36,13 +41,6 @@ const NEW_FOLDER_RELIST_MS = [50, 500] as const;
 
 /** Statuses of the one batch per run that is in front of people. */
 const ACTIVE: readonly BatchStatus[] = ['open', 'submitting', 'malformed'];
-
-/** What reading the current question file found. */
-type FileRead =
-  | { kind: 'missing' }
-  | { kind: 'valid'; batch: QuestionBatch; fingerprint: string }
-  | { kind: 'malformed'; error: ProtocolError; fingerprint: string }
-  | { kind: 'settling' };
 
 /** Result of a person pressing Submit (or a one-tap answer). */
 export type SubmitOutcome =
@@ -72,24 +70,16 @@ export type CancelOutcome =
   | { kind: 'out-of-date' }
   | { kind: 'unknown' };
 
-export interface BatchQueueDeps {
+export interface BatchQueueDeps
+  extends Pick<RunSchedulerDeps, 'concurrency' | 'retryBaseMs' | 'closeGraceMs'> {
   store: StateStore;
   presenter: Presenter;
   log: Logger;
   now?: () => Date;
   /** How long a question file must stay unparseable, unchanged, before it is reported malformed. */
   settleMs?: number;
-  /** How many runs are synced at once. */
-  concurrency?: number;
-  /** First delay before showing a batch again after the presenter failed; doubles up to a minute. */
-  retryBaseMs?: number;
   /** Publishes an answer file without overwriting one (the real one unless a test passes another). */
   publish?: typeof publishFileNoClobber;
-  /**
-   * How long `close` waits for syncs under way. A sync can be stuck retrying an unreachable
-   * Slack; stopping must not wait for that, and whatever it did not finish is redone at start.
-   */
-  closeGraceMs?: number;
 }
 
 export type BatchQueue = ReturnType<typeof createBatchQueue>;
@@ -103,135 +93,26 @@ export type BatchQueue = ReturnType<typeof createBatchQueue>;
 export function createBatchQueue(deps: BatchQueueDeps) {
   const { store, presenter, log } = deps;
   const now = deps.now ?? (() => new Date());
-  const settleMs = deps.settleMs ?? 1000;
-  const retryBaseMs = deps.retryBaseMs ?? 1000;
-  const closeGraceMs = deps.closeGraceMs ?? 5000;
   const publish = deps.publish ?? publishFileNoClobber;
-  const lock = createKeyedLock();
-  const limit = createLimiter(deps.concurrency ?? 8);
-
-  /** Last valid read of each run's current batch, so clicks don't re-read the file. */
-  const batches = new Map<string, { fingerprint: string; batch: QuestionBatch }>();
-  /** Unparseable files waiting to stop changing, by question file path. */
-  const unsettled = new Map<string, { fingerprint: string; since: number }>();
-  const runs = new Map<string, { running: boolean; again: boolean }>();
-  const timers = new Set<NodeJS.Timeout>();
-  const retries = new Map<string, number>();
-  const pending = new Set<string>();
-  let started = false;
-  let closed = false;
-  let busy = 0;
-  let idleWaiters: (() => void)[] = [];
+  const scheduler = createRunScheduler({
+    sync: (runDir) => syncRun(runDir),
+    log,
+    concurrency: deps.concurrency,
+    retryBaseMs: deps.retryBaseMs,
+    closeGraceMs: deps.closeGraceMs,
+  });
+  const questions = createQuestionReader({
+    now,
+    settleMs: deps.settleMs ?? 1000,
+    lookAgain: (runDir, ms) => scheduler.later(ms, runDir),
+  });
+  const readCurrent = questions.read;
 
   const nowIso = () => now().toISOString();
   const qaDir = (runDir: string) => path.join(runDir, 'qa');
-  const questionPath = (runDir: string, seq: number) =>
-    path.join(qaDir(runDir), questionFileName(seq));
 
   function activeRecord(runDir: string): BatchRecord | undefined {
     return store.forRun(runDir).find((r) => ACTIVE.includes(r.status));
-  }
-
-  function settleIdle() {
-    if (busy > 0 || pending.size > 0) return;
-    const waiters = idleWaiters;
-    idleWaiters = [];
-    for (const resolve of waiters) resolve();
-  }
-
-  function later(ms: number, runDir: string) {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      schedule(runDir);
-    }, ms);
-    timer.unref();
-    timers.add(timer);
-  }
-
-  /** Marks a run for a re-sync; runs are synced one at a time each, several runs at once. */
-  function schedule(runDir: string) {
-    if (closed) return;
-    if (!started) {
-      pending.add(runDir);
-      return;
-    }
-    const state = runs.get(runDir) ?? { running: false, again: false };
-    runs.set(runDir, state);
-    if (state.running) {
-      state.again = true;
-      return;
-    }
-    state.running = true;
-    busy += 1;
-    void (async () => {
-      do {
-        state.again = false;
-        try {
-          // a sync still waiting for its turn when the queue closes never starts
-          await limit(async () => {
-            if (!closed) await lock.run(runDir, () => syncRun(runDir));
-          });
-        } catch (err) {
-          if (closed) {
-            log.debug({ err, runDir }, 'sync ended by stopping');
-          } else {
-            log.error({ err, runDir }, 'could not sync run; will try again');
-            later(retryDelay(runDir), runDir);
-          }
-        }
-      } while (state.again && !closed);
-      state.running = false;
-      runs.delete(runDir);
-      busy -= 1;
-      settleIdle();
-    })();
-  }
-
-  function retryDelay(runDir: string): number {
-    const attempt = (retries.get(runDir) ?? 0) + 1;
-    retries.set(runDir, attempt);
-    return Math.min(retryBaseMs * 2 ** (attempt - 1), 60_000);
-  }
-
-  async function readCurrent(runDir: string, seq: number): Promise<FileRead> {
-    const file = questionPath(runDir, seq);
-    let read: ProtocolFileRead;
-    try {
-      read = await readProtocolFile(file);
-    } catch (err) {
-      if (isMissing(err)) return { kind: 'missing' };
-      throw err;
-    }
-    if (read.kind === 'missing') return { kind: 'missing' };
-    if (read.kind === 'refused') {
-      // A FIFO, symlink, folder or huge file in place of a question file: say so, never read it.
-      return {
-        kind: 'malformed',
-        error: refusal(file, read.reason),
-        fingerprint: `refused:${read.reason}`,
-      };
-    }
-    const bytes = read.bytes;
-    const fingerprint = fingerprintOf(bytes);
-    const cached = batches.get(runDir);
-    if (cached?.fingerprint === fingerprint && cached.batch.seq === seq) {
-      return { kind: 'valid', batch: cached.batch, fingerprint };
-    }
-    const parsed = parseQuestionFile(bytes.toString('utf8'), file);
-    if (parsed.ok) {
-      unsettled.delete(file);
-      batches.set(runDir, { fingerprint, batch: parsed.value });
-      return { kind: 'valid', batch: parsed.value, fingerprint };
-    }
-    // A file being written in place is unparseable for a moment; wait until it stops changing.
-    const seen = unsettled.get(file);
-    const at = now().getTime();
-    if (seen?.fingerprint === fingerprint && at - seen.since >= settleMs) {
-      return { kind: 'malformed', error: parsed.error, fingerprint };
-    }
-    if (seen?.fingerprint !== fingerprint) unsettled.set(file, { fingerprint, since: at });
-    later(settleMs, runDir);
-    return { kind: 'settling' };
   }
 
   async function put(record: BatchRecord): Promise<BatchRecord> {
@@ -254,7 +135,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
         log.info({ runDir, seq: active.seq }, 'run folder removed; closing its open batch');
         await put({ ...active, status: 'run-removed' });
       }
-      batches.delete(runDir);
+      questions.forget(runDir);
     } else {
       await advance(runDir, listQaFiles(names));
     }
@@ -373,36 +254,36 @@ export function createBatchQueue(deps: BatchQueueDeps) {
         const current = store.get(record.key);
         if (!current) continue;
         await put({ ...current, presentation: { ...presentation, shown: signature } });
-        retries.delete(runDir);
+        scheduler.succeeded(runDir);
       } catch (err) {
         // Keep going: one stuck message (say, a final edit) must not hold back the next batch.
         failed ??= { err, seq: record.seq };
       }
     }
     if (failed) {
-      const delay = retryDelay(runDir);
+      const delay = scheduler.backOff(runDir);
       log.warn(
         { err: failed.err, runDir, seq: failed.seq, retryInMs: delay },
         'could not show the batch to people; keeping it and trying again',
       );
-      later(delay, runDir);
+      scheduler.later(delay, runDir);
     }
   }
 
   async function contextFor(record: BatchRecord) {
     const questionFile = questionPath(record.runDir, record.seq);
     const ctx: PresentContext = { questionFile };
-    const cached = batches.get(record.runDir);
-    if (cached && cached.batch.seq === record.seq) {
-      ctx.batch = cached.batch;
+    const cached = questions.cached(record.runDir, record.seq);
+    if (cached) {
+      ctx.batch = cached;
     } else if (record.status !== 'withdrawn' && record.status !== 'run-removed') {
-      const read = await readQuietly(questionFile);
+      const read = await readQuestionsQuietly(questionFile);
       if (read?.ok) ctx.batch = read.value;
       else if (read) ctx.error = read.error;
     }
     if (record.status === 'answered-elsewhere') {
       const file = path.join(qaDir(record.runDir), answerFileName(record.seq));
-      const text = await readQuietlyText(file);
+      const text = await readTextQuietly(file);
       const parsed = text === undefined ? undefined : parseAnswerFile(text, file, ctx.batch);
       if (parsed?.ok) {
         ctx.answersElsewhere = Object.fromEntries(
@@ -411,42 +292,22 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       }
     }
     if (record.status === 'malformed') {
-      const read = await readQuietly(questionFile);
+      const read = await readQuestionsQuietly(questionFile);
       if (read && !read.ok) ctx.error = read.error;
       delete ctx.batch;
     }
     return ctx;
   }
 
-  async function readQuietly(file: string) {
-    try {
-      const read = await readProtocolFile(file);
-      if (read.kind === 'missing') return undefined;
-      if (read.kind === 'refused') return { ok: false, error: refusal(file, read.reason) } as const;
-      return parseQuestionFile(read.bytes.toString('utf8'), file);
-    } catch {
-      return undefined;
-    }
-  }
-
-  async function batchFor(record: BatchRecord): Promise<QuestionBatch | undefined> {
-    const cached = batches.get(record.runDir);
-    if (cached?.fingerprint === record.fingerprint) return cached.batch;
-    const read = await readCurrent(record.runDir, record.seq);
-    return read.kind === 'valid' && read.fingerprint === record.fingerprint
-      ? read.batch
-      : undefined;
-  }
-
   /** Publishes the answer file of a `submitting` record, or learns that someone else did. */
   async function finishSubmit(record: BatchRecord): Promise<SubmitOutcome> {
-    const batch = await batchFor(record);
+    const batch = await questions.batchOf(record);
     const built = batch ? buildAnswerFile(batch, record.drafts) : undefined;
     if (!batch || !built?.ok) {
       // The questions changed or vanished under a crash: nothing valid to publish. If the
       // answer file is there, it is ours from before the crash.
       const published =
-        (await readQuietlyText(path.join(qaDir(record.runDir), answerFileName(record.seq)))) !==
+        (await readTextQuietly(path.join(qaDir(record.runDir), answerFileName(record.seq)))) !==
         undefined;
       const status: BatchStatus = published ? 'answered' : batch ? 'open' : 'withdrawn';
       const reopened = await put({ ...record, status });
@@ -464,7 +325,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       await put({ ...record, status: 'open', problem: message });
       return { kind: 'write-failed', message };
     }
-    if (outcome === 'exists' && (await readQuietlyText(path.join(dir, name))) === content) {
+    if (outcome === 'exists' && (await readTextQuietly(path.join(dir, name))) === content) {
       outcome = 'published'; // our own write from before a crash
     }
     const { problem: _, ...rest } = record;
@@ -502,7 +363,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
   ): Promise<DraftOutcome> {
     const runDir = runOf(key);
     if (!runDir) return { kind: 'unknown' };
-    return lock.run(runDir, async () => {
+    return scheduler.exclusive(runDir, async () => {
       const found = openFor(key, revision);
       if (found.kind !== 'open') return found;
       const record = await put(change(found.record));
@@ -514,44 +375,35 @@ export function createBatchQueue(deps: BatchQueueDeps) {
   return {
     /** Feeds a watcher event; before `start` events are only collected. */
     notify(event: RunFsEvent) {
-      schedule(event.runDir);
-      if (event.type === 'run-seen' && started) {
+      scheduler.schedule(event.runDir);
+      if (event.type === 'run-seen' && scheduler.started) {
         // chokidar lists a new folder before it watches it: a file renamed in between is
         // never reported, so look again once the watch is surely in place.
-        for (const ms of NEW_FOLDER_RELIST_MS) later(ms, event.runDir);
+        for (const ms of NEW_FOLDER_RELIST_MS) scheduler.later(ms, event.runDir);
       }
     },
 
-    /** Starts syncing: every run seen so far and every run with a batch in the store. */
+    /** Starts syncing: every run seen so far and every run with a batch not settled in the store. */
     start() {
-      started = true;
-      for (const record of store.all()) {
-        if (
-          ACTIVE.includes(record.status) ||
-          record.presentation?.shown !== visibleSignature(record)
-        ) {
-          pending.add(record.runDir);
-        }
-      }
-      const first = [...pending];
-      pending.clear();
-      for (const runDir of first) schedule(runDir);
-      settleIdle();
+      const unsettled = store
+        .all()
+        .filter(
+          (record) =>
+            ACTIVE.includes(record.status) ||
+            record.presentation?.shown !== visibleSignature(record),
+        )
+        .map((record) => record.runDir);
+      scheduler.start(unsettled);
     },
 
     /** Resolves when no run is being synced and none is waiting (timers aside). */
-    idle(): Promise<void> {
-      return new Promise((resolve) => {
-        idleWaiters.push(resolve);
-        settleIdle();
-      });
-    },
+    idle: () => scheduler.idle(),
 
     /** The record and its questions, for rendering and decoding a person's action. */
     async lookup(key: string) {
       const record = store.get(key);
       if (!record) return undefined;
-      const batch = await batchFor(record);
+      const batch = await questions.batchOf(record);
       return { record, batch };
     },
 
@@ -605,7 +457,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     ): Promise<BatchRecord | undefined> {
       const runDir = runOf(key);
       if (!runDir) return undefined;
-      return lock.run(runDir, async () => {
+      return scheduler.exclusive(runDir, async () => {
         const record = store.get(key);
         if (record?.status !== 'open') return undefined;
         const changed = change(record);
@@ -631,10 +483,10 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     async cancel(key: string, input: { revision: string; by: string }): Promise<CancelOutcome> {
       const runDir = runOf(key);
       if (!runDir) return { kind: 'unknown' };
-      return lock.run(runDir, async (): Promise<CancelOutcome> => {
+      return scheduler.exclusive(runDir, async (): Promise<CancelOutcome> => {
         const found = openFor(key, input.revision);
         if (found.kind !== 'open') return found;
-        const batch = await batchFor(found.record);
+        const batch = await questions.batchOf(found.record);
         if (!batch) return { kind: 'out-of-date' };
         if (!isEnvelopeBatch(batch)) return { kind: 'not-cancellable' };
         const { seq } = found.record;
@@ -668,13 +520,13 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     ): Promise<SubmitOutcome> {
       const runDir = runOf(key);
       if (!runDir) return { kind: 'unknown' };
-      const outcome = await lock.run(runDir, async (): Promise<SubmitOutcome> => {
+      const outcome = await scheduler.exclusive(runDir, async (): Promise<SubmitOutcome> => {
         const found = openFor(key, input.revision);
         if (found.kind !== 'open') return found;
         // Read the file again: the agent may have rewritten it since the last event arrived.
         const read = await readCurrent(runDir, found.record.seq);
         if (read.kind !== 'valid' || read.fingerprint !== found.record.fingerprint) {
-          schedule(runDir);
+          scheduler.schedule(runDir);
           return { kind: 'out-of-date' };
         }
         const batch = read.batch;
@@ -702,34 +554,12 @@ export function createBatchQueue(deps: BatchQueueDeps) {
         await presentAll(runDir);
         return result;
       });
-      schedule(runDir);
+      scheduler.schedule(runDir);
       return outcome;
     },
 
     /** Stops timers and further syncs; waits for syncs under way, at most `closeGraceMs`. */
-    async close() {
-      closed = true;
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-      pending.clear(); // runs seen but never started: nothing is running for them
-      let grace: NodeJS.Timeout | undefined;
-      const drained = await Promise.race([
-        new Promise<boolean>((resolve) => {
-          idleWaiters.push(() => resolve(true));
-          settleIdle();
-        }),
-        new Promise<boolean>((resolve) => {
-          grace = setTimeout(() => resolve(false), closeGraceMs);
-        }),
-      ]);
-      clearTimeout(grace);
-      if (!drained) {
-        log.warn(
-          { runs: [...runs.keys()], waitedMs: closeGraceMs },
-          'stopping while these runs still wait on Slack; what they did not finish is done again at the next start',
-        );
-      }
-    },
+    close: () => scheduler.close(),
   };
 }
 
@@ -766,25 +596,4 @@ function withFollowUpText(
   if (!isEnvelopeBatch(batch)) return file;
   const followUpText = followUpTextFor(batch.questions, record.drafts, record.followUps ?? {});
   return { ...file, followUpText };
-}
-
-function isMissing(err: unknown): boolean {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  // EISDIR: a folder with a protocol file's name holds no batch
-  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR';
-}
-
-/** Why a question file is not read at all, as a protocol error people can act on. */
-function refusal(file: string, reason: string): ProtocolError {
-  return { file, problems: [{ path: '', message: `the relay will not read it: ${reason}` }] };
-}
-
-/** A protocol file's text, or undefined when it is missing, refused or unreadable. */
-async function readQuietlyText(file: string): Promise<string | undefined> {
-  try {
-    const read = await readProtocolFile(file);
-    return read.kind === 'ok' ? read.bytes.toString('utf8') : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,0 +1,138 @@
+import path from 'node:path';
+import { parseQuestionFile } from '../core/protocol/parse-question-file.js';
+import type { ProtocolError } from '../core/protocol/protocol-error.js';
+import { questionFileName } from '../core/protocol/qa-file-names.js';
+import type { QuestionBatch } from '../core/protocol/question.js';
+import { fingerprintOf } from '../core/queue/batch-key.js';
+import { type ProtocolFileRead, readProtocolFile } from '../fs/read-protocol-file.js';
+import type { BatchRecord } from '../store/batch-record.js';
+
+/** What reading a run's current question file found. */
+export type FileRead =
+  | { kind: 'missing' }
+  | { kind: 'valid'; batch: QuestionBatch; fingerprint: string }
+  | { kind: 'malformed'; error: ProtocolError; fingerprint: string }
+  /** unparseable but still changing: probably being written (`lookAgain` has been called) */
+  | { kind: 'settling' };
+
+export interface QuestionReaderDeps {
+  now: () => Date;
+  /** How long a question file must stay unparseable, unchanged, before it is reported malformed. */
+  settleMs: number;
+  /** Called when a file is still settling: the run should be read again in `ms`. */
+  lookAgain: (runDir: string, ms: number) => void;
+}
+
+export type QuestionReader = ReturnType<typeof createQuestionReader>;
+
+export const questionPath = (runDir: string, seq: number): string =>
+  path.join(runDir, 'qa', questionFileName(seq));
+
+/**
+ * Reads runs' question files. Keeps the last valid batch of each run, so clicks and re-syncs
+ * of an unchanged file cost a read and a hash, not a parse; and tells a file still being
+ * written in place (unparseable, changing) from a malformed one (unparseable, unchanged for
+ * `settleMs`).
+ */
+export function createQuestionReader(deps: QuestionReaderDeps) {
+  const { now, settleMs, lookAgain } = deps;
+  const batches = new Map<string, { fingerprint: string; batch: QuestionBatch }>();
+  const unsettled = new Map<string, { fingerprint: string; since: number }>();
+
+  async function read(runDir: string, seq: number): Promise<FileRead> {
+    const file = questionPath(runDir, seq);
+    let found: ProtocolFileRead;
+    try {
+      found = await readProtocolFile(file);
+    } catch (err) {
+      if (isMissing(err)) return { kind: 'missing' };
+      throw err;
+    }
+    if (found.kind === 'missing') return { kind: 'missing' };
+    if (found.kind === 'refused') {
+      // A FIFO, symlink, folder or huge file in place of a question file: say so, never read it.
+      return {
+        kind: 'malformed',
+        error: refusal(file, found.reason),
+        fingerprint: `refused:${found.reason}`,
+      };
+    }
+    const fingerprint = fingerprintOf(found.bytes);
+    const cached = batches.get(runDir);
+    if (cached?.fingerprint === fingerprint && cached.batch.seq === seq) {
+      return { kind: 'valid', batch: cached.batch, fingerprint };
+    }
+    const parsed = parseQuestionFile(found.bytes.toString('utf8'), file);
+    if (parsed.ok) {
+      unsettled.delete(file);
+      batches.set(runDir, { fingerprint, batch: parsed.value });
+      return { kind: 'valid', batch: parsed.value, fingerprint };
+    }
+    const seen = unsettled.get(file);
+    const at = now().getTime();
+    if (seen?.fingerprint === fingerprint && at - seen.since >= settleMs) {
+      return { kind: 'malformed', error: parsed.error, fingerprint };
+    }
+    if (seen?.fingerprint !== fingerprint) unsettled.set(file, { fingerprint, since: at });
+    lookAgain(runDir, settleMs);
+    return { kind: 'settling' };
+  }
+
+  return {
+    read,
+
+    /** The questions of `record`'s version of its file, or undefined if the file moved on. */
+    async batchOf(record: BatchRecord): Promise<QuestionBatch | undefined> {
+      const cached = batches.get(record.runDir);
+      if (cached?.fingerprint === record.fingerprint) return cached.batch;
+      const found = await read(record.runDir, record.seq);
+      return found.kind === 'valid' && found.fingerprint === record.fingerprint
+        ? found.batch
+        : undefined;
+    },
+
+    /** The last valid batch read for the run, if it is batch `seq`. */
+    cached(runDir: string, seq: number): QuestionBatch | undefined {
+      const cached = batches.get(runDir);
+      return cached?.batch.seq === seq ? cached.batch : undefined;
+    },
+
+    /** The run folder is gone: drop what is kept for it. */
+    forget(runDir: string) {
+      batches.delete(runDir);
+    },
+  };
+}
+
+/** A question file parsed, or why not; undefined when missing or unreadable. No caching. */
+export async function readQuestionsQuietly(file: string) {
+  try {
+    const found = await readProtocolFile(file);
+    if (found.kind === 'missing') return undefined;
+    if (found.kind === 'refused') return { ok: false, error: refusal(file, found.reason) } as const;
+    return parseQuestionFile(found.bytes.toString('utf8'), file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A protocol file's text, or undefined when it is missing, refused or unreadable. */
+export async function readTextQuietly(file: string): Promise<string | undefined> {
+  try {
+    const found = await readProtocolFile(file);
+    return found.kind === 'ok' ? found.bytes.toString('utf8') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isMissing(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  // EISDIR: a folder with a protocol file's name holds no batch
+  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR';
+}
+
+/** Why a question file is not read at all, as a protocol error people can act on. */
+function refusal(file: string, reason: string): ProtocolError {
+  return { file, problems: [{ path: '', message: `the relay will not read it: ${reason}` }] };
+}

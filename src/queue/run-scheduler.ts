@@ -1,0 +1,159 @@
+import type { Logger } from 'pino';
+import { createKeyedLock, createLimiter } from './keyed-lock.js';
+
+/** Longest wait between attempts for a run that keeps failing. */
+const MAX_BACK_OFF_MS = 60_000;
+
+export interface RunSchedulerDeps {
+  /** Brings one run in line with its folder; never called twice at once for the same run. */
+  sync: (runDir: string) => Promise<void>;
+  log: Logger;
+  /** How many runs are synced at once. */
+  concurrency?: number;
+  /** First delay before a failed run is tried again; doubles up to a minute. */
+  retryBaseMs?: number;
+  /**
+   * How long `close` waits for syncs under way. A sync can be stuck retrying an unreachable
+   * Slack; stopping must not wait for that, and whatever it did not finish is redone at start.
+   */
+  closeGraceMs?: number;
+}
+
+export type RunScheduler = ReturnType<typeof createRunScheduler>;
+
+/**
+ * When and how runs are synced: one sync at a time per run (a hint during a sync asks for one
+ * more after it), a few runs at once, retries with a growing back-off, and a stop that does
+ * not wait for ever. Knows nothing of what a sync does.
+ */
+export function createRunScheduler(deps: RunSchedulerDeps) {
+  const { sync, log } = deps;
+  const retryBaseMs = deps.retryBaseMs ?? 1000;
+  const closeGraceMs = deps.closeGraceMs ?? 5000;
+  const lock = createKeyedLock();
+  const limit = createLimiter(deps.concurrency ?? 8);
+  const runs = new Map<string, { again: boolean }>();
+  const timers = new Set<NodeJS.Timeout>();
+  const attempts = new Map<string, number>();
+  const pending = new Set<string>();
+  let started = false;
+  let closed = false;
+  let idleWaiters: (() => void)[] = [];
+
+  function settleIdle() {
+    if (runs.size > 0 || pending.size > 0) return;
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  function whenIdle(): Promise<void> {
+    return new Promise((resolve) => {
+      idleWaiters.push(resolve);
+      settleIdle();
+    });
+  }
+
+  /** Marks a run for a sync; before `start` runs are only collected. */
+  function schedule(runDir: string) {
+    if (closed) return;
+    if (!started) {
+      pending.add(runDir);
+      return;
+    }
+    const running = runs.get(runDir);
+    if (running) {
+      running.again = true;
+      return;
+    }
+    const state = { again: false };
+    runs.set(runDir, state);
+    void (async () => {
+      do {
+        state.again = false;
+        try {
+          // a sync still waiting for its turn when the scheduler closes never starts
+          await limit(async () => {
+            if (!closed) await lock.run(runDir, () => sync(runDir));
+          });
+        } catch (err) {
+          if (closed) {
+            log.debug({ err, runDir }, 'sync ended by stopping');
+          } else {
+            log.error({ err, runDir }, 'could not sync run; will try again');
+            later(backOff(runDir), runDir);
+          }
+        }
+      } while (state.again && !closed);
+      runs.delete(runDir);
+      settleIdle();
+    })();
+  }
+
+  /** Schedules a sync of the run in `ms`. */
+  function later(ms: number, runDir: string) {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      schedule(runDir);
+    }, ms);
+    timer.unref();
+    timers.add(timer);
+  }
+
+  /** The delay before the next attempt for a run that failed again. */
+  function backOff(runDir: string): number {
+    const attempt = (attempts.get(runDir) ?? 0) + 1;
+    attempts.set(runDir, attempt);
+    return Math.min(retryBaseMs * 2 ** (attempt - 1), MAX_BACK_OFF_MS);
+  }
+
+  return {
+    /** Whether `start` was called. */
+    get started() {
+      return started;
+    },
+    schedule,
+    later,
+    backOff,
+    /** The run's work went through: its next failure starts the back-off over. */
+    succeeded(runDir: string) {
+      attempts.delete(runDir);
+    },
+    /** Runs `task` when no sync or other task of the same run is running. */
+    exclusive<T>(runDir: string, task: () => Promise<T>): Promise<T> {
+      return lock.run(runDir, task);
+    },
+    /** Starts syncing the runs collected so far and `more`. */
+    start(more: Iterable<string>) {
+      started = true;
+      for (const runDir of more) pending.add(runDir);
+      const first = [...pending];
+      pending.clear();
+      for (const runDir of first) schedule(runDir);
+      settleIdle();
+    },
+    /** Resolves when no run is being synced and none is waiting (timers aside). */
+    idle: whenIdle,
+    /** Stops timers and further syncs; waits for syncs under way, at most `closeGraceMs`. */
+    async close() {
+      closed = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      pending.clear(); // runs seen but never started: nothing is running for them
+      let grace: NodeJS.Timeout | undefined;
+      const drained = await Promise.race([
+        whenIdle().then(() => true),
+        new Promise<boolean>((resolve) => {
+          grace = setTimeout(() => resolve(false), closeGraceMs);
+        }),
+      ]);
+      clearTimeout(grace);
+      if (!drained) {
+        log.warn(
+          { runs: [...runs.keys()], waitedMs: closeGraceMs },
+          'stopping while these runs still wait on Slack; what they did not finish is done again at the next start',
+        );
+      }
+    },
+  };
+}

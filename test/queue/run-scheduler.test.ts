@@ -1,0 +1,170 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { describe, test } from 'node:test';
+import { pino } from 'pino';
+import { createRunScheduler } from '../../src/queue/run-scheduler.js';
+import { waitFor } from '../support/temp-dir.js';
+
+/** A logger whose lines can be read back. */
+function capturingLog() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { log: pino({ level: 'debug' }, stream), lines };
+}
+
+/** A sync whose calls stay under way until released, one by one or all at once. */
+function heldSync() {
+  const calls: string[] = [];
+  const releases: (() => void)[] = [];
+  let running = 0;
+  let mostAtOnce = 0;
+  return {
+    calls,
+    get mostAtOnce() {
+      return mostAtOnce;
+    },
+    get running() {
+      return running;
+    },
+    sync: (runDir: string) => {
+      calls.push(runDir);
+      running += 1;
+      mostAtOnce = Math.max(mostAtOnce, running);
+      return new Promise<void>((resolve) => {
+        releases.push(() => {
+          running -= 1;
+          resolve();
+        });
+      });
+    },
+    releaseAll() {
+      for (const release of releases.splice(0)) release();
+    },
+  };
+}
+
+describe('run scheduler', () => {
+  test('runs collected before start are synced once at start, with the extra ones given', async () => {
+    const held = heldSync();
+    const { log } = capturingLog();
+    const scheduler = createRunScheduler({ sync: held.sync, log });
+    scheduler.schedule('/runs/a');
+    scheduler.schedule('/runs/a');
+    assert.deepEqual(held.calls, []);
+    scheduler.start(['/runs/b', '/runs/a']);
+    await waitFor(() => held.calls.length === 2 || undefined, 'two syncs');
+    assert.deepEqual([...held.calls].sort(), ['/runs/a', '/runs/b']);
+    held.releaseAll();
+    await scheduler.idle();
+    assert.equal(held.calls.length, 2);
+  });
+
+  test('hints during a sync of a run ask for exactly one more sync of it, after the first', async () => {
+    const held = heldSync();
+    const { log } = capturingLog();
+    const scheduler = createRunScheduler({ sync: held.sync, log });
+    scheduler.start([]);
+    scheduler.schedule('/runs/a');
+    await waitFor(() => held.running === 1 || undefined, 'first sync under way');
+    scheduler.schedule('/runs/a');
+    scheduler.schedule('/runs/a');
+    assert.equal(held.mostAtOnce, 1);
+    held.releaseAll();
+    await waitFor(() => held.calls.length === 2 || undefined, 'second sync');
+    assert.equal(held.mostAtOnce, 1, 'never two syncs of one run at once');
+    held.releaseAll();
+    await scheduler.idle();
+    assert.equal(held.calls.length, 2);
+  });
+
+  test('syncs at most `concurrency` runs at once', async () => {
+    const held = heldSync();
+    const { log } = capturingLog();
+    const scheduler = createRunScheduler({ sync: held.sync, log, concurrency: 3 });
+    scheduler.start(Array.from({ length: 10 }, (_, i) => `/runs/r${i}`));
+    await waitFor(() => held.running === 3 || undefined, 'three under way');
+    while (held.calls.length < 10) {
+      held.releaseAll();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    held.releaseAll();
+    await scheduler.idle();
+    assert.equal(held.mostAtOnce, 3);
+    assert.equal(new Set(held.calls).size, 10);
+  });
+
+  test('a failing sync is tried again after a doubling back-off, and says so', async () => {
+    const { log, lines } = capturingLog();
+    const at: number[] = [];
+    const scheduler = createRunScheduler({
+      log,
+      retryBaseMs: 20,
+      sync: async () => {
+        at.push(Date.now());
+        if (at.length < 3) throw new Error('disk on fire');
+      },
+    });
+    scheduler.start(['/runs/a']);
+    await waitFor(() => at.length === 3 || undefined, 'third attempt');
+    await scheduler.idle();
+    const gaps = [(at[1] as number) - (at[0] as number), (at[2] as number) - (at[1] as number)];
+    assert.ok((gaps[0] as number) >= 19, `first retry after ${gaps[0]} ms`);
+    assert.ok((gaps[1] as number) >= 39, `second retry after ${gaps[1]} ms`);
+    const errors = lines.filter((l) => l.msg === 'could not sync run; will try again');
+    assert.equal(errors.length, 2);
+    assert.equal(errors[0]?.runDir, '/runs/a');
+    await scheduler.close();
+  });
+
+  test('close: runs waiting for a turn never start, and a stuck sync is left after the grace', async () => {
+    const held = heldSync();
+    const { log, lines } = capturingLog();
+    const scheduler = createRunScheduler({
+      sync: held.sync,
+      log,
+      concurrency: 2,
+      closeGraceMs: 50,
+    });
+    scheduler.start(['/runs/a', '/runs/b', '/runs/c', '/runs/d']);
+    await waitFor(() => held.running === 2 || undefined, 'two under way');
+    await scheduler.close(); // the two under way never finish
+    const left = lines.find((l) =>
+      String(l.msg).startsWith('stopping while these runs still wait on Slack'),
+    );
+    assert.ok(left, 'says which runs it left');
+    // under way, or waiting behind those
+    assert.deepEqual([...(left.runs as string[])].sort(), [
+      '/runs/a',
+      '/runs/b',
+      '/runs/c',
+      '/runs/d',
+    ]);
+    held.releaseAll();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual([...held.calls].sort(), ['/runs/a', '/runs/b'], 'c and d never started');
+    scheduler.schedule('/runs/e');
+    assert.equal(held.calls.length, 2, 'nothing is scheduled after close');
+  });
+
+  test('close waits for syncs that finish within the grace, quietly', async () => {
+    const held = heldSync();
+    const { log, lines } = capturingLog();
+    const scheduler = createRunScheduler({ sync: held.sync, log, closeGraceMs: 10_000 });
+    scheduler.start(['/runs/a']);
+    await waitFor(() => held.running === 1 || undefined, 'sync under way');
+    let closed = false;
+    const closing = scheduler.close().then(() => {
+      closed = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(closed, false, 'still waiting for the sync under way');
+    held.releaseAll();
+    await closing;
+    assert.equal(lines.filter((l) => l.level === 40).length, 0);
+  });
+});
