@@ -130,16 +130,30 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       if (!isMissing(err)) throw err;
     }
     if (names === undefined) {
-      const active = activeRecord(runDir);
-      if (active) {
-        log.info({ runDir, seq: active.seq }, 'run folder removed; closing its open batch');
-        await put({ ...active, status: 'run-removed' });
-      }
-      questions.forget(runDir);
-    } else {
-      await advance(runDir, listQaFiles(names));
+      await closeGoneRun(runDir);
+      return;
     }
+    await advance(runDir, listQaFiles(names));
     await presentAll(runDir);
+  }
+
+  /**
+   * The run's folder is gone: its open batch is closed, and once people have seen that, the
+   * run is forgotten; its state file would otherwise be kept and loaded at every start.
+   */
+  async function closeGoneRun(runDir: string): Promise<void> {
+    const active = activeRecord(runDir);
+    if (active) {
+      log.info({ runDir, seq: active.seq }, 'run folder removed; closing its open batch');
+      await put({ ...active, status: 'run-removed' });
+    }
+    questions.forget(runDir);
+    await presentAll(runDir);
+    const records = store.forRun(runDir);
+    if (records.length === 0) return;
+    if (records.some((record) => record.presentation?.shown !== visibleSignature(record))) return;
+    await store.forget(runDir);
+    log.info({ runDir, batches: records.length }, 'run folder gone; forgot its batches');
   }
 
   /** Closes the active batch when the folder says so, and opens the next one in order. */
@@ -383,17 +397,12 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       }
     },
 
-    /** Starts syncing: every run seen so far and every run with a batch not settled in the store. */
+    /**
+     * Starts syncing every run seen so far and every run the store knows: open batches are
+     * resumed, and runs whose folder went while the relay was down are closed and forgotten.
+     */
     start() {
-      const unsettled = store
-        .all()
-        .filter(
-          (record) =>
-            ACTIVE.includes(record.status) ||
-            record.presentation?.shown !== visibleSignature(record),
-        )
-        .map((record) => record.runDir);
-      scheduler.start(unsettled);
+      scheduler.start(new Set(store.all().map((record) => record.runDir)));
     },
 
     /** Resolves when no run is being synced and none is waiting (timers aside). */

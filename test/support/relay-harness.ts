@@ -71,9 +71,13 @@ export async function startRelayHarness(mode: Mode, options: RelayHarnessOptions
     root,
     config,
     runDir: (name: string) => path.join(root, 'runs', name),
-    /** Stops the relay (as a clean shutdown) and starts a new one on the same state. */
-    async restart() {
+    /**
+     * Stops the relay (as a clean shutdown) and starts a new one on the same state, after
+     * `whileStopped` (say, changing the run folders while no relay watches them).
+     */
+    async restart(whileStopped?: () => Promise<void>) {
       await relay?.stop();
+      await whileStopped?.();
       relay = await runStart(config, log, options.start);
     },
     async stop() {
