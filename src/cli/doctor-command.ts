@@ -56,7 +56,7 @@ export async function runDoctor(config: Config, io: Io): Promise<number> {
     }
   }
 
-  if (slack.appToken) {
+  if (slack.mode === 'socket') {
     const result = await checkSocketMode(slack.appToken, slack.apiUrl);
     if (result === 'ok') pass('Socket Mode connects with the app token');
     else fail(`Socket Mode did not connect: ${result}`, fixFor(result));

@@ -168,16 +168,18 @@ export const resolveStateDir = (value: string | undefined, cwd: string): string 
   path.resolve(cwd, value ?? '.7/slack-relay');
 
 /** The validated, normalized configuration the rest of the relay uses. */
+/**
+ * How the relay talks to Slack: the Web API with the bot token either way; interactions over
+ * Socket Mode (an app token) or as HTTP requests to `port`, signed with the signing secret.
+ */
+export type SlackConfig = {
+  botToken: string;
+  channelId: string;
+  apiUrl: string;
+} & ({ mode: 'socket'; appToken: string } | { mode: 'http'; signingSecret: string; port: number });
+
 export interface Config {
-  slack: {
-    botToken: string;
-    appToken: string | undefined;
-    signingSecret: string | undefined;
-    port: number;
-    channelId: string;
-    apiUrl: string;
-    mode: 'socket' | 'http';
-  };
+  slack: SlackConfig;
   watchPaths: string[];
   stateDir: string;
   poll: boolean;
@@ -201,15 +203,7 @@ export interface Config {
 export function toConfig(env: z.infer<typeof envSchema>, cwd: string): Config {
   const watch = env.RELAY_WATCH ?? env.RUN_STATE_DIR ?? '.7/runs';
   return {
-    slack: {
-      botToken: env.SLACK_BOT_TOKEN,
-      appToken: env.SLACK_APP_TOKEN,
-      signingSecret: env.SLACK_SIGNING_SECRET,
-      port: env.PORT,
-      channelId: env.SLACK_CHANNEL_ID,
-      apiUrl: env.SLACK_API_URL,
-      mode: env.SLACK_APP_TOKEN ? 'socket' : 'http',
-    },
+    slack: slackOf(env),
     watchPaths: watch
       .split(',')
       .map((p) => p.trim())
@@ -221,6 +215,22 @@ export function toConfig(env: z.infer<typeof envSchema>, cwd: string): Config {
     ...(env.RELAY_ALLOWED_USERS ? { allowedUsers: env.RELAY_ALLOWED_USERS } : {}),
     ...remindersOf(env),
   };
+}
+
+/** Socket Mode when there is an app token; HTTP otherwise (the schema made sure of a secret). */
+function slackOf(env: z.infer<typeof envSchema>): SlackConfig {
+  const common = {
+    botToken: env.SLACK_BOT_TOKEN,
+    channelId: env.SLACK_CHANNEL_ID,
+    apiUrl: env.SLACK_API_URL,
+  };
+  if (env.SLACK_APP_TOKEN) return { ...common, mode: 'socket', appToken: env.SLACK_APP_TOKEN };
+  if (!env.SLACK_SIGNING_SECRET) {
+    throw new Error(
+      'toConfig: no SLACK_APP_TOKEN nor SLACK_SIGNING_SECRET; check missingTransport first',
+    );
+  }
+  return { ...common, mode: 'http', signingSecret: env.SLACK_SIGNING_SECRET, port: env.PORT };
 }
 
 function remindersOf(env: z.infer<typeof envSchema>): Pick<Config, 'reminders'> {

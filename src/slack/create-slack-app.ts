@@ -19,21 +19,22 @@ const SOCKET_RETRY = { retries: 1000, factor: 1.5, minTimeout: 1000, maxTimeout:
 export function createSlackApp(slack: Config['slack'], log: Logger): App {
   const logger = toBoltLogger(log.child({ component: 'bolt' }));
   const logLevel = log.isLevelEnabled('debug') ? LogLevel.DEBUG : LogLevel.INFO;
-  const receiver = slack.appToken
-    ? new SocketModeReceiver({
-        appToken: slack.appToken,
-        logger,
-        logLevel,
-        installerOptions: {
-          clientOptions: { slackApiUrl: slack.apiUrl, retryConfig: { ...SOCKET_RETRY } },
-        },
-      })
-    : new HTTPReceiver({
-        signingSecret: slack.signingSecret ?? '',
-        port: slack.port,
-        logger,
-        logLevel,
-      });
+  const receiver =
+    slack.mode === 'socket'
+      ? new SocketModeReceiver({
+          appToken: slack.appToken,
+          logger,
+          logLevel,
+          installerOptions: {
+            clientOptions: { slackApiUrl: slack.apiUrl, retryConfig: { ...SOCKET_RETRY } },
+          },
+        })
+      : new HTTPReceiver({
+          signingSecret: slack.signingSecret,
+          port: slack.port,
+          logger,
+          logLevel,
+        });
   return new App({
     token: slack.botToken,
     receiver,

@@ -15,12 +15,10 @@ describe('loadConfig', () => {
     assert.deepEqual(config, {
       slack: {
         botToken: 'xoxb-1-2-abc',
-        appToken: 'xapp-1-A1-2-abc',
-        signingSecret: undefined,
-        port: 3000,
         channelId: 'C0123ABCD',
         apiUrl: 'https://slack.com/api/',
         mode: 'socket',
+        appToken: 'xapp-1-A1-2-abc',
       },
       watchPaths: ['/work/project/.7/runs'],
       stateDir: '/work/project/.7/slack-relay',
@@ -45,6 +43,8 @@ describe('loadConfig', () => {
     );
     assert.equal(config.slack.mode, 'http');
     assert.equal(config.slack.port, 8080);
+    assert.equal(config.slack.signingSecret, 'secret');
+    assert.equal('appToken' in config.slack, false);
     assert.equal(config.slack.apiUrl, 'http://127.0.0.1:9/api/');
     assert.deepEqual(config.watchPaths, ['/p/.7/runs/abc']);
     assert.equal(config.poll, true);

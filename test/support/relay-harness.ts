@@ -29,12 +29,11 @@ export function configFor(slack: FakeSlack, root: string, mode: Mode, port = 0):
   return {
     slack: {
       botToken: slack.botToken,
-      appToken: mode === 'socket' ? slack.appToken : undefined,
-      signingSecret: slack.signingSecret,
-      port,
       channelId: CHANNEL,
       apiUrl: slack.apiUrl,
-      mode,
+      ...(mode === 'socket'
+        ? { mode, appToken: slack.appToken }
+        : { mode, signingSecret: slack.signingSecret, port }),
     },
     watchPaths: [path.join(root, 'runs')],
     stateDir: path.join(root, 'state'),
