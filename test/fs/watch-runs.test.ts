@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import type { Stats } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import {
   chmod,
@@ -21,6 +22,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { type TestContext, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { watch } from 'chokidar';
 import pino from 'pino';
 import type { RunFsEvent } from '../../src/fs/run-events.js';
 import { watchErrorHint } from '../../src/fs/watch-error-hint.js';
@@ -59,7 +61,13 @@ async function setup(t: TestContext) {
     for (const close of closers) await close();
     await rm(dir, { recursive: true, force: true });
   });
-  const start = async (paths: string[], opts: { usePolling?: boolean } = {}) => {
+  const start = async (
+    paths: string[],
+    opts: { usePolling?: boolean } & Pick<
+      Parameters<typeof watchRuns>[2],
+      'watchTree' | 'relistQuietMs'
+    > = {},
+  ) => {
     const seen: Seen[] = [];
     const appeared: string[] = [];
     const { log, lines } = captureLog();
@@ -409,6 +417,38 @@ test('reports a run folder and its qa/ folder appearing, so they can be listed a
   await mkdir(path.join(run, 'qa'));
   await waitFor('qa folder seen', () => w.appeared.length > before);
   assert.ok(w.appeared.slice(before).every((r) => r === run));
+});
+
+test('a run folder chokidar never picks up is found by listing the root once changes pause', async (t) => {
+  const { dir, start } = await setup(t);
+  const runs = path.join(dir, 'runs');
+  await mkdir(runs);
+  const lost = path.join(runs, 'lost');
+  // chokidar as it behaves when a burst outlasts its read of the root: the folder made during
+  // the read is never looked at. Here: ignored until the test has seen chokidar skip it.
+  let skipping = true;
+  let skipped = false;
+  const forgetful: typeof watch = (paths, options) =>
+    watch(paths, {
+      ...options,
+      ignored: (p: string, stats?: Stats) => {
+        if (path.resolve(p) === lost && skipping) {
+          skipped = true;
+          return true;
+        }
+        const ignored = options?.ignored;
+        return typeof ignored === 'function' ? ignored(p, stats) : false;
+      },
+    });
+  const w = await start([runs], { watchTree: forgetful, relistQuietMs: 2000 });
+  await put(path.join(lost, 'qa', 'q-out-001.json'), '{"seq":1}');
+  await waitFor('chokidar to skip the folder', () => skipped);
+  skipping = false; // nothing in the root changes from here on: only the listing can find it
+  await w.waitQaFile(lost, 'q-out-001.json');
+  assert.ok(w.appeared.includes(lost));
+  // and the run is watched from then on
+  await put(path.join(lost, 'qa', 'q-out-002.json'), '{"seq":2}');
+  await w.waitQaFile(lost, 'q-out-002.json');
 });
 
 test('delivers no events once close() has resolved', async (t) => {
