@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { jsonBlock, rateLimitQuestion, reposQuestion } from '../core/envelope/envelope-samples.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
-import { BOB, CHANNEL } from '../support/relay-harness.js';
-import { type RelayProcess, spawnRelay } from '../support/spawn-relay.js';
+import { BOB } from '../support/relay-harness.js';
+import { type RelayProcess, spawnRelayFor } from '../support/spawn-relay.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import {
   askMessage,
@@ -40,18 +40,7 @@ describe('ask across a relay crash', () => {
   const stateDir = () => path.join(root, 'state');
 
   const start = () => {
-    relay = spawnRelay(['start'], {
-      cwd: root,
-      env: {
-        SLACK_BOT_TOKEN: slack.botToken,
-        SLACK_APP_TOKEN: slack.appToken,
-        SLACK_CHANNEL_ID: CHANNEL,
-        SLACK_API_URL: slack.apiUrl,
-        RELAY_WATCH: path.join(root, 'runs'),
-        RELAY_STATE_DIR: stateDir(),
-        LOG_LEVEL: 'debug',
-      },
-    });
+    relay = spawnRelayFor(slack, root);
     return relay;
   };
 

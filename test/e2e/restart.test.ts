@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
 import { ALICE, BOB, CHANNEL, elementsOf, findElement } from '../support/relay-harness.js';
-import { type RelayProcess, spawnRelay } from '../support/spawn-relay.js';
+import { type RelayProcess, spawnRelayFor } from '../support/spawn-relay.js';
 import { makeTempDir, sampleBatch, waitFor, writeQuestionFile } from '../support/temp-dir.js';
 
 /** Successful chat.postMessage calls, i.e. messages people would see appear. */
@@ -33,18 +33,7 @@ describe('a relay process killed with SIGKILL and started again', () => {
   });
 
   const start = () => {
-    relay = spawnRelay(['start'], {
-      cwd: root,
-      env: {
-        SLACK_BOT_TOKEN: slack.botToken,
-        SLACK_APP_TOKEN: slack.appToken,
-        SLACK_CHANNEL_ID: CHANNEL,
-        SLACK_API_URL: slack.apiUrl,
-        RELAY_WATCH: path.join(root, 'runs'),
-        RELAY_STATE_DIR: path.join(root, 'state'),
-        LOG_LEVEL: 'debug',
-      },
-    });
+    relay = spawnRelayFor(slack, root);
     return relay;
   };
 

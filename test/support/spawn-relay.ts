@@ -2,6 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { FakeSlack } from './fake-slack/index.js';
+import { CHANNEL } from './relay-harness.js';
 import { waitFor } from './temp-dir.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -78,4 +80,23 @@ export function spawnRelay(
       await exited;
     },
   };
+}
+
+/**
+ * `o7-slack-relay start` as a real process in Socket Mode against the stand-in, watching
+ * `<root>/runs` with its state in `<root>/state`.
+ */
+export function spawnRelayFor(slack: FakeSlack, root: string, logLevel = 'debug'): RelayProcess {
+  return spawnRelay(['start'], {
+    cwd: root,
+    env: {
+      SLACK_BOT_TOKEN: slack.botToken,
+      SLACK_APP_TOKEN: slack.appToken,
+      SLACK_CHANNEL_ID: CHANNEL,
+      SLACK_API_URL: slack.apiUrl,
+      RELAY_WATCH: path.join(root, 'runs'),
+      RELAY_STATE_DIR: path.join(root, 'state'),
+      LOG_LEVEL: logLevel,
+    },
+  });
 }
