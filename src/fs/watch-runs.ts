@@ -1,8 +1,9 @@
-import { type Dirent, type FSWatcher, type Stats, statSync, watch as watchFolder } from 'node:fs';
+import { type FSWatcher, type Stats, statSync, watch as watchFolder } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { watch } from 'chokidar';
 import type { Logger } from 'pino';
+import { createRootRelister } from './root-relister.js';
 import type { RunFsEvent } from './run-events.js';
 import { watchErrorHint } from './watch-error-hint.js';
 
@@ -14,11 +15,6 @@ const QA_FILE = /^q-(out|answers)-(\d{3}|[1-9]\d{3,})\.json$/;
 
 /** Polling a few files twice a second is cheap and quick enough for a person answering in Slack. */
 const POLL_INTERVAL_MS = 500;
-
-/** A watch root is listed again once changes in it pause this long (see `relistSoon`)… */
-const RELIST_QUIET_MS = 1000;
-/** …or this long after the first change, if they never pause. */
-const RELIST_AT_MOST_MS = 5000;
 
 /** A path chokidar may see: a folder we must descend into, or a protocol file of a run. */
 type Place = { kind: 'dir'; runDir?: string } | { kind: 'qa-file'; runDir: string; name: string };
@@ -196,68 +192,23 @@ export function watchRuns(
     binaryInterval: POLL_INTERVAL_MS,
     awaitWriteFinish: false,
   });
-  // chokidar can lose new folders: it reads a changed folder at most once a second, and when
-  // the read itself takes longer than that (thousands of run folders on a busy machine), the
-  // changes made during it are dropped. The last runs of a burst were then never seen. So each
-  // root also has a plain watch of its own, and once changes in it pause, the root is listed
-  // and any folder chokidar is not watching is handed to it again.
-  const rootWatchers = new Map<string, FSWatcher>();
-  const relists = new Map<string, { timer: NodeJS.Timeout; since: number }>();
-  const relistQuietMs = opts.relistQuietMs ?? RELIST_QUIET_MS;
-  const relistSoon = (root: string) => {
-    const due = relists.get(root);
-    const at = Date.now();
-    if (due && at - due.since >= RELIST_AT_MOST_MS) return; // the timer set is due soon
-    if (due) clearTimeout(due.timer);
-    const timer = setTimeout(() => {
-      relists.delete(root);
-      void relist(root);
-    }, relistQuietMs);
-    timer.unref();
-    relists.set(root, { timer, since: due?.since ?? at });
-  };
-  const relist = async (root: string) => {
-    let entries: Dirent[];
-    try {
-      entries = await readdir(root, { withFileTypes: true });
-    } catch {
-      return; // gone again: chokidar reports that
-    }
-    if (closed) return;
-    const watched = watcher.getWatched();
-    const missed: string[] = [];
-    for (const entry of entries) {
-      if (!entry.isDirectory() && !entry.isSymbolicLink()) continue;
-      const child = path.join(root, entry.name);
-      const known = entry.name === 'qa' ? qaWatchers.has(child) : watched[child] !== undefined;
-      if (known || ignored(child)) continue;
-      missed.push(child);
-      watcher.add(child);
-    }
-    if (missed.length > 0) {
-      opts.log.info(
-        { root, missed: missed.length, first: missed[0] },
-        'folders the watcher missed in a burst of changes; watching them now',
-      );
-    }
-  };
+  // chokidar can lose new folders in a burst; see root-relister.ts. Not needed when polling.
+  const relister = createRootRelister({
+    log: opts.log,
+    quietMs: opts.relistQuietMs,
+    unwatched: (folders) => {
+      const watched = watcher.getWatched();
+      return folders
+        .filter(({ path: folder, name }) =>
+          name === 'qa' ? !qaWatchers.has(folder) : watched[folder] === undefined,
+        )
+        .filter(({ path: folder }) => !ignored(folder))
+        .map(({ path: folder }) => folder);
+    },
+    watchAgain: (folder) => watcher.add(folder),
+  });
   const watchRoot = (root: string) => {
-    if (polling || closed || rootWatchers.has(root)) return;
-    try {
-      const folder = watchFolder(root, () => relistSoon(root));
-      folder.on('error', () => unwatchRoot(root));
-      rootWatchers.set(root, folder);
-    } catch {
-      // missing or unreadable: chokidar reports it, and says when it appears
-    }
-  };
-  const unwatchRoot = (gone: string) => {
-    for (const [root, folder] of rootWatchers) {
-      if (root === gone || root.startsWith(`${gone}${path.sep}`)) {
-        folder.close();
-        rootWatchers.delete(root);
-      }
-    }
+    if (!polling && !closed) relister.watch(root);
   };
   for (const root of roots) if (isDirectory(root)) watchRoot(root);
 
@@ -265,7 +216,7 @@ export function watchRuns(
     if (closed) return;
     const resolved = path.resolve(p);
     if (event === 'addDir' && roots.includes(resolved)) watchRoot(resolved);
-    if (event === 'unlinkDir') unwatchRoot(resolved);
+    if (event === 'unlinkDir') relister.unwatch(resolved);
     if (event === 'addDir' && path.basename(resolved) === 'qa') {
       const runDir = path.dirname(resolved);
       if (placesOf(resolved, roots).some((pl) => pl.kind === 'dir' && pl.runDir === runDir)) {
@@ -300,10 +251,7 @@ export function watchRuns(
       resolveReady();
       for (const folder of qaWatchers.values()) folder.close();
       qaWatchers.clear();
-      for (const folder of rootWatchers.values()) folder.close();
-      rootWatchers.clear();
-      for (const { timer } of relists.values()) clearTimeout(timer);
-      relists.clear();
+      relister.close();
       await watcher.close();
     },
   };
