@@ -2,16 +2,9 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { CANCELLED_FILE_NAME, serializeCancellation } from '../core/envelope/ask-cancellation.js';
-import {
-  followUpTextFor,
-  isEnvelopeBatch,
-  questionsMissingText,
-} from '../core/envelope/envelope-batch.js';
-import type { EnvelopeAnswerExtras } from '../core/envelope/follow-up-text.js';
-import { buildAnswerFile, serializeAnswerFile } from '../core/protocol/build-answer-file.js';
-import { parseAnswerFile } from '../core/protocol/parse-answer-file.js';
-import { answerFileName } from '../core/protocol/qa-file-names.js';
-import type { Answer, AnswerFile, QuestionBatch } from '../core/protocol/question.js';
+import { isEnvelopeBatch, questionsMissingText } from '../core/envelope/envelope-batch.js';
+import { buildAnswerFile } from '../core/protocol/build-answer-file.js';
+import type { Answer } from '../core/protocol/question.js';
 import { batchKey } from '../core/queue/batch-key.js';
 import {
   describeGap,
@@ -24,16 +17,11 @@ import { publishFileNoClobber } from '../fs/publish-file.js';
 import type { RunFsEvent } from '../fs/run-events.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import type { BatchRecord, BatchStatus, StateStore } from '../store/batch-record.js';
-import type { PresentContext, Presenter } from './presenter.js';
-import {
-  createQuestionReader,
-  type FileRead,
-  isMissing,
-  questionPath,
-  readQuestionsQuietly,
-  readTextQuietly,
-} from './question-reader.js';
+import type { Presenter } from './presenter.js';
+import { publishAnswers } from './publish-answers.js';
+import { createQuestionReader, type FileRead, isMissing } from './question-reader.js';
 import { createRunScheduler, type RunSchedulerDeps } from './run-scheduler.js';
+import { createRunShower } from './show-run.js';
 import { withHandoff } from './with-handoff.js';
 
 /** When to list a newly seen run folder again (see `notify`). */
@@ -107,6 +95,10 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     lookAgain: (runDir, ms) => scheduler.later(ms, runDir),
   });
   const readCurrent = questions.read;
+  const shower = createRunShower({ store, presenter, questions, scheduler, put, log });
+  const presentAll = shower.show;
+  const finishSubmit = (record: BatchRecord) =>
+    publishAnswers(record, { questions, publish, put, log });
 
   const nowIso = () => now().toISOString();
   const qaDir = (runDir: string) => path.join(runDir, 'qa');
@@ -151,7 +143,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     await presentAll(runDir);
     const records = store.forRun(runDir);
     if (records.length === 0) return;
-    if (records.some((record) => record.presentation?.shown !== visibleSignature(record))) return;
+    if (!shower.allShown(runDir)) return;
     await store.forget(runDir);
     log.info({ runDir, batches: records.length }, 'run folder gone; forgot its batches');
   }
@@ -251,109 +243,6 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       ...(previous?.presentation ? { presentation: previous.presentation } : {}),
     }).catch((err: unknown) => log.error({ err, runDir, seq }, 'could not save the new batch'));
     return true;
-  }
-
-  /** Calls the presenter for every record of the run whose visible state is not shown yet. */
-  async function presentAll(runDir: string): Promise<void> {
-    let failed: { err: unknown; seq: number } | undefined;
-    for (const record of store.forRun(runDir)) {
-      const signature = visibleSignature(record);
-      if (record.presentation?.shown === signature) continue;
-      const ctx = await contextFor(record);
-      try {
-        const presentation = await presenter.sync(record, ctx, async (partial) => {
-          const current = store.get(record.key);
-          if (current) await put({ ...current, presentation: { ...partial } });
-        });
-        const current = store.get(record.key);
-        if (!current) continue;
-        await put({ ...current, presentation: { ...presentation, shown: signature } });
-        scheduler.succeeded(runDir);
-      } catch (err) {
-        // Keep going: one stuck message (say, a final edit) must not hold back the next batch.
-        failed ??= { err, seq: record.seq };
-      }
-    }
-    if (failed) {
-      const delay = scheduler.backOff(runDir);
-      log.warn(
-        { err: failed.err, runDir, seq: failed.seq, retryInMs: delay },
-        'could not show the batch to people; keeping it and trying again',
-      );
-      scheduler.later(delay, runDir);
-    }
-  }
-
-  async function contextFor(record: BatchRecord) {
-    const questionFile = questionPath(record.runDir, record.seq);
-    const ctx: PresentContext = { questionFile };
-    const cached = questions.cached(record.runDir, record.seq);
-    if (cached) {
-      ctx.batch = cached;
-    } else if (record.status !== 'withdrawn' && record.status !== 'run-removed') {
-      const read = await readQuestionsQuietly(questionFile);
-      if (read?.ok) ctx.batch = read.value;
-      else if (read) ctx.error = read.error;
-    }
-    if (record.status === 'answered-elsewhere') {
-      const file = path.join(qaDir(record.runDir), answerFileName(record.seq));
-      const text = await readTextQuietly(file);
-      const parsed = text === undefined ? undefined : parseAnswerFile(text, file, ctx.batch);
-      if (parsed?.ok) {
-        ctx.answersElsewhere = Object.fromEntries(
-          parsed.value.answers.map((a) => [a.id, a.answer]),
-        );
-      }
-    }
-    if (record.status === 'malformed') {
-      const read = await readQuestionsQuietly(questionFile);
-      if (read && !read.ok) ctx.error = read.error;
-      delete ctx.batch;
-    }
-    return ctx;
-  }
-
-  /** Publishes the answer file of a `submitting` record, or learns that someone else did. */
-  async function finishSubmit(record: BatchRecord): Promise<SubmitOutcome> {
-    const batch = await questions.batchOf(record);
-    const built = batch ? buildAnswerFile(batch, record.drafts) : undefined;
-    if (!batch || !built?.ok) {
-      // The questions changed or vanished under a crash: nothing valid to publish. If the
-      // answer file is there, it is ours from before the crash.
-      const published =
-        (await readTextQuietly(path.join(qaDir(record.runDir), answerFileName(record.seq)))) !==
-        undefined;
-      const status: BatchStatus = published ? 'answered' : batch ? 'open' : 'withdrawn';
-      const reopened = await put({ ...record, status });
-      return { kind: 'closed', status: reopened.status };
-    }
-    const content = serializeAnswerFile(withFollowUpText(batch, built.value as AnswerFile, record));
-    const dir = qaDir(record.runDir);
-    const name = answerFileName(record.seq);
-    let outcome: 'published' | 'exists';
-    try {
-      outcome = await publish(dir, name, content);
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      log.error({ err, runDir: record.runDir, seq: record.seq }, 'could not write answer file');
-      await put({ ...record, status: 'open', problem: message });
-      return { kind: 'write-failed', message };
-    }
-    if (outcome === 'exists' && (await readTextQuietly(path.join(dir, name))) === content) {
-      outcome = 'published'; // our own write from before a crash
-    }
-    const { problem: _, ...rest } = record;
-    if (outcome === 'published') {
-      log.info(
-        { runDir: record.runDir, seq: record.seq, by: record.answeredBy },
-        'answers written',
-      );
-      const done = await put({ ...rest, status: 'answered' });
-      return { kind: 'answered', record: done };
-    }
-    log.info({ runDir: record.runDir, seq: record.seq }, 'another provider answered first');
-    const done = await put({ ...rest, status: 'answered-elsewhere' });
-    return { kind: 'answered-elsewhere', record: done };
   }
 
   /** Finds an open record for a person's action, or says why there is none. */
@@ -582,27 +471,4 @@ function freshVersion(record: BatchRecord): BatchRecord {
     ...rest
   } = record;
   return { ...rest, drafts: {} };
-}
-
-/** What a record looks like to people; when it changes, the presenter is called. */
-function visibleSignature(record: BatchRecord): string {
-  // follow-up text only counts when there is some, so older signatures stay valid
-  const typed = record.followUps ? `|${JSON.stringify(record.followUps)}` : '';
-  // likewise the team fields: records without hand-offs or claims keep their old signature
-  const team =
-    record.handoffs || record.claimedBy
-      ? `|${JSON.stringify([record.handoffs ?? [], record.claimedBy ?? ''])}`
-      : '';
-  return `${record.status}|${record.fingerprint}|${JSON.stringify(record.drafts)}|${record.problem ?? ''}${typed}${team}`;
-}
-
-/** Envelope batches carry the text people typed in an extra top-level `followUpText` field. */
-function withFollowUpText(
-  batch: QuestionBatch,
-  file: AnswerFile,
-  record: BatchRecord,
-): AnswerFile & EnvelopeAnswerExtras {
-  if (!isEnvelopeBatch(batch)) return file;
-  const followUpText = followUpTextFor(batch.questions, record.drafts, record.followUps ?? {});
-  return { ...file, followUpText };
 }

@@ -1,0 +1,75 @@
+import path from 'node:path';
+import type { Logger } from 'pino';
+import { followUpTextFor, isEnvelopeBatch } from '../core/envelope/envelope-batch.js';
+import type { EnvelopeAnswerExtras } from '../core/envelope/follow-up-text.js';
+import { buildAnswerFile, serializeAnswerFile } from '../core/protocol/build-answer-file.js';
+import { answerFileName } from '../core/protocol/qa-file-names.js';
+import type { AnswerFile, QuestionBatch } from '../core/protocol/question.js';
+import type { publishFileNoClobber } from '../fs/publish-file.js';
+import type { BatchRecord, BatchStatus } from '../store/batch-record.js';
+import type { SubmitOutcome } from './batch-queue.js';
+import { type QuestionReader, readTextQuietly } from './question-reader.js';
+
+export interface PublishAnswersDeps {
+  questions: Pick<QuestionReader, 'batchOf'>;
+  publish: typeof publishFileNoClobber;
+  /** Stores a record (stamped with the time) and gives it back. */
+  put: (record: BatchRecord) => Promise<BatchRecord>;
+  log: Logger;
+}
+
+/**
+ * Publishes the answer file of a `submitting` record, or learns that someone else did. Safe
+ * to run again after a crash: an answer file already there with our content is ours.
+ */
+export async function publishAnswers(
+  record: BatchRecord,
+  deps: PublishAnswersDeps,
+): Promise<SubmitOutcome> {
+  const { put, log } = deps;
+  const dir = path.join(record.runDir, 'qa');
+  const name = answerFileName(record.seq);
+  const batch = await deps.questions.batchOf(record);
+  const built = batch ? buildAnswerFile(batch, record.drafts) : undefined;
+  if (!batch || !built?.ok) {
+    // The questions changed or vanished under a crash: nothing valid to publish. If the
+    // answer file is there, it is ours from before the crash.
+    const published = (await readTextQuietly(path.join(dir, name))) !== undefined;
+    const status: BatchStatus = published ? 'answered' : batch ? 'open' : 'withdrawn';
+    const reopened = await put({ ...record, status });
+    return { kind: 'closed', status: reopened.status };
+  }
+  const content = serializeAnswerFile(withFollowUpText(batch, built.value as AnswerFile, record));
+  let outcome: 'published' | 'exists';
+  try {
+    outcome = await deps.publish(dir, name, content);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    log.error({ err, runDir: record.runDir, seq: record.seq }, 'could not write answer file');
+    await put({ ...record, status: 'open', problem: message });
+    return { kind: 'write-failed', message };
+  }
+  if (outcome === 'exists' && (await readTextQuietly(path.join(dir, name))) === content) {
+    outcome = 'published'; // our own write from before a crash
+  }
+  const { problem: _, ...rest } = record;
+  if (outcome === 'published') {
+    log.info({ runDir: record.runDir, seq: record.seq, by: record.answeredBy }, 'answers written');
+    const done = await put({ ...rest, status: 'answered' });
+    return { kind: 'answered', record: done };
+  }
+  log.info({ runDir: record.runDir, seq: record.seq }, 'another provider answered first');
+  const done = await put({ ...rest, status: 'answered-elsewhere' });
+  return { kind: 'answered-elsewhere', record: done };
+}
+
+/** Envelope batches carry the text people typed in an extra top-level `followUpText` field. */
+function withFollowUpText(
+  batch: QuestionBatch,
+  file: AnswerFile,
+  record: BatchRecord,
+): AnswerFile & EnvelopeAnswerExtras {
+  if (!isEnvelopeBatch(batch)) return file;
+  const followUpText = followUpTextFor(batch.questions, record.drafts, record.followUps ?? {});
+  return { ...file, followUpText };
+}
