@@ -7,7 +7,7 @@ import { answerFileName } from '../core/protocol/qa-file-names.js';
 import type { AnswerFile, QuestionBatch } from '../core/protocol/question.js';
 import type { publishFileNoClobber } from '../fs/publish-file.js';
 import type { BatchRecord, BatchStatus } from '../store/batch-record.js';
-import type { SubmitOutcome } from './batch-queue.js';
+import type { SubmitOutcome } from './batch-actions.js';
 import { type QuestionReader, readTextQuietly } from './question-reader.js';
 
 export interface PublishAnswersDeps {

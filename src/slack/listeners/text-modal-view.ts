@@ -1,7 +1,8 @@
 import type { App, ViewSubmitAction } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { modalMetadataKey, parseModalMetadata } from '../../core/slack/modal-metadata.js';
-import type { BatchQueue, DraftOutcome } from '../../queue/batch-queue.js';
+import type { DraftOutcome } from '../../queue/batch-actions.js';
+import type { BatchQueue } from '../../queue/batch-queue.js';
 import type { BatchRecord } from '../../store/batch-record.js';
 import { readPresentation } from '../slack-presentation.js';
 import { type ActionPlace, explainRefusal, refusalFor, tellUser } from '../tell-user.js';

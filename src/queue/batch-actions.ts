@@ -1,0 +1,255 @@
+import path from 'node:path';
+import type { Logger } from 'pino';
+import { CANCELLED_FILE_NAME, serializeCancellation } from '../core/envelope/ask-cancellation.js';
+import { isEnvelopeBatch, questionsMissingText } from '../core/envelope/envelope-batch.js';
+import { buildAnswerFile } from '../core/protocol/build-answer-file.js';
+import type { Answer } from '../core/protocol/question.js';
+import { writeFileAtomic } from '../fs/write-file-atomic.js';
+import type { BatchRecord, BatchStatus, StateStore } from '../store/batch-record.js';
+import type { QuestionReader } from './question-reader.js';
+import type { RunScheduler } from './run-scheduler.js';
+import { withHandoff } from './with-handoff.js';
+
+/** Result of a person pressing Submit (or a one-tap answer). */
+export type SubmitOutcome =
+  | { kind: 'answered'; record: BatchRecord }
+  | { kind: 'answered-elsewhere'; record: BatchRecord }
+  | { kind: 'incomplete'; missing: string[]; problems: string[] }
+  /** envelope batch: these questions' choices ask for typed text that is missing */
+  | { kind: 'needs-text'; questionIds: string[] }
+  | { kind: 'write-failed'; message: string }
+  | { kind: 'closed'; status: BatchStatus }
+  | { kind: 'out-of-date' }
+  | { kind: 'unknown' };
+
+/** Result of recording one choice. */
+export type DraftOutcome =
+  | { kind: 'saved'; record: BatchRecord }
+  | { kind: 'closed'; status: BatchStatus }
+  | { kind: 'out-of-date' }
+  | { kind: 'unknown' };
+
+/** Result of pressing Cancel on an envelope batch. */
+export type CancelOutcome =
+  | { kind: 'cancelled'; record: BatchRecord }
+  | { kind: 'not-cancellable' }
+  | { kind: 'write-failed'; message: string }
+  | { kind: 'closed'; status: BatchStatus }
+  | { kind: 'out-of-date' }
+  | { kind: 'unknown' };
+
+export interface BatchActionsDeps {
+  store: StateStore;
+  scheduler: Pick<RunScheduler, 'exclusive' | 'schedule'>;
+  questions: Pick<QuestionReader, 'batchOf' | 'read'>;
+  /** Stores a record (stamped with the time) and gives it back. */
+  put: (record: BatchRecord) => Promise<BatchRecord>;
+  /** Brings what people see of a run in line with its records. */
+  show: (runDir: string) => Promise<void>;
+  /** Publishes the answer file of a `submitting` record. */
+  finishSubmit: (record: BatchRecord) => Promise<SubmitOutcome>;
+  log: Logger;
+  now: () => Date;
+}
+
+/**
+ * What people do to a batch (choose, type, hand off, claim, cancel, submit), each under its
+ * run's lock and refused with a reason when the batch is not open or has changed since.
+ */
+export function createBatchActions(deps: BatchActionsDeps) {
+  const { store, scheduler, questions, put, log } = deps;
+  const presentAll = deps.show;
+  const finishSubmit = deps.finishSubmit;
+  const nowIso = () => deps.now().toISOString();
+
+  /** Finds an open record for a person's action, or says why there is none. */
+  function openFor(key: string, revision: string) {
+    const record = store.get(key);
+    if (!record) return { kind: 'unknown' } as const;
+    if (record.status !== 'open') return { kind: 'closed', status: record.status } as const;
+    if (!record.fingerprint.startsWith(revision)) return { kind: 'out-of-date' } as const;
+    return { kind: 'open', record } as const;
+  }
+
+  function runOf(key: string): string | undefined {
+    return store.get(key)?.runDir;
+  }
+
+  /** Changes an open record under its run's lock, then shows the change. */
+  async function updateOpen(
+    key: string,
+    revision: string,
+    change: (record: BatchRecord) => BatchRecord,
+  ): Promise<DraftOutcome> {
+    const runDir = runOf(key);
+    if (!runDir) return { kind: 'unknown' };
+    return scheduler.exclusive(runDir, async () => {
+      const found = openFor(key, revision);
+      if (found.kind !== 'open') return found;
+      const record = await put(change(found.record));
+      await presentAll(runDir);
+      return { kind: 'saved', record: store.get(key) ?? record };
+    });
+  }
+
+  return {
+    /** The record and its questions, for rendering and decoding a person's action. */
+    async lookup(key: string) {
+      const record = store.get(key);
+      if (!record) return undefined;
+      const batch = await questions.batchOf(record);
+      return { record, batch };
+    },
+
+    /** Records one choice (undefined clears it) as soon as it is made. */
+    saveDraft(
+      key: string,
+      input: { revision: string; questionId: string; answer: Answer | undefined },
+    ): Promise<DraftOutcome> {
+      return updateOpen(key, input.revision, (record) => {
+        const drafts = { ...record.drafts };
+        if (input.answer === undefined) delete drafts[input.questionId];
+        else drafts[input.questionId] = input.answer;
+        return { ...record, drafts };
+      });
+    },
+
+    /** Records the text typed for an envelope question's choice (`''` clears it), like a draft. */
+    saveFollowUp(
+      key: string,
+      input: { revision: string; questionId: string; text: string },
+    ): Promise<DraftOutcome> {
+      return updateOpen(key, input.revision, (record) => {
+        const followUps = { ...record.followUps };
+        if (input.text === '') delete followUps[input.questionId];
+        else followUps[input.questionId] = input.text;
+        return { ...record, followUps };
+      });
+    },
+
+    /**
+     * Records a hand-off of an open batch to `to` (who becomes its assignee); a claim on it
+     * moves to `to` as well.
+     */
+    handOff(
+      key: string,
+      input: { revision: string; from: string; to: string; note?: string },
+    ): Promise<DraftOutcome> {
+      return updateOpen(key, input.revision, (record) =>
+        withHandoff(record, { from: input.from, to: input.to, at: nowIso(), note: input.note }),
+      );
+    },
+
+    /**
+     * Changes an open batch's record, whatever its revision, under its run's lock (reminders
+     * and escalation); `change` returning `undefined` leaves it as it is. Gives the stored
+     * record, or `undefined` when the batch is not open (any more) or nothing changed.
+     */
+    async amendOpen(
+      key: string,
+      change: (record: BatchRecord) => BatchRecord | undefined,
+    ): Promise<BatchRecord | undefined> {
+      const runDir = runOf(key);
+      if (!runDir) return undefined;
+      return scheduler.exclusive(runDir, async () => {
+        const record = store.get(key);
+        if (record?.status !== 'open') return undefined;
+        const changed = change(record);
+        if (!changed) return undefined;
+        const stored = await put(changed);
+        await presentAll(runDir);
+        return store.get(key) ?? stored;
+      });
+    },
+
+    /** Marks who is answering an open batch (`by`), or clears the mark (`undefined`). */
+    claim(key: string, input: { revision: string; by: string | undefined }): Promise<DraftOutcome> {
+      return updateOpen(key, input.revision, (record) => {
+        const { claimedBy: _, ...rest } = record;
+        return input.by === undefined ? rest : { ...rest, claimedBy: input.by };
+      });
+    },
+
+    /**
+     * Closes an open envelope batch without answers: writes `cancelled.json` into its folder
+     * for the waiting `ask`, then records who cancelled. No answer file is written.
+     */
+    async cancel(key: string, input: { revision: string; by: string }): Promise<CancelOutcome> {
+      const runDir = runOf(key);
+      if (!runDir) return { kind: 'unknown' };
+      return scheduler.exclusive(runDir, async (): Promise<CancelOutcome> => {
+        const found = openFor(key, input.revision);
+        if (found.kind !== 'open') return found;
+        const batch = await questions.batchOf(found.record);
+        if (!batch) return { kind: 'out-of-date' };
+        if (!isEnvelopeBatch(batch)) return { kind: 'not-cancellable' };
+        const { seq } = found.record;
+        const at = nowIso();
+        const content = serializeCancellation({ seq, cancelledBy: input.by, cancelledAt: at });
+        try {
+          await writeFileAtomic(path.join(runDir, CANCELLED_FILE_NAME), content);
+        } catch (err) {
+          log.error({ err, runDir, seq }, 'could not write the cancellation');
+          return {
+            kind: 'write-failed',
+            message: err instanceof Error ? err.message : String(err),
+          };
+        }
+        log.info({ runDir, seq, by: input.by }, 'batch cancelled');
+        const record = await put({
+          ...found.record,
+          status: 'cancelled',
+          answeredBy: input.by,
+          answeredAt: at,
+        });
+        await presentAll(runDir);
+        return { kind: 'cancelled', record: store.get(key) ?? record };
+      });
+    },
+
+    /** Validates the drafts (plus `answers`), publishes the answer file, then shows the result. */
+    async submit(
+      key: string,
+      input: { revision: string; by: string; answers?: Record<string, Answer> },
+    ): Promise<SubmitOutcome> {
+      const runDir = runOf(key);
+      if (!runDir) return { kind: 'unknown' };
+      const outcome = await scheduler.exclusive(runDir, async (): Promise<SubmitOutcome> => {
+        const found = openFor(key, input.revision);
+        if (found.kind !== 'open') return found;
+        // Read the file again: the agent may have rewritten it since the last event arrived.
+        const read = await questions.read(runDir, found.record.seq);
+        if (read.kind !== 'valid' || read.fingerprint !== found.record.fingerprint) {
+          scheduler.schedule(runDir);
+          return { kind: 'out-of-date' };
+        }
+        const batch = read.batch;
+        const drafts = { ...found.record.drafts, ...input.answers };
+        const built = buildAnswerFile(batch, drafts);
+        if (!built.ok) {
+          const missing = batch.questions
+            .filter((q) => drafts[q.id] === undefined)
+            .map((q) => q.id);
+          return { kind: 'incomplete', missing, problems: built.error.map((p) => p.message) };
+        }
+        const texts = found.record.followUps ?? {};
+        const needText = isEnvelopeBatch(batch)
+          ? questionsMissingText(batch.questions, drafts, texts)
+          : [];
+        if (needText.length > 0) return { kind: 'needs-text', questionIds: needText };
+        const submitting = await put({
+          ...found.record,
+          drafts,
+          status: 'submitting',
+          answeredBy: input.by,
+          answeredAt: nowIso(),
+        });
+        const result = await finishSubmit(submitting);
+        await presentAll(runDir);
+        return result;
+      });
+      scheduler.schedule(runDir);
+      return outcome;
+    },
+  };
+}
