@@ -1,21 +1,15 @@
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { BLOCK_KIT_LIMITS } from '../../src/core/slack/block-kit-limits.js';
-import {
-  ALICE,
-  channelMessages,
-  elementsOf,
-  type Harness,
-  startRelayHarness,
-} from '../support/relay-harness.js';
+import { ALICE, channelMessages, elementsOf } from '../support/relay-harness.js';
 import { waitFor } from '../support/temp-dir.js';
 import {
   answerFile,
   answerFreeWrite,
   answerYesNo,
-  assertSlackHealthy,
   choose,
   headerOf,
+  healthyRelayPerTest,
   MODES,
   plainTexts,
   postBatch,
@@ -88,17 +82,7 @@ function expectedEntry(i: number, q: Question) {
 
 for (const mode of MODES) {
   describe(`a batch too large for one message (${mode} mode)`, () => {
-    let h: Harness;
-    beforeEach(async () => {
-      h = await startRelayHarness(mode);
-    });
-    afterEach(async () => {
-      try {
-        assertSlackHealthy(h);
-      } finally {
-        await h.stop();
-      }
-    });
+    const h = healthyRelayPerTest(mode);
 
     test(`${COUNT} mixed questions continue in the thread, and one Submit writes one answer file`, async () => {
       const questions = Array.from({ length: COUNT }, (_, i) => questionAt(i));

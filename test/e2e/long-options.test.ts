@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { escapeMrkdwn } from '../../src/core/slack/escape-mrkdwn.js';
 import { CALLBACK_IDS } from '../../src/core/slack/ids.js';
-import { ALICE, type Harness, startRelayHarness } from '../support/relay-harness.js';
+import { ALICE, type Harness } from '../support/relay-harness.js';
 import { waitFor } from '../support/temp-dir.js';
 import {
   answerFile,
   answerYesNo,
-  assertSlackHealthy,
   at,
   controlOf,
   elementById,
+  healthyRelayPerTest,
   MODES,
   mrkdwnTexts,
   plainTexts,
@@ -65,17 +65,7 @@ const numberedLines = (options: readonly string[]) =>
 
 for (const mode of MODES) {
   describe(`options longer than a label (${mode} mode)`, () => {
-    let h: Harness;
-    beforeEach(async () => {
-      h = await startRelayHarness(mode);
-    });
-    afterEach(async () => {
-      try {
-        assertSlackHealthy(h);
-      } finally {
-        await h.stop();
-      }
-    });
+    const h = healthyRelayPerTest(mode);
 
     test('cut radio labels list their full text under the control; the answer is the full string', async () => {
       const options = ['Short', longOption(2, 76), 'Also short', longOption(4, 200)];

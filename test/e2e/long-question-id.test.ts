@@ -2,16 +2,16 @@
 // private_metadata out (the index stands in), but the submission handler required the id, so
 // such an answer could never be saved.
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { BLOCK_KIT_LIMITS } from '../../src/core/slack/block-kit-limits.js';
 import { CALLBACK_IDS, FREE_WRITE_INPUT } from '../../src/core/slack/ids.js';
-import { ALICE, type Harness, startRelayHarness } from '../support/relay-harness.js';
+import { ALICE } from '../support/relay-harness.js';
 import { waitFor } from '../support/temp-dir.js';
 import {
   answerFile,
   answerYesNo,
-  assertSlackHealthy,
   click,
+  healthyRelayPerTest,
   MODES,
   postBatch,
   submit,
@@ -23,17 +23,7 @@ const LONG_ID = `q-${'x'.repeat(2988)}`;
 
 for (const mode of MODES) {
   describe(`a question id too long for modal metadata (${mode} mode)`, () => {
-    let h: Harness;
-    beforeEach(async () => {
-      h = await startRelayHarness(mode);
-    });
-    afterEach(async () => {
-      try {
-        assertSlackHealthy(h);
-      } finally {
-        await h.stop();
-      }
-    });
+    const h = healthyRelayPerTest(mode);
 
     test('free-write modal with a ~2990-character question id saves the answer', async () => {
       const batch = {

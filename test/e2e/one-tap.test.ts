@@ -1,22 +1,16 @@
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { escapeMrkdwn } from '../../src/core/slack/escape-mrkdwn.js';
 import type { ObservedMessage } from '../support/fake-slack/index.js';
-import {
-  ALICE,
-  BOB,
-  elementsOf,
-  type Harness,
-  startRelayHarness,
-} from '../support/relay-harness.js';
+import { ALICE, BOB, elementsOf } from '../support/relay-harness.js';
 import { waitFor } from '../support/temp-dir.js';
 import {
   answerFile,
-  assertSlackHealthy,
   at,
   click,
   current,
   elementById,
+  healthyRelayPerTest,
   MODES,
   mrkdwnTexts,
   postBatch,
@@ -54,17 +48,7 @@ function tapButtons(message: ObservedMessage): [string, string][] {
 
 for (const mode of MODES) {
   describe(`one-tap batches (${mode} mode)`, () => {
-    let h: Harness;
-    beforeEach(async () => {
-      h = await startRelayHarness(mode);
-    });
-    afterEach(async () => {
-      try {
-        assertSlackHealthy(h);
-      } finally {
-        await h.stop();
-      }
-    });
+    const h = healthyRelayPerTest(mode);
 
     test('a single yes-no question is answered by one tap on No, with no Submit button', async () => {
       const batch = { seq: 1, questions: [{ id: 'go', type: 'yes-no', prompt: 'Deploy now?' }] };

@@ -1,18 +1,18 @@
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { escapeMrkdwn } from '../../src/core/slack/escape-mrkdwn.js';
 import { CALLBACK_IDS } from '../../src/core/slack/ids.js';
 import type { StoredEphemeral } from '../support/fake-slack/index.js';
-import { ALICE, type Harness, startRelayHarness } from '../support/relay-harness.js';
+import { ALICE, type Harness } from '../support/relay-harness.js';
 import { waitFor } from '../support/temp-dir.js';
 import {
   answerFile,
   answerFreeWrite,
   answerYesNo,
-  assertSlackHealthy,
   choose,
   click,
   controlOf,
+  healthyRelayPerTest,
   locate,
   MODES,
   mrkdwnTexts,
@@ -106,17 +106,7 @@ function assertSurfaceInert(
 
 for (const mode of MODES) {
   describe(`previews (${mode} mode)`, () => {
-    let h: Harness;
-    beforeEach(async () => {
-      h = await startRelayHarness(mode);
-    });
-    afterEach(async () => {
-      try {
-        assertSlackHealthy(h);
-      } finally {
-        await h.stop();
-      }
-    });
+    const h = healthyRelayPerTest(mode);
 
     test('a markdown preview is a markdown block and an ascii one is preformatted, above their prompts', async () => {
       const markdown =
@@ -254,17 +244,7 @@ for (const mode of MODES) {
   });
 
   describe(`mrkdwn injection (${mode} mode)`, () => {
-    let h: Harness;
-    beforeEach(async () => {
-      h = await startRelayHarness(mode);
-    });
-    afterEach(async () => {
-      try {
-        assertSlackHealthy(h);
-      } finally {
-        await h.stop();
-      }
-    });
+    const h = healthyRelayPerTest(mode);
 
     test('mentions, links and & in prompts, options, previews and answers show as text everywhere', async () => {
       const run = h.runDir(EVIL_RUN);

@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, test } from 'node:test';
-import type { Harness } from '../support/relay-harness.js';
-import { startRelayHarness } from '../support/relay-harness.js';
+import { describe, test } from 'node:test';
 import {
   answerFile,
   answerYesNo,
-  assertSlackHealthy,
   at,
   controlOf,
   current,
+  healthyRelayPerTest,
   MODES,
   mrkdwnTexts,
   numberedOptions,
@@ -57,17 +55,7 @@ const STATIC_SHAPES = [
 
 for (const mode of MODES) {
   describe(`question shapes (${mode} mode)`, () => {
-    let h: Harness;
-    beforeEach(async () => {
-      h = await startRelayHarness(mode);
-    });
-    afterEach(async () => {
-      try {
-        assertSlackHealthy(h);
-      } finally {
-        await h.stop();
-      }
-    });
+    const h = healthyRelayPerTest(mode);
 
     for (const shape of STATIC_SHAPES) {
       test(`${shape.type} with ${shape.options.length} options is a ${shape.element}`, async () => {

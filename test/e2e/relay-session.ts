@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { afterEach, beforeEach } from 'node:test';
 import { escapeMrkdwn } from '../../src/core/slack/escape-mrkdwn.js';
 import { CALLBACK_IDS, FREE_WRITE_INPUT } from '../../src/core/slack/ids.js';
 import type { ObservedMessage, StoredMessage } from '../support/fake-slack/index.js';
@@ -12,6 +13,7 @@ import {
   type FoundElement,
   type Harness,
   type Mode,
+  startRelayHarness,
 } from '../support/relay-harness.js';
 import { waitFor, writeQuestionFile } from '../support/temp-dir.js';
 
@@ -263,6 +265,33 @@ export function assertSlackHealthy(h: Harness): void {
     .filter((c) => c.response.ok === false)
     .map((c) => ({ method: c.method, error: c.response.error, errors: c.response.errors }));
   assert.deepEqual(refused, [], 'Slack refused no call (no invalid_blocks)');
+}
+
+/**
+ * A fresh relay for each test of the enclosing `describe`; after each, Slack must have refused
+ * nothing and missed no ack (see `assertSlackHealthy`), then it is stopped. The value stands
+ * for whichever relay the current test has.
+ */
+export function healthyRelayPerTest(mode: Mode): Harness {
+  let current: Harness | undefined;
+  beforeEach(async () => {
+    current = await startRelayHarness(mode);
+  });
+  afterEach(async () => {
+    const h = current;
+    current = undefined;
+    try {
+      if (h) assertSlackHealthy(h);
+    } finally {
+      await h?.stop();
+    }
+  });
+  return new Proxy({} as Harness, {
+    get(_, key) {
+      if (!current) throw new Error('healthyRelayPerTest: use the relay inside a test');
+      return current[key as keyof Harness];
+    },
+  });
 }
 
 /** `count` options named `Option 001`, `Option 002`, … */
