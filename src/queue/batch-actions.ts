@@ -29,6 +29,9 @@ export type DraftOutcome =
   | { kind: 'out-of-date' }
   | { kind: 'unknown' };
 
+/** Result of "I'm on it" / "Release": someone else may hold the batch already. */
+export type ClaimOutcome = DraftOutcome | { kind: 'claimed-by-other'; by: string };
+
 /** Result of pressing Cancel on an envelope batch. */
 export type CancelOutcome =
   | { kind: 'cancelled'; record: BatchRecord }
@@ -163,10 +166,25 @@ export function createBatchActions(deps: BatchActionsDeps) {
     },
 
     /** Marks who is answering an open batch (`by`), or clears the mark (`undefined`). */
-    claim(key: string, input: { revision: string; by: string | undefined }): Promise<DraftOutcome> {
-      return updateOpen(key, input.revision, (record) => {
-        const { claimedBy: _, ...rest } = record;
-        return input.by === undefined ? rest : { ...rest, claimedBy: input.by };
+    /**
+     * `user` marks an open batch as theirs (`release`: clears their mark). Decided under the
+     * run's lock, so of two people pressing at once only the first gets it.
+     */
+    async claim(
+      key: string,
+      input: { revision: string; user: string; release: boolean },
+    ): Promise<ClaimOutcome> {
+      const runDir = runOf(key);
+      if (!runDir) return { kind: 'unknown' };
+      return scheduler.exclusive(runDir, async (): Promise<ClaimOutcome> => {
+        const found = openFor(key, input.revision);
+        if (found.kind !== 'open') return found;
+        const owner = found.record.claimedBy;
+        if (owner && owner !== input.user) return { kind: 'claimed-by-other', by: owner };
+        const { claimedBy: _, ...rest } = found.record;
+        const record = await put(input.release ? rest : { ...rest, claimedBy: input.user });
+        await presentAll(runDir);
+        return { kind: 'saved', record: store.get(key) ?? record };
       });
     },
 

@@ -309,6 +309,30 @@ for (const mode of ['socket', 'http'] as Mode[]) {
       assert.deepEqual(h.slack.failures, []);
     });
 
+    test("two people pressing I'm on it at once: one holds the batch, the other is told", async () => {
+      await start();
+      const { ts } = await postBatch('run-claim-race');
+      const at = { channel: CHANNEL, ts };
+      const claim = ids(findElement(blocksAt(CHANNEL, ts), 'o7.claim'));
+      await Promise.all([
+        h.slack.clickButton({ ...at, ...claim, user: ALICE }),
+        h.slack.clickButton({ ...at, ...claim, user: BOB }),
+      ]);
+      const told = await waitFor(() => {
+        const all = [...h.slack.ephemerals(ALICE), ...h.slack.ephemerals(BOB)];
+        return all.length > 0 ? all : undefined;
+      }, 'the slower one told');
+      assert.equal(told.length, 1);
+      assert.match(told[0]?.text ?? '', /already on this batch/);
+      const loser = h.slack.ephemerals(ALICE).length === 1 ? ALICE : BOB;
+      const holder = loser === ALICE ? BOB : ALICE;
+      await shows(CHANNEL, ts, new RegExp(`<@${holder}> is on it`), 'the holder shown');
+      assert.doesNotMatch(
+        visibleText(h.slack.message(CHANNEL, ts) as never),
+        new RegExp(`<@${loser}> is on it`),
+      );
+    });
+
     test('claim and release; a hand-off moves the claim', async () => {
       await start();
       const { ts } = await postBatch('run-claim');

@@ -5,7 +5,7 @@ import { renderHandOffModal } from '../../core/slack/render-hand-off-modal.js';
 import { replyThreadTs } from '../../core/slack/reply-thread.js';
 import { CLAIM_VALUES, TEAM_ACTION_PATTERN, TEAM_ACTIONS } from '../../core/slack/team-ids.js';
 import type { BatchQueue } from '../../queue/batch-queue.js';
-import { type ActionPlace, explainRefusal, tellUser } from '../tell-user.js';
+import { type ActionPlace, explainRefusal, refusalFor, tellUser } from '../tell-user.js';
 
 /**
  * The team controls on a batch message, in the channel or a direct-message copy: "Hand off"
@@ -31,12 +31,7 @@ export function registerTeamActions(app: App, deps: { queue: BatchQueue; log: Lo
         return;
       }
       const { record } = found;
-      const refusal =
-        record.status !== 'open'
-          ? ({ kind: 'closed', status: record.status } as const)
-          : !record.fingerprint.startsWith(ids.revision)
-            ? ({ kind: 'out-of-date' } as const)
-            : undefined;
+      const refusal = refusalFor(record, ids.revision);
       if (refusal) {
         log.info({ key: ids.key, user: place.user, refusal: refusal.kind }, 'team action refused');
         await tellUser(client, log, place, explainRefusal(refusal));
@@ -64,30 +59,21 @@ export function registerTeamActions(app: App, deps: { queue: BatchQueue; log: Lo
       }
 
       const release = action.value === CLAIM_VALUES.release;
-      if (release && record.claimedBy && record.claimedBy !== place.user) {
-        await tellUser(
-          client,
-          log,
-          place,
-          'Someone else is on this batch, so only they can release it. Nothing was changed; hand it off or ask them.',
-        );
-        return;
-      }
-      if (!release && record.claimedBy && record.claimedBy !== place.user) {
-        await tellUser(
-          client,
-          log,
-          place,
-          'Someone else is already on this batch; nothing was changed.',
-        );
-        return;
-      }
       const outcome = await queue.claim(ids.key, {
         revision: ids.revision,
-        by: release ? undefined : place.user,
+        user: place.user,
+        release,
       });
-      if (outcome.kind !== 'saved') await tellUser(client, log, place, explainRefusal(outcome));
-      else log.info(context, release ? 'batch released' : 'batch claimed');
+      if (outcome.kind === 'claimed-by-other') {
+        const text = release
+          ? 'Someone else is on this batch, so only they can release it. Nothing was changed; hand it off or ask them.'
+          : 'Someone else is already on this batch; nothing was changed.';
+        await tellUser(client, log, place, text);
+      } else if (outcome.kind !== 'saved') {
+        await tellUser(client, log, place, explainRefusal(outcome));
+      } else {
+        log.info(context, release ? 'batch released' : 'batch claimed');
+      }
     },
   );
 }
