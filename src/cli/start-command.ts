@@ -93,16 +93,13 @@ export async function runStart(
     store,
     presenter,
     log: log.child({ component: 'queue' }),
-    ...(options.publish ? { publish: options.publish } : {}),
+    publish: options.publish,
   });
   const reminders = createReminders({
     store,
     queue,
     remind: createReminderPoster(app.client),
-    policy: {
-      ...(config.reminders?.remindAfterMs ? { remindAfterMs: config.reminders.remindAfterMs } : {}),
-      ...(config.reminders?.escalate ? { escalate: config.reminders.escalate } : {}),
-    },
+    policy: config.reminders ?? {},
     log: log.child({ component: 'reminders' }),
     ...options.reminders,
   });
@@ -136,14 +133,14 @@ export async function runStart(
     usePolling: config.poll,
   });
   log.info({ mode: config.slack.mode, apiUrl: config.slack.apiUrl }, 'connecting to Slack');
-  // Clicks stop first, so nothing reaches a closing queue or store; each part is closed even
-  // if an earlier one fails, so the state lock is always released.
   // Finished `ask` folders are removed after a while, so they don't pile up watches and state.
   const pruneAsks = () =>
     pruneFinishedAsks({ asksRoot: asks, store, log, now: () => new Date() }).catch((err: unknown) =>
       log.warn({ err }, 'could not prune finished asks'),
     );
   let pruning: NodeJS.Timeout | undefined;
+  // Clicks stop first, so nothing reaches a closing queue or store; each part is closed even
+  // if an earlier one fails, so the state lock is always released.
   const stop = async () => {
     if (pruning) clearInterval(pruning);
     const steps = [

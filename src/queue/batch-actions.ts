@@ -22,6 +22,12 @@ export type SubmitOutcome =
   | { kind: 'out-of-date' }
   | { kind: 'unknown' };
 
+/** Why an action on a batch changed nothing. */
+type Refusal =
+  | { kind: 'unknown' }
+  | { kind: 'closed'; status: BatchStatus }
+  | { kind: 'out-of-date' };
+
 /** Result of recording one choice. */
 export type DraftOutcome =
   | { kind: 'saved'; record: BatchRecord }
@@ -61,38 +67,47 @@ export interface BatchActionsDeps {
  */
 export function createBatchActions(deps: BatchActionsDeps) {
   const { store, scheduler, questions, put, log } = deps;
-  const presentAll = deps.show;
-  const finishSubmit = deps.finishSubmit;
   const nowIso = () => deps.now().toISOString();
 
-  /** Finds an open record for a person's action, or says why there is none. */
-  function openFor(key: string, revision: string) {
-    const record = store.get(key);
-    if (!record) return { kind: 'unknown' } as const;
-    if (record.status !== 'open') return { kind: 'closed', status: record.status } as const;
-    if (!record.fingerprint.startsWith(revision)) return { kind: 'out-of-date' } as const;
-    return { kind: 'open', record } as const;
+  /**
+   * Runs `task` on the open record `key` under its run's lock, or says why there is none.
+   * Without `revision` any version of the batch will do (reminders, escalation).
+   */
+  async function onOpen<T>(
+    key: string,
+    revision: string | undefined,
+    task: (record: BatchRecord, runDir: string) => Promise<T>,
+  ): Promise<T | Refusal> {
+    const runDir = store.get(key)?.runDir;
+    if (!runDir) return { kind: 'unknown' };
+    return scheduler.exclusive(runDir, async () => {
+      const record = store.get(key);
+      if (!record) return { kind: 'unknown' } as const;
+      if (record.status !== 'open') return { kind: 'closed', status: record.status } as const;
+      if (revision !== undefined && !record.fingerprint.startsWith(revision)) {
+        return { kind: 'out-of-date' } as const;
+      }
+      return task(record, runDir);
+    });
   }
 
-  function runOf(key: string): string | undefined {
-    return store.get(key)?.runDir;
+  /** Stores a changed record and shows it; gives the record as stored. */
+  async function saveAndShow(record: BatchRecord): Promise<BatchRecord> {
+    const stored = await put(record);
+    await deps.show(record.runDir);
+    return store.get(record.key) ?? stored;
   }
 
   /** Changes an open record under its run's lock, then shows the change. */
-  async function updateOpen(
+  function updateOpen(
     key: string,
     revision: string,
     change: (record: BatchRecord) => BatchRecord,
   ): Promise<DraftOutcome> {
-    const runDir = runOf(key);
-    if (!runDir) return { kind: 'unknown' };
-    return scheduler.exclusive(runDir, async () => {
-      const found = openFor(key, revision);
-      if (found.kind !== 'open') return found;
-      const record = await put(change(found.record));
-      await presentAll(runDir);
-      return { kind: 'saved', record: store.get(key) ?? record };
-    });
+    return onOpen(key, revision, async (record) => ({
+      kind: 'saved' as const,
+      record: await saveAndShow(change(record)),
+    }));
   }
 
   return {
@@ -152,20 +167,13 @@ export function createBatchActions(deps: BatchActionsDeps) {
       key: string,
       change: (record: BatchRecord) => BatchRecord | undefined,
     ): Promise<BatchRecord | undefined> {
-      const runDir = runOf(key);
-      if (!runDir) return undefined;
-      return scheduler.exclusive(runDir, async () => {
-        const record = store.get(key);
-        if (record?.status !== 'open') return undefined;
+      const outcome = await onOpen(key, undefined, async (record) => {
         const changed = change(record);
-        if (!changed) return undefined;
-        const stored = await put(changed);
-        await presentAll(runDir);
-        return store.get(key) ?? stored;
+        return { kind: 'amended' as const, record: changed && (await saveAndShow(changed)) };
       });
+      return outcome.kind === 'amended' ? outcome.record : undefined;
     },
 
-    /** Marks who is answering an open batch (`by`), or clears the mark (`undefined`). */
     /**
      * `user` marks an open batch as theirs (`release`: clears their mark). Decided under the
      * run's lock, so of two people pressing at once only the first gets it.
@@ -174,17 +182,12 @@ export function createBatchActions(deps: BatchActionsDeps) {
       key: string,
       input: { revision: string; user: string; release: boolean },
     ): Promise<ClaimOutcome> {
-      const runDir = runOf(key);
-      if (!runDir) return { kind: 'unknown' };
-      return scheduler.exclusive(runDir, async (): Promise<ClaimOutcome> => {
-        const found = openFor(key, input.revision);
-        if (found.kind !== 'open') return found;
-        const owner = found.record.claimedBy;
+      return onOpen(key, input.revision, async (record): Promise<ClaimOutcome> => {
+        const owner = record.claimedBy;
         if (owner && owner !== input.user) return { kind: 'claimed-by-other', by: owner };
-        const { claimedBy: _, ...rest } = found.record;
-        const record = await put(input.release ? rest : { ...rest, claimedBy: input.user });
-        await presentAll(runDir);
-        return { kind: 'saved', record: store.get(key) ?? record };
+        const { claimedBy: _, ...rest } = record;
+        const changed = input.release ? rest : { ...rest, claimedBy: input.user };
+        return { kind: 'saved', record: await saveAndShow(changed) };
       });
     },
 
@@ -192,16 +195,12 @@ export function createBatchActions(deps: BatchActionsDeps) {
      * Closes an open envelope batch without answers: writes `cancelled.json` into its folder
      * for the waiting `ask`, then records who cancelled. No answer file is written.
      */
-    async cancel(key: string, input: { revision: string; by: string }): Promise<CancelOutcome> {
-      const runDir = runOf(key);
-      if (!runDir) return { kind: 'unknown' };
-      return scheduler.exclusive(runDir, async (): Promise<CancelOutcome> => {
-        const found = openFor(key, input.revision);
-        if (found.kind !== 'open') return found;
-        const batch = await questions.batchOf(found.record);
+    cancel(key: string, input: { revision: string; by: string }): Promise<CancelOutcome> {
+      return onOpen(key, input.revision, async (open, runDir): Promise<CancelOutcome> => {
+        const batch = await questions.batchOf(open);
         if (!batch) return { kind: 'out-of-date' };
         if (!isEnvelopeBatch(batch)) return { kind: 'not-cancellable' };
-        const { seq } = found.record;
+        const { seq } = open;
         const at = nowIso();
         const content = serializeCancellation({ seq, cancelledBy: input.by, cancelledAt: at });
         try {
@@ -214,14 +213,13 @@ export function createBatchActions(deps: BatchActionsDeps) {
           };
         }
         log.info({ runDir, seq, by: input.by }, 'batch cancelled');
-        const record = await put({
-          ...found.record,
+        const record = await saveAndShow({
+          ...open,
           status: 'cancelled',
           answeredBy: input.by,
           answeredAt: at,
         });
-        await presentAll(runDir);
-        return { kind: 'cancelled', record: store.get(key) ?? record };
+        return { kind: 'cancelled', record };
       });
     },
 
@@ -230,43 +228,44 @@ export function createBatchActions(deps: BatchActionsDeps) {
       key: string,
       input: { revision: string; by: string; answers?: Record<string, Answer> },
     ): Promise<SubmitOutcome> {
-      const runDir = runOf(key);
-      if (!runDir) return { kind: 'unknown' };
-      const outcome = await scheduler.exclusive(runDir, async (): Promise<SubmitOutcome> => {
-        const found = openFor(key, input.revision);
-        if (found.kind !== 'open') return found;
-        // Read the file again: the agent may have rewritten it since the last event arrived.
-        const read = await questions.read(runDir, found.record.seq);
-        if (read.kind !== 'valid' || read.fingerprint !== found.record.fingerprint) {
-          scheduler.schedule(runDir);
-          return { kind: 'out-of-date' };
-        }
-        const batch = read.batch;
-        const drafts = { ...found.record.drafts, ...input.answers };
-        const built = buildAnswerFile(batch, drafts);
-        if (!built.ok) {
-          const missing = batch.questions
-            .filter((q) => drafts[q.id] === undefined)
-            .map((q) => q.id);
-          return { kind: 'incomplete', missing, problems: built.error.map((p) => p.message) };
-        }
-        const texts = found.record.followUps ?? {};
-        const needText = isEnvelopeBatch(batch)
-          ? questionsMissingText(batch.questions, drafts, texts)
-          : [];
-        if (needText.length > 0) return { kind: 'needs-text', questionIds: needText };
-        const submitting = await put({
-          ...found.record,
-          drafts,
-          status: 'submitting',
-          answeredBy: input.by,
-          answeredAt: nowIso(),
-        });
-        const result = await finishSubmit(submitting);
-        await presentAll(runDir);
-        return result;
-      });
-      scheduler.schedule(runDir);
+      const outcome = await onOpen(
+        key,
+        input.revision,
+        async (open, runDir): Promise<SubmitOutcome> => {
+          // Read the file again: the agent may have rewritten it since the last event arrived.
+          const read = await questions.read(runDir, open.seq);
+          if (read.kind !== 'valid' || read.fingerprint !== open.fingerprint) {
+            return { kind: 'out-of-date' } as const;
+          }
+          const batch = read.batch;
+          const drafts = { ...open.drafts, ...input.answers };
+          const built = buildAnswerFile(batch, drafts);
+          if (!built.ok) {
+            const missing = batch.questions
+              .filter((q) => drafts[q.id] === undefined)
+              .map((q) => q.id);
+            return { kind: 'incomplete', missing, problems: built.error.map((p) => p.message) };
+          }
+          const texts = open.followUps ?? {};
+          const needText = isEnvelopeBatch(batch)
+            ? questionsMissingText(batch.questions, drafts, texts)
+            : [];
+          if (needText.length > 0) return { kind: 'needs-text', questionIds: needText };
+          const submitting = await put({
+            ...open,
+            drafts,
+            status: 'submitting',
+            answeredBy: input.by,
+            answeredAt: nowIso(),
+          });
+          const result = await deps.finishSubmit(submitting);
+          await deps.show(runDir);
+          return result;
+        },
+      );
+      // whatever happened, look at the run again: its next batch, or a rewritten file
+      const runDir = store.get(key)?.runDir;
+      if (runDir) scheduler.schedule(runDir);
       return outcome;
     },
   };

@@ -9,13 +9,14 @@ import {
   nextUnansweredSeq,
   type QaListing,
 } from '../core/queue/qa-listing.js';
+import { errnoCode } from '../fs/file-write-error.js';
 import { publishFileNoClobber } from '../fs/publish-file.js';
 import type { RunFsEvent } from '../fs/run-events.js';
 import type { BatchRecord, BatchStatus, StateStore } from '../store/batch-record.js';
 import { createBatchActions } from './batch-actions.js';
 import type { Presenter } from './presenter.js';
 import { publishAnswers } from './publish-answers.js';
-import { createQuestionReader, type FileRead, isMissing } from './question-reader.js';
+import { createQuestionReader, type FileRead } from './question-reader.js';
 import { createRunScheduler, type RunSchedulerDeps } from './run-scheduler.js';
 import { createRunShower } from './show-run.js';
 
@@ -86,7 +87,8 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     try {
       names = await readdir(qaDir(runDir));
     } catch (err) {
-      if (!isMissing(err)) throw err;
+      const code = errnoCode(err);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err; // no qa/ folder: the run is gone
     }
     if (names === undefined) {
       await closeGoneRun(runDir);
@@ -228,7 +230,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
      * resumed, and runs whose folder went while the relay was down are closed and forgotten.
      */
     start() {
-      scheduler.start(new Set(store.all().map((record) => record.runDir)));
+      scheduler.start(store.all().map((record) => record.runDir));
     },
 
     /** Resolves when no run is being synced and none is waiting (timers aside). */

@@ -4,7 +4,7 @@ import type { ProtocolError } from '../core/protocol/protocol-error.js';
 import { questionFileName } from '../core/protocol/qa-file-names.js';
 import type { QuestionBatch } from '../core/protocol/question.js';
 import { fingerprintOf } from '../core/queue/batch-key.js';
-import { type ProtocolFileRead, readProtocolFile } from '../fs/read-protocol-file.js';
+import { readProtocolFile } from '../fs/read-protocol-file.js';
 import type { BatchRecord } from '../store/batch-record.js';
 
 /** What reading a run's current question file found. */
@@ -41,13 +41,7 @@ export function createQuestionReader(deps: QuestionReaderDeps) {
 
   async function read(runDir: string, seq: number): Promise<FileRead> {
     const file = questionPath(runDir, seq);
-    let found: ProtocolFileRead;
-    try {
-      found = await readProtocolFile(file);
-    } catch (err) {
-      if (isMissing(err)) return { kind: 'missing' };
-      throw err;
-    }
+    const found = await readProtocolFile(file);
     if (found.kind === 'missing') return { kind: 'missing' };
     if (found.kind === 'refused') {
       // A FIFO, symlink, folder or huge file in place of a question file: say so, never read it.
@@ -100,6 +94,8 @@ export function createQuestionReader(deps: QuestionReaderDeps) {
     /** The run folder is gone: drop what is kept for it. */
     forget(runDir: string) {
       batches.delete(runDir);
+      const qa = path.join(runDir, 'qa', '');
+      for (const file of unsettled.keys()) if (file.startsWith(qa)) unsettled.delete(file);
     },
   };
 }
@@ -124,12 +120,6 @@ export async function readTextQuietly(file: string): Promise<string | undefined>
   } catch {
     return undefined;
   }
-}
-
-export function isMissing(err: unknown): boolean {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  // EISDIR: a folder with a protocol file's name holds no batch
-  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR';
 }
 
 /** Why a question file is not read at all, as a protocol error people can act on. */

@@ -29,6 +29,12 @@ export function createRunShower(deps: RunShowerDeps) {
   async function contextFor(record: BatchRecord): Promise<PresentContext> {
     const questionFile = questionPath(record.runDir, record.seq);
     const ctx: PresentContext = { questionFile };
+    if (record.status === 'malformed') {
+      // only the problem is shown, never an older valid version
+      const read = await readQuestionsQuietly(questionFile);
+      if (read && !read.ok) ctx.error = read.error;
+      return ctx;
+    }
     const cached = deps.questions.cached(record.runDir, record.seq);
     if (cached) {
       ctx.batch = cached;
@@ -46,11 +52,6 @@ export function createRunShower(deps: RunShowerDeps) {
           parsed.value.answers.map((a) => [a.id, a.answer]),
         );
       }
-    }
-    if (record.status === 'malformed') {
-      const read = await readQuestionsQuietly(questionFile);
-      if (read && !read.ok) ctx.error = read.error;
-      delete ctx.batch;
     }
     return ctx;
   }
