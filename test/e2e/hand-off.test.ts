@@ -290,6 +290,24 @@ for (const mode of ['socket', 'http'] as Mode[]) {
       assert.deepEqual(h.slack.failures, []);
     });
 
+    test('a hand-off whose target Slack is slow to look up is refused in time, and works after', async () => {
+      await start();
+      const { ts } = await postBatch('run-slow-lookup');
+      // Rate-limited: the Slack client would wait 3 s before asking again, past the ack deadline.
+      h.slack.failNext('users.info', { status: 429, retryAfter: 3 });
+      const { viewId } = await handOff({ channel: CHANNEL, ts, from: ALICE, to: BOB });
+      const view = await waitFor(
+        () => h.slack.views(ALICE).find((v) => String(v.id) === viewId && v.errors),
+        'the refusal in the modal',
+      );
+      assert.match(String(view.errors?.[HAND_OFF_INPUTS.user.blockId]), /could not tell who/);
+      assert.deepEqual(h.slack.failures, [], 'the modal was answered within 3 s');
+      await h.slack.closeView({ viewId, user: ALICE });
+
+      await handOff({ channel: CHANNEL, ts, from: ALICE, to: BOB });
+      await dmCopy(BOB);
+    });
+
     test('someone not allowed to answer can neither hand off nor claim', async () => {
       await start({ config: { allowedUsers: { users: [ALICE], groups: [] } } });
       const { ts } = await postBatch('run-outsider');

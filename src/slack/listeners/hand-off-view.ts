@@ -70,17 +70,38 @@ export function registerHandOffView(app: App, deps: HandOffViewDeps): void {
   });
 }
 
-/** Whether Slack says the user is a person or a bot/app; `unknown` when the lookup failed. */
+/** How long the target's lookup may take: the modal's answer must reach Slack within 3 s. */
+const USER_LOOKUP_WAIT_MS = 1500;
+
+/**
+ * Whether Slack says the user is a person or a bot/app; `unknown` when the lookup failed or
+ * took too long (a rate-limited `users.info` waits for Retry-After).
+ */
 async function userKind(
   client: WebClient,
   log: Logger,
   user: string,
 ): Promise<'person' | 'bot' | 'unknown'> {
+  const lookup = client.users.info({ user }).then(
+    (res) => (res.user?.is_bot === true || res.user?.id === 'USLACKBOT' ? 'bot' : 'person'),
+    (err: unknown) => {
+      log.warn({ err, user }, 'could not look the hand-off target up; refusing it');
+      return 'unknown' as const;
+    },
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const tooSlow = new Promise<'slow'>((resolve) => {
+    timer = setTimeout(() => resolve('slow'), USER_LOOKUP_WAIT_MS);
+  });
   try {
-    const res = await client.users.info({ user });
-    return res.user?.is_bot === true || res.user?.id === 'USLACKBOT' ? 'bot' : 'person';
-  } catch (err) {
-    log.warn({ err, user }, 'could not look the hand-off target up; refusing it');
+    const kind = await Promise.race([lookup, tooSlow]);
+    if (kind !== 'slow') return kind;
+    log.warn(
+      { user, waitedMs: USER_LOOKUP_WAIT_MS },
+      'hand-off target lookup too slow; refusing it',
+    );
     return 'unknown';
+  } finally {
+    clearTimeout(timer);
   }
 }
