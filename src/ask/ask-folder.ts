@@ -9,7 +9,7 @@ import { writeFileAtomic } from '../fs/write-file-atomic.js';
  * The folder under the relay's state folder that holds one run folder per `ask`. The relay
  * always watches it as a runs root, so an `ask` batch is shown like any other batch.
  */
-export const ASKS_FOLDER = 'asks';
+const ASKS_FOLDER = 'asks';
 
 /** `<stateDir>/asks`: where `ask` hands batches to the running relay. */
 export const asksRoot = (stateDir: string): string => path.join(stateDir, ASKS_FOLDER);

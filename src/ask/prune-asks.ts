@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { FINAL_STATUSES, type StateStore } from '../store/batch-record.js';
 
 /** How long a finished ask folder is kept: long past the moment `ask` read its outcome. */
-export const FINISHED_ASK_KEPT_MS = 60 * 60_000;
+const FINISHED_ASK_KEPT_MS = 60 * 60_000;
 
 /**
  * Removes the folders of asks that are over (answered, cancelled, withdrawn) and have not

@@ -41,7 +41,7 @@ const NO_ENVELOPE =
   'No open questions: the message has no ```json block whose top-level object has an "openQuestions" array, so there is nothing to ask. The agent can go on without answers.';
 
 /** Why `ask` will not hand a batch over, and how to fix it. */
-export function noRelayMessage(stateDir: string): string {
+function noRelayMessage(stateDir: string): string {
   return [
     `No relay is running for ${stateDir}.`,
     'Start it with `npm start` (or `o7-slack-relay start`) using the same RELAY_STATE_DIR, then run ask again.',

@@ -4,9 +4,10 @@ type WebClient = webApi.WebClient;
 
 import type { Logger } from 'pino';
 import type { GroupMembers } from './allow-list.js';
+import { slackErrorCode } from './slack-error-hints.js';
 
 /** How often members are fetched again, and the least time between refreshes on a miss. */
-export const GROUP_REFRESH_DEFAULTS = { refreshMs: 5 * 60_000, missRefreshMs: 60_000 } as const;
+const GROUP_REFRESH_DEFAULTS = { refreshMs: 5 * 60_000, missRefreshMs: 60_000 } as const;
 
 /** Options of {@link createGroupMembers}. */
 export interface GroupMembersDeps {
@@ -57,7 +58,7 @@ export function createGroupMembers(deps: GroupMembersDeps): GroupMemberSource {
       const res = await client.usergroups.users.list({ usergroup: group });
       members.set(group, new Set(res.users ?? []));
     } catch (err) {
-      const code = (err as { data?: { error?: string } }).data?.error;
+      const code = slackErrorCode(err);
       log.warn(
         { err, group, code, knownMembers: members.get(group)?.size ?? 0 },
         `could not read the members of user group ${group} from RELAY_ALLOWED_USERS; keeping the last known ones. ${hintFor(code)}`,

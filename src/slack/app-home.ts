@@ -8,7 +8,7 @@ import type { StateStore } from '../store/batch-record.js';
 import { createHomeDetailSource } from './home-details.js';
 
 /** Default wait after a batch changes before Home tabs are refreshed; changes inside it merge. */
-export const HOME_REFRESH_DELAY_MS = 1000;
+const HOME_REFRESH_DELAY_MS = 1000;
 
 /** How many people's Home tabs are kept up to date; the least recently opened drop out first. */
 const MOST_VIEWERS = 500;

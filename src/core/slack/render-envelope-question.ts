@@ -34,7 +34,7 @@ export function headerBlocks(question: Question): KnownBlock[] {
  * many sections as the text needs. The agent's labels are shown exactly as written, so a
  * "(Recommended)" marker stays where the agent put it.
  */
-export function optionListSections(question: Question): SectionBlock[] {
+function optionListSections(question: Question): SectionBlock[] {
   const options = question.options ?? [];
   const { descriptions } = envelopeExtras(question);
   const lines = options.flatMap((label, index) => {

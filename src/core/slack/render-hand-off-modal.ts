@@ -6,7 +6,7 @@ import { HAND_OFF_CALLBACK_ID, HAND_OFF_INPUTS } from './team-ids.js';
 import { truncatePlain } from './text-cut.js';
 
 /** Longest hand-off note accepted; the thread reply shows it whole. */
-export const HAND_OFF_NOTE_MAX = 1000;
+const HAND_OFF_NOTE_MAX = 1000;
 
 /** Which batch a hand-off modal is for, as kept in its `private_metadata`. */
 export interface HandOffTarget {

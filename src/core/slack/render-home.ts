@@ -46,7 +46,7 @@ const OPEN_STATUSES: readonly string[] = ['open', 'submitting', 'malformed'];
 const ANSWERED_STATUSES: readonly string[] = ['answered', 'answered-elsewhere'];
 
 /** How many answered batches the Home tab lists, newest first. */
-export const HOME_ANSWERED_LIMIT = 10;
+const HOME_ANSWERED_LIMIT = 10;
 
 const RUN_NAME_MAX = 80;
 const QUESTION_MAX = 150;

@@ -14,7 +14,7 @@ const CHAIN_SHOWN = 2900;
 type Handoff = TeamView['handoffs'][number];
 
 /** One hand-off as a line of mrkdwn: who, to whom, when, and the (escaped) note. */
-export function handoffLine(handoff: Handoff, noteMax = NOTE_IN_CHAIN): string {
+function handoffLine(handoff: Handoff, noteMax = NOTE_IN_CHAIN): string {
   const note = handoff.note ? `: “${escapedNote(handoff.note, noteMax)}”` : '';
   return `${mentionOf(handoff.from)} handed this to ${mentionOf(handoff.to)} ${slackDate(handoff.at)}${note}`;
 }
