@@ -4,6 +4,7 @@ import { CANCELLED_FILE_NAME, serializeCancellation } from '../core/envelope/ask
 import { isEnvelopeBatch, questionsMissingText } from '../core/envelope/envelope-batch.js';
 import { buildAnswerFile } from '../core/protocol/build-answer-file.js';
 import type { Answer } from '../core/protocol/question.js';
+import { revisionOf } from '../core/slack/batch-view.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import type { BatchRecord, BatchStatus, StateStore } from '../store/batch-record.js';
 import type { QuestionReader } from './question-reader.js';
@@ -84,7 +85,7 @@ export function createBatchActions(deps: BatchActionsDeps) {
       const record = store.get(key);
       if (!record) return { kind: 'unknown' } as const;
       if (record.status !== 'open') return { kind: 'closed', status: record.status } as const;
-      if (revision !== undefined && !record.fingerprint.startsWith(revision)) {
+      if (revision !== undefined && revisionOf(record.fingerprint) !== revision) {
         return { kind: 'out-of-date' } as const;
       }
       return task(record, runDir);
@@ -223,10 +224,19 @@ export function createBatchActions(deps: BatchActionsDeps) {
       });
     },
 
-    /** Validates the drafts (plus `answers`), publishes the answer file, then shows the result. */
+    /**
+     * Validates the drafts, publishes the answer file, then shows the result. The drafts are
+     * the truth: `unsaved` (choices a person's screen reports with Submit) only fills questions
+     * that have no draft, while `tapped` (a one-tap answer) is the person's answer itself.
+     */
     async submit(
       key: string,
-      input: { revision: string; by: string; answers?: Record<string, Answer> },
+      input: {
+        revision: string;
+        by: string;
+        unsaved?: ReadonlyMap<string, Answer>;
+        tapped?: { questionId: string; answer: Answer };
+      },
     ): Promise<SubmitOutcome> {
       const outcome = await onOpen(
         key,
@@ -238,7 +248,8 @@ export function createBatchActions(deps: BatchActionsDeps) {
             return { kind: 'out-of-date' } as const;
           }
           const batch = read.batch;
-          const drafts = { ...open.drafts, ...input.answers };
+          const tapped = input.tapped && { [input.tapped.questionId]: input.tapped.answer };
+          const drafts = { ...Object.fromEntries(input.unsaved ?? []), ...open.drafts, ...tapped };
           const built = buildAnswerFile(batch, drafts);
           if (!built.ok) {
             const missing = batch.questions

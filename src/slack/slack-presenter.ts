@@ -12,6 +12,7 @@ import { type BatchView, revisionOf } from '../core/slack/batch-view.js';
 import { renderBatchMessages } from '../core/slack/render-batch-messages.js';
 import { renderMalformedMessage } from '../core/slack/render-malformed.js';
 import { renderHandoffNotice } from '../core/slack/render-team.js';
+import { stampIteration } from '../core/slack/stamp-iteration.js';
 import type { PresentContext, Presenter } from '../queue/presenter.js';
 import { type BatchRecord, FINAL_STATUSES, type Handoff } from '../store/batch-record.js';
 import { slackErrorCode } from './slack-error-hints.js';
@@ -28,6 +29,13 @@ type Message = { text: string; blocks: unknown[] };
 
 /** A thread reply the batch no longer needs (it got shorter, e.g. once answered). */
 const UNUSED_REPLY: Message = { text: '(This part of the batch is no longer needed.)', blocks: [] };
+
+/** The presentation a sync is building: read it, change it in memory, or store it at once. */
+interface PresentationState {
+  current(): SlackPresentation;
+  set(next: SlackPresentation): void;
+  keep(next: SlackPresentation): Promise<void>;
+}
 
 /** What identifies a message's content, to skip edits that would change nothing. */
 const contentHash = (message: Message): string =>
@@ -66,23 +74,39 @@ export function createSlackPresenter(deps: {
     });
   }
 
-  /** Posts or updates one copy of the messages; `created` is told whenever a message is posted. */
+  /**
+   * Posts or updates one copy of the messages; `created` is told whenever a message is posted.
+   * A message whose content changed is sent stamped with `iteration` (see `stampIteration`).
+   */
   async function syncCopy(
     where: string,
-    existing: { ts?: string | undefined; replies: string[]; sent?: string[] | undefined },
+    existing: Omit<MessageCopy, 'channel' | 'ts'> & { ts?: string | undefined },
     messages: Message[],
+    iteration: number,
     created: (copy: MessageCopy) => Promise<void>,
   ): Promise<MessageCopy> {
     const first = messages[0] as Message;
     let ts = existing.ts;
     let replies = [...existing.replies];
     let sent = [...(existing.sent ?? [])];
+    let stamps = [...(existing.stamps ?? [])];
+    const stamped = (message: Message): Message => stampIteration(message, iteration);
+    const sentAs = (index: number, message: Message) => {
+      sent[index] = contentHash(message);
+      stamps[index] = iteration;
+    };
+    const copy = (): MessageCopy => ({
+      channel: where,
+      ts: ts as string,
+      replies: [...replies],
+      sent: [...sent],
+      stamps: [...stamps],
+    });
     // Edits go only to messages whose content changed: a tick in a long batch costs one call.
     const updateIfChanged = async (index: number, at: string, message: Message) => {
-      const hash = contentHash(message);
-      if (sent[index] === hash) return;
-      await update(at, message, where);
-      sent[index] = hash;
+      if (sent[index] === contentHash(message)) return;
+      await update(at, stamped(message), where);
+      sentAs(index, message);
     };
     if (ts) {
       try {
@@ -94,26 +118,27 @@ export function createSlackPresenter(deps: {
         ts = undefined;
         replies = [];
         sent = [];
+        stamps = [];
       }
     }
     if (!ts) {
-      ts = await post(first, where);
-      sent = [contentHash(first)];
-      await created({ channel: where, ts, replies: [...replies], sent: [...sent] });
+      ts = await post(stamped(first), where);
+      sentAs(0, first);
+      await created(copy());
     }
     for (const [index, message] of messages.slice(1).entries()) {
       const replyTs = replies[index];
       if (replyTs) await updateIfChanged(index + 1, replyTs, message);
       else {
-        replies.push(await post(message, where, ts));
-        sent[index + 1] = contentHash(message);
-        await created({ channel: where, ts, replies: [...replies], sent: [...sent] });
+        replies.push(await post(stamped(message), where, ts));
+        sentAs(index + 1, message);
+        await created(copy());
       }
     }
     for (const [index, extra] of replies.slice(messages.length - 1).entries()) {
       await updateIfChanged(messages.length + index, extra, UNUSED_REPLY);
     }
-    return { channel: where, ts, replies, sent };
+    return copy();
   }
 
   /** The direct-message channel with a person, opened (or found) by Slack. */
@@ -133,19 +158,30 @@ export function createSlackPresenter(deps: {
       const messages = messagesFor(record, ctx);
       const where = shown?.channel ?? channel;
       let presentation: SlackPresentation = shown ?? { channel: where, ts: '', replies: [] };
-      const keep = async (next: SlackPresentation) => {
-        presentation = next;
-        await save({ ...next });
+      const state: PresentationState = {
+        current: () => presentation,
+        set(next) {
+          presentation = next;
+        },
+        async keep(next) {
+          presentation = next;
+          await save({ ...next });
+        },
       };
+      const { keep } = state;
+      // One iteration for every message this sync sends; it only ever grows.
+      const iteration = (shown?.iteration ?? 0) + 1;
       const main = await syncCopy(
         where,
-        { ts: shown?.ts, replies: shown?.replies ?? [], sent: shown?.sent },
+        { ts: shown?.ts, replies: shown?.replies ?? [], sent: shown?.sent, stamps: shown?.stamps },
         messages,
-        (copy) => keep({ ...presentation, ...copy }),
+        iteration,
+        (copy) => keep({ ...presentation, ...copy, iteration }),
       );
       presentation = { ...presentation, ...main };
-      await syncDirectCopies(record, messages, () => presentation, keep);
-      await announceHandoffs(record, main, () => presentation, keep);
+      await syncDirectCopies(record, messages, iteration, state);
+      if (usedIteration(presentation, iteration)) presentation = { ...presentation, iteration };
+      await announceHandoffs(record, main, state);
       log.debug(
         { runDir: record.runDir, seq: record.seq, status: record.status, ts: main.ts },
         'batch shown',
@@ -162,8 +198,8 @@ export function createSlackPresenter(deps: {
   async function syncDirectCopies(
     record: BatchRecord,
     messages: Message[],
-    current: () => SlackPresentation,
-    keep: (next: SlackPresentation) => Promise<void>,
+    iteration: number,
+    { current, set, keep }: PresentationState,
   ): Promise<void> {
     const people = [...new Set((record.handoffs ?? []).map((h) => h.to))].filter((id) =>
       DM_USER_ID.test(id),
@@ -179,15 +215,17 @@ export function createSlackPresenter(deps: {
       };
       const copy = await syncCopy(
         dm,
-        { ts: known?.ts, replies: known?.replies ?? [], sent: known?.sent },
+        { ts: known?.ts, replies: known?.replies ?? [], sent: known?.sent, stamps: known?.stamps },
         messages,
-        (made) => keep(withCopy(made)),
+        iteration,
+        (made) => keep({ ...withCopy(made), iteration }),
       );
       const next = withCopy(copy);
       const before = current().copies?.find((c) => c.user === user);
+      // a new message is stored at once; an edit only needs to be in what `sync` returns
       if (!before || before.ts !== copy.ts || before.replies.length !== copy.replies.length) {
         await keep(next);
-      }
+      } else set(next);
     }
   }
 
@@ -195,8 +233,7 @@ export function createSlackPresenter(deps: {
   async function announceHandoffs(
     record: BatchRecord,
     main: MessageCopy,
-    current: () => SlackPresentation,
-    keep: (next: SlackPresentation) => Promise<void>,
+    { current, keep }: PresentationState,
   ): Promise<void> {
     const handoffs = record.handoffs ?? [];
     for (let index = current().announced ?? 0; index < handoffs.length; index += 1) {
@@ -210,6 +247,10 @@ export function createSlackPresenter(deps: {
     }
   }
 }
+
+/** Whether any message of the batch was sent stamped with `iteration`. */
+const usedIteration = (shown: SlackPresentation, iteration: number): boolean =>
+  [shown, ...(shown.copies ?? [])].some((copy) => copy.stamps?.includes(iteration));
 
 /** Chooses what people see for a record. */
 function messagesFor(record: BatchRecord, ctx: PresentContext): Message[] {

@@ -3,6 +3,7 @@ import type { webApi } from '@slack/bolt';
 type WebClient = webApi.WebClient;
 
 import type { Logger } from 'pino';
+import { revisionOf } from '../core/slack/batch-view.js';
 import { escapeMrkdwn } from '../core/slack/escape-mrkdwn.js';
 import { renderNotice } from '../core/slack/render-notice.js';
 import type { BatchRecord } from '../store/batch-record.js';
@@ -63,7 +64,7 @@ export function refusalFor(
   if (!record || revision === undefined) return { kind: 'unknown' };
   const open = record.status === 'open' || (opts.passSubmitting && record.status === 'submitting');
   if (!open) return { kind: 'closed', status: record.status };
-  if (!record.fingerprint.startsWith(revision)) return { kind: 'out-of-date' };
+  if (revisionOf(record.fingerprint) !== revision) return { kind: 'out-of-date' };
   return undefined;
 }
 

@@ -18,6 +18,7 @@ import {
   visibleText,
 } from '../support/relay-harness.js';
 import { sampleBatch, waitFor, writeQuestionFile } from '../support/temp-dir.js';
+import { directCopy, handOffBatch } from './relay-session.js';
 
 const CAROL = 'U0CAROL01';
 const ROBOT = 'U0ROBOT01';
@@ -49,57 +50,8 @@ for (const mode of ['socket', 'http'] as Mode[]) {
 
     const blocksAt = (channel: string, ts: string) => h.slack.message(channel, ts)?.blocks ?? [];
 
-    /** Presses Hand off as `from` and submits the modal; returns the modal as it was left. */
-    async function handOff(input: {
-      channel: string;
-      ts: string;
-      from: string;
-      to: string;
-      note?: string;
-    }) {
-      const before = h.slack.views(input.from).length;
-      const button = findElement(blocksAt(input.channel, input.ts), 'o7.hand-off');
-      await h.slack.clickButton({
-        channel: input.channel,
-        ts: input.ts,
-        ...ids(button),
-        user: input.from,
-      });
-      const modal = await waitFor(
-        () => h.slack.views(input.from)[before],
-        `hand-off modal for ${input.from}`,
-      );
-      assert.equal(modal.callback_id, 'o7.hand-off');
-      const values: Record<string, Record<string, unknown>> = {
-        [HAND_OFF_INPUTS.user.blockId]: { [HAND_OFF_INPUTS.user.actionId]: input.to },
-      };
-      if (input.note !== undefined) {
-        values[HAND_OFF_INPUTS.note.blockId] = { [HAND_OFF_INPUTS.note.actionId]: input.note };
-      }
-      const result = await h.slack.submitView({
-        viewId: String(modal.id),
-        user: input.from,
-        values,
-      });
-      return { result, viewId: String(modal.id) };
-    }
-
-    /** The bot's direct-message channel with `user`, once the relay opened it. */
-    const dmOf = (user: string) =>
-      waitFor(() => {
-        const call = h.slack.calls.find(
-          (c) => c.method === 'conversations.open' && c.args.users === user && c.status === 200,
-        );
-        const channel = call?.response.channel as { id?: string } | undefined;
-        return channel?.id;
-      }, `direct message with ${user}`);
-
-    /** The batch copy in `user`'s direct messages. */
-    async function dmCopy(user: string): Promise<{ channel: string; ts: string }> {
-      const channel = await dmOf(user);
-      const message = await waitFor(() => h.slack.messages(channel)[0], `copy sent to ${user}`);
-      return { channel, ts: message.ts };
-    }
+    const handOff = (input: Parameters<typeof handOffBatch>[1]) => handOffBatch(h, input);
+    const dmCopy = (user: string) => directCopy(h, user);
 
     const shows = (channel: string, ts: string, pattern: RegExp, what: string) =>
       waitFor(() => {

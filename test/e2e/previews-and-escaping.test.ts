@@ -281,9 +281,12 @@ for (const mode of MODES) {
         posted.text,
         `Run ${escapeMrkdwn(EVIL_RUN)}, batch 1: ${escapeMrkdwn(EVIL)}: pick one (+3 more questions)`,
       );
-      // The cut preview of question 4 does not fit beside the others: it goes in the thread.
-      const shown = thread(h, ts);
-      assert.equal(shown.length, 2);
+      // The cut preview of question 4 does not fit beside the others: it goes in the thread,
+      // posted right after the channel message.
+      const shown = await waitFor(
+        () => (thread(h, ts).length === 2 ? thread(h, ts) : undefined),
+        'the continuation reply in the thread',
+      );
       assert.equal(
         shown[1]?.text,
         `Run ${escapeMrkdwn(EVIL_RUN)}, batch 1 (continued, message 2 of 2)`,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach } from 'node:test';
 import { escapeMrkdwn } from '../../src/core/slack/escape-mrkdwn.js';
 import { CALLBACK_IDS, FREE_WRITE_INPUT } from '../../src/core/slack/ids.js';
+import { HAND_OFF_INPUTS } from '../../src/core/slack/team-ids.js';
 import type { ObservedMessage, StoredMessage } from '../support/fake-slack/index.js';
 import {
   ALICE,
@@ -301,3 +302,46 @@ export const numberedOptions = (count: number): string[] =>
 /** The label Slack shows for an option: cut to 75 characters with an ellipsis. */
 export const shownLabel = (text: string): string =>
   text.length <= 75 ? text : `${text.slice(0, 74)}…`;
+
+/** Presses Hand off as `from` and submits the modal; returns the modal as it was left. */
+export async function handOffBatch(
+  h: Harness,
+  input: { channel: string; ts: string; from: string; to: string; note?: string },
+) {
+  const before = h.slack.views(input.from).length;
+  const button = elementById(h.slack.message(input.channel, input.ts)?.blocks ?? [], 'o7.hand-off');
+  await h.slack.clickButton({ ...input, ...ref(button), user: input.from });
+  const modal = await waitFor(
+    () => h.slack.views(input.from)[before],
+    `hand-off modal for ${input.from}`,
+  );
+  assert.equal(modal.callback_id, 'o7.hand-off');
+  const values: Record<string, Record<string, unknown>> = {
+    [HAND_OFF_INPUTS.user.blockId]: { [HAND_OFF_INPUTS.user.actionId]: input.to },
+  };
+  if (input.note !== undefined) {
+    values[HAND_OFF_INPUTS.note.blockId] = { [HAND_OFF_INPUTS.note.actionId]: input.note };
+  }
+  const result = await h.slack.submitView({ viewId: String(modal.id), user: input.from, values });
+  return { result, viewId: String(modal.id) };
+}
+
+/** The bot's direct-message channel with `user`, once the relay opened it. */
+export const directChannelOf = (h: Harness, user: string): Promise<string> =>
+  waitFor(() => {
+    const call = h.slack.calls.find(
+      (c) => c.method === 'conversations.open' && c.args.users === user && c.status === 200,
+    );
+    const channel = call?.response.channel as { id?: string } | undefined;
+    return channel?.id;
+  }, `direct message with ${user}`);
+
+/** The batch copy in `user`'s direct messages. */
+export async function directCopy(
+  h: Harness,
+  user: string,
+): Promise<{ channel: string; ts: string }> {
+  const channel = await directChannelOf(h, user);
+  const message = await waitFor(() => h.slack.messages(channel)[0], `copy sent to ${user}`);
+  return { channel, ts: message.ts };
+}

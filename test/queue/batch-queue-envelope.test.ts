@@ -83,10 +83,18 @@ describe('batch queue: envelope batches', () => {
     await queue.idle();
     assert.deepEqual(store.get(key)?.followUps, { q2: 'web: /abs/web' });
 
-    const outcome = await queue.submit(key, { revision, by: 'U1', answers: { q1: OTHER_OPTION } });
+    const outcome = await queue.submit(key, {
+      revision,
+      by: 'U1',
+      unsaved: new Map(Object.entries({ q1: OTHER_OPTION })),
+    });
     assert.deepEqual(outcome, { kind: 'needs-text', questionIds: ['q1'] });
     await queue.saveFollowUp(key, { revision, questionId: 'q1', text: 'Leaky bucket' });
-    const done = await queue.submit(key, { revision, by: 'U1', answers: { q1: OTHER_OPTION } });
+    const done = await queue.submit(key, {
+      revision,
+      by: 'U1',
+      unsaved: new Map(Object.entries({ q1: OTHER_OPTION })),
+    });
     assert.equal(done.kind, 'answered');
     const written = JSON.parse(await readFile(path.join(run, 'qa', 'q-answers-001.json'), 'utf8'));
     assert.deepEqual(Object.keys(written), ['seq', 'answers', 'questions', 'followUpText']);
@@ -141,7 +149,7 @@ describe('batch queue: envelope batches', () => {
     const done = await queue.submit(key, {
       revision,
       by: 'U1',
-      answers: { format: 'CSV', targets: ['web'], notes: 'n', go: true },
+      unsaved: new Map(Object.entries({ format: 'CSV', targets: ['web'], notes: 'n', go: true })),
     });
     assert.equal(done.kind, 'answered');
     const written = JSON.parse(await readFile(path.join(run, 'qa', 'q-answers-001.json'), 'utf8'));

@@ -4,6 +4,7 @@ import { mkdir, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promise
 import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { pino } from 'pino';
+import type { Answer } from '../../src/core/protocol/question.js';
 import { createBatchQueue } from '../../src/queue/batch-queue.js';
 import type { PresentContext, Presenter } from '../../src/queue/presenter.js';
 import type { BatchRecord, StateStore } from '../../src/store/batch-record.js';
@@ -100,7 +101,9 @@ describe('batch queue', () => {
     const outcome = await queue.submit(key, {
       revision,
       by: 'U1',
-      answers: { format: 'CSV', targets: ['android', 'web'], notes: 'none', go: true },
+      unsaved: new Map(
+        Object.entries({ format: 'CSV', targets: ['android', 'web'], notes: 'none', go: true }),
+      ),
     });
     assert.equal(outcome.kind, 'answered');
     await queue.idle();
@@ -188,7 +191,7 @@ describe('batch queue', () => {
     const stale = await queue.submit(key, {
       revision: first.fingerprint.slice(0, 8),
       by: 'U1',
-      answers: { format: 'JSON', targets: ['web'], notes: '', go: false },
+      unsaved: new Map(Object.entries({ format: 'JSON', targets: ['web'], notes: '', go: false })),
     });
     assert.equal(stale.kind, 'out-of-date');
 
@@ -281,10 +284,66 @@ describe('batch queue', () => {
     await queue.idle();
     const key = p.shown[0]?.key as string;
     const revision = store.get(key)?.fingerprint.slice(0, 8) as string;
-    const outcome = await queue.submit(key, { revision, by: 'U1', answers: { format: 'JSON' } });
+    const outcome = await queue.submit(key, {
+      revision,
+      by: 'U1',
+      unsaved: new Map(Object.entries({ format: 'JSON' })),
+    });
     assert.equal(outcome.kind, 'incomplete');
     assert.deepEqual(outcome.kind === 'incomplete' && outcome.missing, ['targets', 'notes', 'go']);
     assert.deepEqual(await readdir(path.join(run, 'qa')), ['q-out-001.json']);
+    await queue.close();
+  });
+
+  test("the drafts are the truth: a screen's choices only fill questions without a draft", async () => {
+    const p = recordingPresenter();
+    await writeQuestionFile(run, 1, sampleBatch(1));
+    const queue = start(p.presenter);
+    touch(queue);
+    queue.start();
+    await queue.idle();
+    const key = p.shown[0]?.key as string;
+    const revision = store.get(key)?.fingerprint.slice(0, 8) as string;
+    await queue.saveDraft(key, { revision, questionId: 'format', answer: 'CSV' });
+    await queue.saveDraft(key, { revision, questionId: 'go', answer: false });
+    const outcome = await queue.submit(key, {
+      revision,
+      by: 'U1',
+      // a screen that still shows someone's earlier picks
+      unsaved: new Map<string, Answer>([
+        ['format', 'JSON'],
+        ['targets', ['web']],
+        ['notes', 'from the screen'],
+      ]),
+      tapped: { questionId: 'go', answer: true },
+    });
+    assert.equal(outcome.kind, 'answered');
+    const written = JSON.parse(await readFile(path.join(run, 'qa', 'q-answers-001.json'), 'utf8'));
+    assert.deepEqual(
+      written.answers.map((a: { answer: unknown }) => a.answer),
+      ['CSV', ['web'], 'from the screen', true],
+    );
+    await queue.close();
+  });
+
+  test('a revision must match exactly: a prefix of it is refused', async () => {
+    const p = recordingPresenter();
+    await writeQuestionFile(run, 1, sampleBatch(1));
+    const queue = start(p.presenter);
+    touch(queue);
+    queue.start();
+    await queue.idle();
+    const key = p.shown[0]?.key as string;
+    const revision = store.get(key)?.fingerprint.slice(0, 8) as string;
+    for (const forged of ['', revision.slice(0, 1), revision.slice(0, 7), `${revision}0`]) {
+      const outcome = await queue.saveDraft(key, {
+        revision: forged,
+        questionId: 'format',
+        answer: 'CSV',
+      });
+      assert.deepEqual(outcome, { kind: 'out-of-date' }, JSON.stringify(forged));
+    }
+    assert.deepEqual(store.get(key)?.drafts, {});
     await queue.close();
   });
 
@@ -301,7 +360,7 @@ describe('batch queue', () => {
     const outcome = await queue.submit(key, {
       revision,
       by: 'U1',
-      answers: { format: 'JSON', targets: ['web'], notes: 'x', go: true },
+      unsaved: new Map(Object.entries({ format: 'JSON', targets: ['web'], notes: 'x', go: true })),
     });
     assert.equal(outcome.kind, 'answered-elsewhere');
     assert.equal(

@@ -138,20 +138,22 @@ export type StateValues = Record<
 >;
 
 /**
- * Every current selection in a payload's `state.values` (checkboxes and selects report each
- * tick, but a later click carries them all). Controls with nothing selected are left out, as
- * are blocks of another batch or revision when `batch` is given.
+ * The selections a payload's `state.values` reports in the batch's own blocks as they are now:
+ * blocks of another batch, revision or iteration (a screen that has not caught up with an
+ * update, or a forged payload) are left out, as are controls with nothing selected. Checkboxes
+ * and selects report each tick, but a later click carries them all.
  */
 export function draftsFromState(
   stateValues: StateValues,
   questions: readonly Question[],
-  batch?: { key: string; revision: string },
-): Record<string, Answer> {
-  const drafts: Record<string, Answer> = {};
+  current: { key: string; revision: string; iteration: number },
+): Map<string, Answer> {
+  const drafts = new Map<string, Answer>();
   for (const [blockId, actions] of Object.entries(stateValues)) {
     const block = parseBlockId(blockId);
     if (!block || block.role !== undefined) continue;
-    if (batch && (block.key !== batch.key || block.revision !== batch.revision)) continue;
+    if (block.key !== current.key || block.revision !== current.revision) continue;
+    if ((block.iteration ?? 0) !== current.iteration) continue;
     for (const [actionIdText, state] of Object.entries(actions)) {
       const kind = actionKindOf(actionIdText);
       if (kind !== ACTION_KINDS.choose && kind !== ACTION_KINDS.chooseMany) continue;
@@ -160,7 +162,7 @@ export function draftsFromState(
         questions,
       );
       if (decoded?.kind === 'draft' && decoded.answer !== undefined) {
-        drafts[decoded.questionId] = decoded.answer;
+        drafts.set(decoded.questionId, decoded.answer);
       }
     }
   }

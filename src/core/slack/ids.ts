@@ -56,13 +56,18 @@ export interface QuestionPlace {
 export const BLOCK_ROLES = { preview: 'preview', options: 'options', text: 'text' } as const;
 export type BlockRole = (typeof BLOCK_ROLES)[keyof typeof BLOCK_ROLES];
 
-/** What a relay block id says. `questionIndex` is absent for the batch-wide Submit block. */
+/**
+ * What a relay block id says. `questionIndex` is absent for the batch-wide Submit block.
+ * `iteration` tells apart the versions of one message (see `stampIteration`); ids rendered
+ * before a message is sent, and those of messages posted by older relays, have none.
+ */
 export interface ParsedBlockId {
   key: string;
   revision: string;
   questionIndex?: number;
   role?: BlockRole;
   submit?: true;
+  iteration?: number;
 }
 
 /** Block id of a question's control block, or of one of its helper blocks (`role`). */
@@ -82,6 +87,7 @@ export function submitBlockId(key: string, revision: string): string {
 }
 
 const QUESTION_PART = /^q(\d{1,6})(?:\.(preview|options|text))?$/;
+const ITERATION_PART = /^i(0|[1-9]\d{0,8})$/;
 
 /**
  * Reads a block id made by this module; `undefined` for anything else (blocks without ids get
@@ -89,19 +95,35 @@ const QUESTION_PART = /^q(\d{1,6})(?:\.(preview|options|text))?$/;
  */
 export function parseBlockId(blockId: string): ParsedBlockId | undefined {
   const parts = blockId.split(SEPARATOR);
+  const stamp = ITERATION_PART.exec(parts[parts.length - 1] ?? '');
+  if (stamp) parts.pop();
   if (parts.length < 4 || parts[0] !== PREFIX) return undefined;
   const part = parts[parts.length - 1] as string;
   const revision = parts[parts.length - 2] as string;
   const key = parts.slice(1, -2).join(SEPARATOR);
   if (key === '' || revision === '') return undefined;
-  if (part === 'submit') return { key, revision, submit: true };
+  const iteration = stamp ? { iteration: Number.parseInt(stamp[1] as string, 10) } : {};
+  if (part === 'submit') return { key, revision, submit: true, ...iteration };
   const match = QUESTION_PART.exec(part);
   if (!match) return undefined;
   const questionIndex = Number.parseInt(match[1] as string, 10);
   const role = match[2] as BlockRole | undefined;
   return role === undefined
-    ? { key, revision, questionIndex }
-    : { key, revision, questionIndex, role };
+    ? { key, revision, questionIndex, ...iteration }
+    : { key, revision, questionIndex, role, ...iteration };
+}
+
+/**
+ * The block id with `iteration` stamped on it; ids the relay did not make stay as they are.
+ * Slack clients keep a person's own pick in a block whose id survives an update, whatever the
+ * new initial value says, so every version of a message that carries controls needs new ids.
+ */
+export function withIteration(blockId: string, iteration: number): string {
+  const parsed = parseBlockId(blockId);
+  if (!parsed) return blockId;
+  const unstamped =
+    parsed.iteration === undefined ? blockId : blockId.slice(0, blockId.lastIndexOf(SEPARATOR));
+  return `${unstamped}${SEPARATOR}i${iteration}`;
 }
 
 /** Modal callback ids (`app.view(...)`); the free-write and follow-up modals have a submit button. */

@@ -1,7 +1,8 @@
 import type { App, BlockAction } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import type { Logger } from 'pino';
-import type { Question } from '../../core/protocol/question.js';
+import type { Answer, Question } from '../../core/protocol/question.js';
+import { revisionOf } from '../../core/slack/batch-view.js';
 import { decodeAction, draftsFromState, parseBlockId } from '../../core/slack/decode-action.js';
 import { describeMissing } from '../../core/slack/missing-answers.js';
 import { describeMissingText } from '../../core/slack/missing-text.js';
@@ -12,6 +13,8 @@ import {
 } from '../../core/slack/render-modals.js';
 import { replyThreadTs } from '../../core/slack/reply-thread.js';
 import type { BatchQueue } from '../../queue/batch-queue.js';
+import type { BatchRecord } from '../../store/batch-record.js';
+import { iterationOfMessage, readPresentation } from '../slack-presentation.js';
 import { toBatchView } from '../slack-presenter.js';
 import { type ActionPlace, explainRefusal, refusalFor, tellUser } from '../tell-user.js';
 import { explainCancelRefusal, followUpModal, followUpModalForChoice } from './envelope-actions.js';
@@ -21,6 +24,25 @@ const MODALS = {
   'show-options': renderOptionsModal,
   'show-preview': renderPreviewModal,
 } as const;
+
+/**
+ * The choices the clicked message reports that the relay may not have yet (a lost action):
+ * only from the batch's blocks in the version of the message the relay sent last. An older
+ * version on a screen that has not caught up may still show someone's earlier pick.
+ */
+function unsavedChoices(
+  record: BatchRecord,
+  body: BlockAction,
+  questions: readonly Question[],
+): Map<string, Answer> {
+  const iteration = iterationOfMessage(readPresentation(record.presentation), {
+    channel: body.channel?.id ?? body.container?.channel_id,
+    ts: body.container?.message_ts ?? body.message?.ts,
+  });
+  if (iteration === undefined) return new Map();
+  const current = { key: record.key, revision: revisionOf(record.fingerprint), iteration };
+  return draftsFromState(body.state?.values ?? {}, questions, current);
+}
 
 /** Every element the relay renders has an action id starting with `o7.`; the team controls have their own listener. */
 const RELAY_ACTIONS = /^o7\.(?!hand-off$|claim$)/;
@@ -123,14 +145,16 @@ export function registerAnswerActions(app: App, deps: { queue: BatchQueue; log: 
       }
       case 'submit':
       case 'one-tap': {
-        const answers =
+        const tapped =
           decoded.kind === 'one-tap'
-            ? { [decoded.questionId]: decoded.answer }
-            : draftsFromState(body.state?.values ?? {}, questions);
+            ? { questionId: decoded.questionId, answer: decoded.answer }
+            : undefined;
+        const unsaved = unsavedChoices(found.record, body, questions);
         const outcome = await queue.submit(decoded.key, {
           revision: decoded.revision,
           by: place.user,
-          answers,
+          unsaved,
+          ...(tapped ? { tapped } : {}),
         });
         switch (outcome.kind) {
           case 'answered':
@@ -140,7 +164,7 @@ export function registerAnswerActions(app: App, deps: { queue: BatchQueue; log: 
             await tellUser(client, log, place, describeMissing(questions, outcome.missing));
             return;
           case 'needs-text': {
-            const drafts = { ...found.record.drafts, ...answers };
+            const drafts = { ...Object.fromEntries(unsaved), ...found.record.drafts };
             const text = describeMissingText(questions, drafts, outcome.questionIds);
             await tellUser(client, log, place, text);
             return;

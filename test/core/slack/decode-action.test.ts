@@ -154,17 +154,52 @@ describe('decodeAction', () => {
 });
 
 describe('draftsFromState', () => {
-  it('reads every current selection and leaves out empty ones and other batches', () => {
+  const current = { ...ids, iteration: 4 };
+  const stamped = (part: string, iteration: number) => `${block(part)}|i${iteration}`;
+
+  it('reads the selections of the current version and leaves out empty ones and other batches', () => {
     const values: StateValues = {
-      [block('q0')]: { 'o7.choose:0': { type: 'radio_buttons', selected_option: { value: '1' } } },
-      [block('q1')]: { 'o7.choose-many:1': { type: 'checkboxes', selected_options: [] } },
-      [`o7|other.1|${REVISION}|q1`]: {
+      [stamped('q0', 4)]: {
+        'o7.choose:0': { type: 'radio_buttons', selected_option: { value: '1' } },
+      },
+      [stamped('q1', 4)]: { 'o7.choose-many:1': { type: 'checkboxes', selected_options: [] } },
+      [`o7|other.1|${REVISION}|q1|i4`]: {
         'o7.choose-many:1': { type: 'checkboxes', selected_options: [{ value: '0' }] },
       },
-      [block('q0.preview')]: { 'o7.show-preview:0': { type: 'button' } },
+      [stamped('q0.preview', 4)]: { 'o7.show-preview:0': { type: 'button' } },
       random: { x: { type: 'plain_text_input', value: 'y' } },
     };
-    assert.deepEqual(draftsFromState(values, questions, ids), { format: 'CSV' });
-    assert.deepEqual(draftsFromState(values, questions), { format: 'CSV', tags: ['a'] });
+    assert.deepEqual(Object.fromEntries(draftsFromState(values, questions, current)), {
+      format: 'CSV',
+    });
+  });
+
+  it('leaves out what a screen still shows of an earlier version of the message', () => {
+    const values: StateValues = {
+      [stamped('q0', 3)]: {
+        'o7.choose:0': { type: 'radio_buttons', selected_option: { value: '0' } },
+      },
+      [stamped('q1', 4)]: {
+        'o7.choose-many:1': { type: 'checkboxes', selected_options: [{ value: '2' }] },
+      },
+      [block('q0')]: { 'o7.choose:0': { type: 'radio_buttons', selected_option: { value: '2' } } },
+    };
+    assert.deepEqual(Object.fromEntries(draftsFromState(values, questions, current)), {
+      tags: ['c'],
+    });
+    // a message sent before ids were stamped is iteration 0
+    assert.deepEqual(
+      Object.fromEntries(draftsFromState(values, questions, { ...ids, iteration: 0 })),
+      { format: 'plain text' },
+    );
+  });
+
+  it('leaves out blocks of another revision, whatever their iteration', () => {
+    const values: StateValues = {
+      [`o7|${KEY}|${REVISION.slice(0, 1)}|q0|i4`]: {
+        'o7.choose:0': { type: 'radio_buttons', selected_option: { value: '1' } },
+      },
+    };
+    assert.equal(draftsFromState(values, questions, current).size, 0);
   });
 });

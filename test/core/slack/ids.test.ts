@@ -9,6 +9,7 @@ import {
   parseBlockId,
   questionBlockId,
   submitBlockId,
+  withIteration,
 } from '../../../src/core/slack/ids.js';
 
 describe('block ids', () => {
@@ -48,6 +49,44 @@ describe('block ids', () => {
     ]) {
       assert.equal(parseBlockId(id), undefined, id);
     }
+  });
+});
+
+describe('iterations on block ids', () => {
+  it('stamp a relay id, and stamp it again with a new iteration', () => {
+    const id = questionBlockId('k.1', 'abcd1234', 2, 'options');
+    const once = withIteration(id, 7);
+    assert.equal(once, 'o7|k.1|abcd1234|q2.options|i7');
+    assert.deepEqual(parseBlockId(once), {
+      key: 'k.1',
+      revision: 'abcd1234',
+      questionIndex: 2,
+      role: 'options',
+      iteration: 7,
+    });
+    assert.equal(withIteration(once, 8), 'o7|k.1|abcd1234|q2.options|i8');
+    assert.deepEqual(parseBlockId(withIteration(submitBlockId('k', 'r'), 0)), {
+      key: 'k',
+      revision: 'r',
+      submit: true,
+      iteration: 0,
+    });
+  });
+
+  it('leave ids the relay did not make as they are', () => {
+    for (const id of ['abc', 'x7|k|r|q1', 'o7|k|r|qq']) assert.equal(withIteration(id, 3), id);
+  });
+
+  it('read unstamped ids of messages posted before iterations as having none', () => {
+    assert.equal(parseBlockId('o7|k|r|q1')?.iteration, undefined);
+    assert.equal(parseBlockId('o7|k|r|q1|i01'), undefined, 'no leading zeros');
+    assert.equal(parseBlockId('o7|k|r|q1|i1234567890'), undefined, 'at most 9 digits');
+  });
+
+  it("stay far below Slack's 255 characters for the longest id the renderer makes", () => {
+    const key = 'A'.repeat(12) + '.' + '9'.repeat(16);
+    const id = withIteration(questionBlockId(key, 'f'.repeat(8), 999_999, 'preview'), 999_999_999);
+    assert.ok(id.length < 80, `${id.length}`);
   });
 });
 

@@ -40,22 +40,17 @@ export function initialElementValue(element: JsonObject): JsonObject | undefined
   }
 }
 
-/** How a surface decides that a user's earlier input no longer applies. */
-export type ResetPolicy =
-  /** messages: any change to the block (by chat.update) resets what the user picked in it */
-  | 'block_changed'
-  /** views: input survives views.update while block_id, action_id and element type stay */
-  | 'element_changed';
-
 interface Remembered {
-  blockJson: string;
   elementType: unknown;
   value: JsonObject;
 }
 
 /**
- * What each user's Slack client currently shows in interactive elements, per surface
- * (a message as seen by one user, or a view).
+ * What each user's Slack client currently shows in interactive elements, per surface (a
+ * message as one person sees it, or a view). Slack's clients keep what a person picked in an
+ * element while its block_id, action_id and type stay, whatever an update sets as the initial
+ * value (Block Kit reference: "If a message is updated, use a new block_id"; slackapi/bolt-js
+ * #1920, #2766); a new block_id shows the initial value again.
  */
 export class ElementStateStore {
   private readonly surfaces = new Map<string, Map<string, Remembered>>();
@@ -64,7 +59,6 @@ export class ElementStateStore {
   set(surfaceKey: string, block: JsonObject, element: JsonObject, value: JsonObject): void {
     const remembered = this.surfaces.get(surfaceKey) ?? new Map<string, Remembered>();
     remembered.set(slot(block.block_id, element.action_id), {
-      blockJson: JSON.stringify(block),
       elementType: element.type,
       value: structuredClone(value),
     });
@@ -76,8 +70,23 @@ export class ElementStateStore {
     this.surfaces.delete(surfaceKey);
   }
 
+  /**
+   * After an update of the surfaces whose keys start with `prefix` (one message, as each person
+   * sees it): what people picked in blocks whose id is gone is forgotten, even if the id comes
+   * back in a later update. Picks in blocks whose id stayed are kept.
+   */
+  keepBlocks(prefix: string, blocks: readonly JsonObject[]): void {
+    const kept = new Set(blocks.map((block) => String(block.block_id)));
+    for (const [key, remembered] of this.surfaces) {
+      if (!key.startsWith(prefix)) continue;
+      for (const name of remembered.keys()) {
+        if (!kept.has(name.slice(0, name.indexOf('\u0000')))) remembered.delete(name);
+      }
+    }
+  }
+
   /** The `state.values` a client would send for these blocks now. */
-  stateValues(surfaceKey: string, blocks: readonly JsonObject[], policy: ResetPolicy): StateValues {
+  stateValues(surfaceKey: string, blocks: readonly JsonObject[]): StateValues {
     const remembered = this.surfaces.get(surfaceKey);
     const values: StateValues = {};
     for (const block of blocks) {
@@ -86,11 +95,7 @@ export class ElementStateStore {
         const initial = initialElementValue(element);
         if (!initial || typeof element.action_id !== 'string') continue;
         const entry = remembered?.get(slot(block.block_id, element.action_id));
-        const stillValid =
-          entry !== undefined &&
-          (policy === 'block_changed'
-            ? entry.blockJson === JSON.stringify(block)
-            : entry.elementType === element.type);
+        const stillValid = entry !== undefined && entry.elementType === element.type;
         const blockValues = values[block.block_id] ?? {};
         blockValues[element.action_id] = structuredClone(stillValid ? entry.value : initial);
         values[block.block_id] = blockValues;

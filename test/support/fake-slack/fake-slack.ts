@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { StateValues } from './element-state.js';
 import { deliverOverHttp } from './http-delivery.js';
 import { closeServer, listenLoopback } from './http-server.js';
 import { createIdSource } from './ids.js';
@@ -25,7 +26,7 @@ import {
 import { type Truthy, type WaitForOptions, waitFor } from './wait-for.js';
 import { WebApiRouter } from './web-api-router.js';
 import { viewJson } from './wire-shapes.js';
-import { Workspace } from './workspace.js';
+import { messageSurfaceKey, Workspace } from './workspace.js';
 
 /** Options for {@link startFakeSlack}. */
 export interface StartFakeSlackOptions {
@@ -97,6 +98,12 @@ export interface FakeSlack {
   messages(channel: string): ObservedMessage[];
   /** One message (top-level or reply) as it is now. */
   message(channel: string, ts: string): StoredMessage | undefined;
+  /**
+   * What a person's Slack client shows in a message's controls now, as `state.values`
+   * (block_id → action_id → value): their own picks where the block_id survived, else the
+   * message's initial values.
+   */
+  shownValues(ref: { channel: string; ts: string; user: string }): StateValues;
   /** Ephemeral messages shown to a user, oldest first. */
   ephemerals(userId: string): StoredEphemeral[];
   /** The user's open modal stack, bottom first. */
@@ -208,6 +215,14 @@ export async function startFakeSlack(options: StartFakeSlackOptions = {}): Promi
     message(channel, ts) {
       const found = workspace.message(channel, ts);
       return found ? structuredClone(found) : undefined;
+    },
+    shownValues({ channel, ts, user }) {
+      const message = workspace.message(channel, ts);
+      if (!message) throw new Error(`shownValues: no message ${ts} in ${channel}`);
+      return workspace.elementState.stateValues(
+        messageSurfaceKey(channel, ts, user),
+        message.blocks,
+      );
     },
     ephemerals: (userId) => structuredClone(workspace.ephemerals.filter((e) => e.user === userId)),
     views: (userId) => modalStack(workspace, userId).map(observeView),

@@ -46,7 +46,6 @@ function surfaceFields(
       values: workspace.elementState.stateValues(
         messageSurfaceKey(channel.id, message.ts, user.id),
         message.blocks,
-        'block_changed',
       ),
     },
   };

@@ -202,7 +202,7 @@ describe('fake Slack acting as users', () => {
     assert.equal(onReply?.thread_ts, parent.ts);
   });
 
-  it("tracks each user's element state per message and resets a block that chat.update changes", async () => {
+  it("tracks each user's element state per message: kept while a block id survives an update, reset by a new block id", async () => {
     fake = await startFakeSlack();
     await startAckingClient(fake);
     const web = webClientFor(fake);
@@ -256,24 +256,46 @@ describe('fake Slack acting as users', () => {
       "Bob's client is his own",
     );
 
-    await web.chat.update({
-      channel: CHANNEL,
-      ts,
-      text: 'q',
-      blocks: [selectBlock, checkboxBlock(['x', 'y', 'z']), submitBlock],
-    });
+    // Slack's clients keep a person's picks in blocks whose id survives an update, whatever
+    // the new initial values say; other people see the new initial values.
+    const update = (blocks: JsonObject[]) =>
+      web.chat.update({ channel: CHANNEL, ts, text: 'q', blocks: blocks as never });
+    const selectNowA = {
+      ...selectBlock,
+      accessory: { ...selectBlock.accessory, initial_option: option('a') },
+    };
+    await update([selectNowA, checkboxBlock(['x', 'y', 'z']), submitBlock]);
     const afterUpdate = await stateOf(ALICE);
-    assert.deepEqual(
-      afterUpdate.pick?.choice?.selected_option,
-      option('a'),
-      'unchanged block keeps its state',
-    );
+    assert.deepEqual(afterUpdate.pick?.choice?.selected_option, option('a'));
     assert.deepEqual(
       afterUpdate.many?.ticks?.selected_options,
-      [option('x')],
-      'changed block resets',
+      [option('x'), option('y')],
+      'a changed block with the same id keeps her ticks',
     );
-    assert.equal(afterUpdate.many?.radio?.selected_option, null);
+    assert.deepEqual(afterUpdate.many?.radio?.selected_option, option('q'));
+    assert.deepEqual((await stateOf(BOB)).pick?.choice?.selected_option, option('a'));
+
+    const renamed = { ...checkboxBlock(['x', 'y', 'z']), block_id: 'many-2' };
+    await update([selectBlock, renamed, submitBlock]);
+    const afterNewId = await stateOf(ALICE);
+    assert.deepEqual(
+      afterNewId['many-2']?.ticks?.selected_options,
+      [option('x')],
+      'a new block id shows the initial ticks',
+    );
+    assert.equal(afterNewId['many-2']?.radio?.selected_option, null);
+    assert.deepEqual(
+      afterNewId.pick?.choice?.selected_option,
+      option('a'),
+      'the kept block keeps her pick',
+    );
+
+    await update([selectBlock, checkboxBlock(['x', 'y']), submitBlock]);
+    assert.deepEqual(
+      (await stateOf(ALICE)).many?.ticks?.selected_options,
+      [option('x')],
+      'a block id that went away and came back starts from its initial value',
+    );
 
     await assert.rejects(
       fake.selectOption({ channel: CHANNEL, ts, actionId: 'choice', value: 'nope', user: ALICE }),

@@ -393,11 +393,7 @@ export class UserActions {
 
   /** Slack's client refuses to submit a modal whose required inputs are empty. */
   private checkRequiredInputs(resolved: ResolvedSurface): void {
-    const values = this.workspace.elementState.stateValues(
-      resolved.stateKey,
-      resolved.blocks,
-      'element_changed',
-    );
+    const values = this.workspace.elementState.stateValues(resolved.stateKey, resolved.blocks);
     for (const block of resolved.blocks) {
       if (block.type !== 'input' || block.optional === true) continue;
       const element = isJsonObject(block.element) ? block.element : undefined;

@@ -54,11 +54,7 @@ export function viewJson(workspace: Workspace, view: StoredView): JsonObject {
     private_metadata: definition.private_metadata ?? '',
     callback_id: definition.callback_id ?? '',
     state: {
-      values: workspace.elementState.stateValues(
-        viewSurfaceKey(view.id),
-        blocks,
-        'element_changed',
-      ),
+      values: workspace.elementState.stateValues(viewSurfaceKey(view.id), blocks),
     },
     hash: view.hash,
     title: definition.title ?? null,

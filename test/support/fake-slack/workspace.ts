@@ -17,9 +17,12 @@ import type {
 /** A trigger_id opens a view only within this many milliseconds of the interaction. */
 export const TRIGGER_LIFETIME_MS = 3000;
 
+/** The start of the element-state keys of a message, one per person who picked something. */
+const messageSurfacePrefix = (channel: string, ts: string): string => `message:${channel}/${ts}/`;
+
 /** The element-state key of a message as one user sees it. */
 export const messageSurfaceKey = (channel: string, ts: string, userId: string): string =>
-  `message:${channel}/${ts}/${userId}`;
+  `${messageSurfacePrefix(channel, ts)}${userId}`;
 
 /** The element-state key of a view (a view belongs to one user). */
 export const viewSurfaceKey = (viewId: string): string => `view:${viewId}`;
@@ -174,7 +177,13 @@ export class Workspace {
   ): StoredMessage {
     message.history.push({ text: message.text, blocks: message.blocks, replacedAt: this.now() });
     if (update.text !== undefined) message.text = update.text;
-    if (update.blocks !== undefined) message.blocks = normalizeBlocks(update.blocks, this.ids);
+    if (update.blocks !== undefined) {
+      message.blocks = normalizeBlocks(update.blocks, this.ids);
+      this.elementState.keepBlocks(
+        messageSurfacePrefix(message.channel, message.ts),
+        message.blocks,
+      );
+    }
     message.editedTs = this.ids.nextTs();
     return message;
   }
@@ -182,6 +191,7 @@ export class Workspace {
   /** Removes a message (and, for a thread parent, leaves replies reachable by ts as Slack does). */
   deleteMessage(message: StoredMessage): void {
     this.messageIndex.delete(`${message.channel}/${message.ts}`);
+    this.elementState.keepBlocks(messageSurfacePrefix(message.channel, message.ts), []);
     if (message.threadTs) {
       const parent = this.message(message.channel, message.threadTs);
       if (parent) parent.replyTs = parent.replyTs.filter((ts) => ts !== message.ts);
