@@ -84,7 +84,7 @@ describe('iterations on block ids', () => {
   });
 
   it("stay far below Slack's 255 characters for the longest id the renderer makes", () => {
-    const key = 'A'.repeat(12) + '.' + '9'.repeat(16);
+    const key = `${'A'.repeat(12)}.${'9'.repeat(16)}`;
     const id = withIteration(questionBlockId(key, 'f'.repeat(8), 999_999, 'preview'), 999_999_999);
     assert.ok(id.length < 80, `${id.length}`);
   });
