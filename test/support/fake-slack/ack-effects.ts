@@ -2,6 +2,7 @@ import { BLOCK_KIT_LIMITS } from '../../../src/core/slack/block-kit-limits.js';
 import { checkOption, IssueList } from './composition-checks.js';
 import { optionsOf } from './element-input.js';
 import { clearModals, popModal, pushModal, replaceView } from './modal-stack.js';
+import { viewTooLarge } from './size-ceilings.js';
 import {
   DELIVERY_FAILURE_KINDS,
   type DeliveryFailure,
@@ -82,6 +83,12 @@ export function applySubmissionAck(
       return;
     case 'update':
     case 'push': {
+      if (isJsonObject(ack.view) && viewTooLarge(ack.view, workspace.sizeCeilings)) {
+        reject(
+          `response_action ${ack.response_action} carries a view over Slack's size ceiling (view_too_large)`,
+        );
+        return;
+      }
       const issues = validateView(ack.view);
       if (issues.length > 0 || !isJsonObject(ack.view) || ack.view.type !== 'modal') {
         const why = issues.map(formatIssue).join('; ') || 'view.type must be "modal"';

@@ -3,8 +3,10 @@ import type { StateValues } from './element-state.js';
 import { deliverOverHttp } from './http-delivery.js';
 import { closeServer, listenLoopback } from './http-server.js';
 import { createIdSource } from './ids.js';
+import { FileUploads } from './methods-files.js';
 import { modalStack } from './modal-stack.js';
 import { ResponseUrls } from './response-urls.js';
+import type { SizeCeilings } from './size-ceilings.js';
 import { type DisconnectReason, type SocketDelivery, SocketModeHub } from './socket-mode-hub.js';
 import type {
   AckResult,
@@ -66,6 +68,13 @@ export interface FakeSlack {
   failNext(method: string, failure: InjectedFailure, times?: number): void;
   /** Drops the injected failures that have not happened yet for a method. */
   clearFailures(method: string): void;
+  /**
+   * Makes every call of `method` whose arguments `when` matches (all, by default) fail with
+   * `error`, as Slack does with permanent errors, until the returned function lifts it.
+   */
+  refuse(method: string, error: string, when?: (args: JsonObject) => boolean): () => void;
+  /** Slack's unpublished size ceilings, changed for the rest of the run (see `SizeCeilings`). */
+  setSizeCeilings(ceilings: Partial<SizeCeilings>): void;
   /** Sends interactions to this request URL (HTTP mode) instead of Socket Mode; undefined switches back. */
   setRequestUrl(url: string | undefined): void;
   /** Sends `disconnect` with the reason on every Socket Mode connection and closes them. */
@@ -152,8 +161,10 @@ export async function startFakeSlack(options: StartFakeSlackOptions = {}): Promi
     workspace,
     tokens,
     openSocketUrl: () => hub.issueUrl(host),
+    uploadUrl: (fileId) => `http://${host}/upload/${fileId}`,
   });
-  const listening = await listenLoopback(() => ({ webApi, responseUrls, hub }));
+  const uploads = new FileUploads(workspace);
+  const listening = await listenLoopback(() => ({ webApi, responseUrls, hub, uploads }));
   host = listening.host;
 
   const deliver = (
@@ -196,6 +207,17 @@ export async function startFakeSlack(options: StartFakeSlackOptions = {}): Promi
     addUserGroup: (group) => workspace.addUserGroup(group),
     failNext: (method, failure, times) => webApi.failNext(method, failure, times),
     clearFailures: (method) => webApi.clearFailures(method),
+    refuse(method, error, when = () => true) {
+      const refusal = { method, error, when };
+      workspace.refusals.push(refusal);
+      return () => {
+        const index = workspace.refusals.indexOf(refusal);
+        if (index >= 0) workspace.refusals.splice(index, 1);
+      };
+    },
+    setSizeCeilings(ceilings) {
+      workspace.sizeCeilings = { ...workspace.sizeCeilings, ...ceilings };
+    },
     setRequestUrl(url) {
       requestUrl = url;
     },

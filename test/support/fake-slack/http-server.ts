@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { FileUploads } from './methods-files.js';
 import type { ResponseUrls } from './response-urls.js';
 import type { SocketModeHub } from './socket-mode-hub.js';
 import { readBody } from './web-api-request.js';
@@ -10,6 +11,7 @@ export interface HttpRoutes {
   webApi: WebApiRouter;
   responseUrls: ResponseUrls;
   hub: SocketModeHub;
+  uploads: FileUploads;
 }
 
 /** A listening loopback server. */
@@ -26,19 +28,27 @@ const notFound: HttpAnswer = {
 
 /**
  * Listens on 127.0.0.1 (random port): `/api/<method>` is the Web API, `/actions/<id>` the
- * response_url endpoint, and `/link/?ticket=` upgrades to Socket Mode.
+ * response_url endpoint, `/upload/<file id>` takes file uploads, and `/link/?ticket=` upgrades
+ * to Socket Mode.
  */
 export async function listenLoopback(routes: () => HttpRoutes): Promise<ListeningServer> {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     readBody(req)
       .then((body) => {
-        const { webApi, responseUrls } = routes();
+        const { webApi, responseUrls, uploads } = routes();
         if (url.pathname.startsWith('/api/')) {
           return webApi.handle(url.pathname.slice('/api/'.length), req, url, body);
         }
         if (url.pathname.startsWith('/actions/') && req.method === 'POST') {
           return responseUrls.handle(url.pathname.slice('/actions/'.length), body);
+        }
+        if (url.pathname.startsWith('/upload/') && req.method === 'POST') {
+          return uploads.receive(
+            url.pathname.slice('/upload/'.length),
+            req.headers['content-type'],
+            body,
+          );
         }
         return notFound;
       })

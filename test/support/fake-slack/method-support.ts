@@ -12,6 +12,8 @@ export interface MethodContext {
   workspace: Workspace;
   /** issues a one-time Socket Mode URL */
   openSocketUrl(): string;
+  /** where the file with this id is uploaded (files.getUploadURLExternal) */
+  uploadUrl(fileId: string): string;
 }
 
 /** One Web API method: which token it takes and what it does. */

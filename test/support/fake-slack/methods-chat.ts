@@ -1,5 +1,6 @@
 import { BLOCK_KIT_LIMITS } from '../../../src/core/slack/block-kit-limits.js';
 import { fail, type MethodContext, type MethodSpec, readMessageBlocks } from './method-support.js';
+import { messageTooLong } from './size-ceilings.js';
 import type { FakeChannel, JsonObject } from './types.js';
 import { stringArg } from './web-api-request.js';
 import { messageJson } from './wire-shapes.js';
@@ -28,6 +29,9 @@ function readContent(
   const text = stringArg(ctx.args, 'text');
   if ((text === undefined || text === '') && blocks.blocks === undefined) {
     return { ok: false, response: fail('no_text') };
+  }
+  if (blocks.blocks && messageTooLong(blocks.blocks, ctx.workspace.sizeCeilings)) {
+    return { ok: false, response: fail('msg_blocks_too_long') };
   }
   if (text !== undefined && text.length > BLOCK_KIT_LIMITS.messageText) {
     return { ok: false, response: fail('msg_too_long') };

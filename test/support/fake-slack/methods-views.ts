@@ -1,5 +1,6 @@
 import { fail, invalidView, type MethodContext, type MethodSpec } from './method-support.js';
 import { openModal, publishHome, pushModal, replaceView } from './modal-stack.js';
+import { viewTooLarge } from './size-ceilings.js';
 import { isJsonObject, type JsonObject } from './types.js';
 import { validateView } from './validate-blocks.js';
 import { stringArg } from './web-api-request.js';
@@ -27,6 +28,9 @@ function readView(ctx: MethodContext, expected: 'modal' | 'home' | 'any'): ViewA
         },
       }),
     };
+  }
+  if (viewTooLarge(view, ctx.workspace.sizeCeilings)) {
+    return { ok: false, response: fail('view_too_large') };
   }
   const issues = validateView(view);
   if (issues.length > 0) return { ok: false, response: invalidView(issues) };

@@ -45,6 +45,20 @@ export interface StoredMessage {
   editedTs?: string;
   /** ts of thread replies, oldest first (top-level messages only) */
   replyTs: string[];
+  /** files shared with the message (files.completeUploadExternal) */
+  files?: FakeFile[];
+}
+
+/** A file uploaded with files.getUploadURLExternal and the upload URL. */
+export interface FakeFile {
+  id: string;
+  name: string;
+  title: string;
+  /** the byte length announced before the upload */
+  length: number;
+  /** what was uploaded, as text; absent until the upload arrived */
+  content?: string;
+  permalink: string;
 }
 
 /** A message as `messages(channel)` reports it: thread replies resolved. */

@@ -50,7 +50,7 @@ export function parseWebApiRequest(
 }
 
 /** Fields that form-encoded callers send as JSON strings. */
-const JSON_STRING_ARGS = ['blocks', 'view', 'attachments', 'metadata'] as const;
+const JSON_STRING_ARGS = ['blocks', 'view', 'attachments', 'metadata', 'files'] as const;
 
 /**
  * Returns a copy of `args` with JSON-string fields parsed; a field that is not valid JSON is

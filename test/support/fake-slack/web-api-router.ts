@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { fail, type MethodContext, type MethodSpec, type TokenKind } from './method-support.js';
 import { CHAT_METHODS } from './methods-chat.js';
 import { DIRECTORY_METHODS } from './methods-directory.js';
+import { FILE_METHODS } from './methods-files.js';
 import { VIEW_METHODS } from './methods-views.js';
 import type { InjectedFailure, JsonObject } from './types.js';
 import { decodeJsonArgs, parseWebApiRequest } from './web-api-request.js';
@@ -12,6 +13,7 @@ export const WEB_API_METHODS: Record<string, MethodSpec> = {
   ...DIRECTORY_METHODS,
   ...CHAT_METHODS,
   ...VIEW_METHODS,
+  ...FILE_METHODS,
 };
 
 /** An HTTP answer to write back. */
@@ -26,6 +28,7 @@ export interface WebApiRouterDeps {
   workspace: Workspace;
   tokens: Record<TokenKind, string>;
   openSocketUrl(): string;
+  uploadUrl(fileId: string): string;
 }
 
 const json = (
@@ -91,11 +94,14 @@ export class WebApiRouter {
 
     const injected = this.injected.get(method)?.shift();
     if (injected) return injectedAnswer(injected);
+    const refusal = this.deps.workspace.refusals.find((r) => r.method === method && r.when(args));
+    if (refusal) return json(200, fail(refusal.error));
 
     const ctx: MethodContext = {
       args,
       workspace: this.deps.workspace,
       openSocketUrl: () => this.deps.openSocketUrl(),
+      uploadUrl: (fileId) => this.deps.uploadUrl(fileId),
     };
     return json(200, spec.handle(ctx));
   }

@@ -314,6 +314,78 @@ describe('fake Slack Web API', () => {
     );
   });
 
+  it("refuses messages over Slack's unpublished ceiling: text plus a cost per block", async () => {
+    const web = webClientFor(fake, { retryConfig: { retries: 0 } });
+    fake.setSizeCeilings({ messageText: 1000, perBlock: 100 });
+    const section = (chars: number) => ({
+      type: 'section',
+      text: { type: 'mrkdwn', text: 'x'.repeat(chars) },
+    });
+    // 2 blocks: 2 × 100 + 800 = 1000, at the ceiling
+    await web.chat.postMessage({
+      channel: CHANNEL,
+      text: 't',
+      blocks: [section(400), section(400)],
+    });
+    const over = web.chat.postMessage({
+      channel: CHANNEL,
+      text: 't',
+      blocks: [section(300), section(300), section(201)],
+    });
+    assert.equal((await slackError(over)).error, 'msg_blocks_too_long');
+  });
+
+  it('refuses views past 250 kB of JSON with view_too_large', async () => {
+    const web = webClientFor(fake, { retryConfig: { retries: 0 } });
+    const huge = {
+      type: 'home' as const,
+      blocks: Array.from({ length: 100 }, () => ({
+        type: 'section' as const,
+        text: { type: 'mrkdwn' as const, text: '&'.repeat(2600) },
+      })),
+    };
+    const refused = web.views.publish({ user_id: 'U0ALICE01', view: huge });
+    assert.equal((await slackError(refused)).error, 'view_too_large');
+    huge.blocks.length = 80;
+    await web.views.publish({ user_id: 'U0ALICE01', view: huge });
+  });
+
+  it('refuses calls by content until the refusal is lifted', async () => {
+    const web = webClientFor(fake, { retryConfig: { retries: 0 } });
+    const lift = fake.refuse('chat.postMessage', 'is_archived', (args) => args.text === 'no');
+    assert.equal(
+      (await slackError(web.chat.postMessage({ channel: CHANNEL, text: 'no' }))).error,
+      'is_archived',
+    );
+    await web.chat.postMessage({ channel: CHANNEL, text: 'yes' });
+    lift();
+    await web.chat.postMessage({ channel: CHANNEL, text: 'no' });
+  });
+
+  it('takes a files.uploadV2 upload and shares it as a thread reply', async () => {
+    const web = webClientFor(fake);
+    const parent = await web.chat.postMessage({ channel: CHANNEL, text: 'parent' });
+    const content = `# Big preview\n${'ü and more\n'.repeat(500)}`;
+    const uploaded = await web.filesUploadV2({
+      channel_id: CHANNEL,
+      thread_ts: String(parent.ts),
+      content,
+      filename: 'preview.md',
+      title: 'Full preview',
+      initial_comment: 'The whole preview',
+    });
+    assert.equal(uploaded.ok, true);
+    const [thread] = fake.messages(CHANNEL);
+    const reply = thread?.replies[0];
+    assert.equal(reply?.text, 'The whole preview');
+    assert.equal(reply?.files?.[0]?.title, 'Full preview');
+    assert.equal(reply?.files?.[0]?.content, content);
+    assert.deepEqual(
+      fake.calls.map((c) => c.method).filter((m) => m.startsWith('files.')),
+      ['files.getUploadURLExternal', 'files.completeUploadExternal'],
+    );
+  });
+
   it('answers unknown methods with unknown_method', async () => {
     const web = webClientFor(fake, { retryConfig: { retries: 0 } });
     assert.equal((await slackError(web.apiCall('chat.teleport', {}))).error, 'unknown_method');

@@ -1,9 +1,11 @@
 import { ElementStateStore } from './element-state.js';
 import type { IdSource } from './ids.js';
 import { normalizeBlocks } from './normalize-blocks.js';
+import { DEFAULT_SIZE_CEILINGS, type SizeCeilings } from './size-ceilings.js';
 import type {
   DeliveryFailure,
   FakeChannel,
+  FakeFile,
   FakeUser,
   JsonObject,
   ObservedMessage,
@@ -40,6 +42,13 @@ export const WORKSPACE_IDENTITY = {
   verificationToken: 'fakeVerificationToken0001',
 } as const;
 
+/** A standing refusal: calls of `method` whose arguments `when` matches fail with `error`. */
+export interface ContentRefusal {
+  method: string;
+  error: string;
+  when: (args: JsonObject) => boolean;
+}
+
 /** What exchanging a trigger_id for a view produced. */
 export type TriggerOutcome =
   | { ok: true; trigger: TriggerRecord }
@@ -63,6 +72,12 @@ export class Workspace {
   readonly homeViews = new Map<string, StoredView>();
   /** what each user's client shows in interactive elements */
   readonly elementState = new ElementStateStore();
+  /** Slack's unpublished size ceilings, lowered by tests that need them to bite */
+  sizeCeilings: SizeCeilings = { ...DEFAULT_SIZE_CEILINGS };
+  /** errors Slack gives for certain calls until they are lifted (see `FakeSlack.refuse`) */
+  readonly refusals: ContentRefusal[] = [];
+  /** files announced with files.getUploadURLExternal, by id */
+  readonly files = new Map<string, FakeFile>();
   private readonly messageIndex = new Map<string, StoredMessage>();
   private readonly topLevel = new Map<string, string[]>();
   private readonly triggers = new Map<string, TriggerRecord>();
@@ -147,6 +162,7 @@ export class Workspace {
     text: string;
     blocks: readonly JsonObject[];
     threadTs?: string;
+    files?: FakeFile[];
   }): StoredMessage {
     const ts = this.ids.nextTs();
     const message: StoredMessage = {
@@ -158,6 +174,7 @@ export class Workspace {
       history: [],
       replyTs: [],
       ...(input.threadTs ? { threadTs: input.threadTs } : {}),
+      ...(input.files ? { files: input.files } : {}),
     };
     this.messageIndex.set(`${input.channel}/${ts}`, message);
     if (input.threadTs) {
