@@ -36,6 +36,8 @@ export interface BatchQueueDeps
   settleMs?: number;
   /** Publishes an answer file without overwriting one (the real one unless a test passes another). */
   publish?: typeof publishFileNoClobber;
+  /** How long a batch Slack refused for good waits before it is tried again unchanged (1 h). */
+  refusedRetryMs?: number;
 }
 
 export type BatchQueue = ReturnType<typeof createBatchQueue>;
@@ -63,7 +65,16 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     lookAgain: (runDir, ms) => scheduler.later(ms, runDir),
   });
   const readCurrent = questions.read;
-  const shower = createRunShower({ store, presenter, questions, scheduler, put, log });
+  const shower = createRunShower({
+    store,
+    presenter,
+    questions,
+    scheduler,
+    put,
+    log,
+    now,
+    refusedRetryMs: deps.refusedRetryMs,
+  });
   const presentAll = shower.show;
   const finishSubmit = (record: BatchRecord) =>
     publishAnswers(record, { questions, publish, put, log });

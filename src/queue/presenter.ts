@@ -27,4 +27,26 @@ export interface Presenter {
     ctx: PresentContext,
     save: (presentation: Record<string, unknown>) => Promise<void>,
   ): Promise<Record<string, unknown> | undefined>;
+  /**
+   * Tells people, where it can, that a batch cannot be shown and why (after `sync` threw a
+   * {@link PresentRefused}); resolves to whether anyone was told. Never throws.
+   */
+  tellRefused(record: BatchRecord, refusal: PresentRefused, questionFile: string): Promise<boolean>;
+}
+
+/**
+ * Thrown by `Presenter.sync` when the batch cannot be shown and trying again will not help until
+ * something changes (its content, the channel, the app's token). The queue stops retrying it.
+ */
+export class PresentRefused extends Error {
+  constructor(
+    /** the refusal's code, e.g. Slack's `msg_blocks_too_long` */
+    readonly code: string,
+    /** what to do about it, in one sentence */
+    readonly fix: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`refused with ${code}: ${fix}`, options);
+    this.name = 'PresentRefused';
+  }
 }

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { parseAnswerFile } from '../core/protocol/parse-answer-file.js';
 import { answerFileName } from '../core/protocol/qa-file-names.js';
 import type { BatchRecord, StateStore } from '../store/batch-record.js';
-import type { PresentContext, Presenter } from './presenter.js';
+import { type PresentContext, type Presenter, PresentRefused } from './presenter.js';
 import {
   type QuestionReader,
   questionPath,
@@ -20,11 +20,52 @@ export interface RunShowerDeps {
   /** Stores a record (stamped with the time) and gives it back. */
   put: (record: BatchRecord) => Promise<BatchRecord>;
   log: Logger;
+  now: () => Date;
+  /** How long a batch Slack refused for good waits before it is tried again unchanged. */
+  refusedRetryMs?: number;
 }
+
+/** Default wait before a refused batch that did not change is tried again: an hour. */
+const REFUSED_RETRY_MS = 60 * 60_000;
 
 /** Keeps what people see of a run's batches in line with their records. */
 export function createRunShower(deps: RunShowerDeps) {
   const { store, presenter, scheduler, put, log } = deps;
+  const refusedRetryMs = deps.refusedRetryMs ?? REFUSED_RETRY_MS;
+  /**
+   * Batches refused for good in this process, by key: what they looked like then, and until
+   * when they are left alone. A restart, a change to the batch or the wait running out tries
+   * again.
+   */
+  const heldBack = new Map<string, { signature: string; until: number }>();
+
+  function isHeldBack(record: BatchRecord, signature: string): boolean {
+    const held = heldBack.get(record.key);
+    if (!held) return false;
+    if (held.signature === signature && held.until > deps.now().getTime()) return true;
+    heldBack.delete(record.key);
+    return false;
+  }
+
+  /** Stops retrying a refused batch, and tells people once where the presenter can. */
+  async function holdBack(record: BatchRecord, signature: string, refusal: PresentRefused) {
+    heldBack.set(record.key, { signature, until: deps.now().getTime() + refusedRetryMs });
+    scheduler.later(refusedRetryMs, record.runDir);
+    const { runDir, seq } = record;
+    log.error(
+      { runDir, seq, code: refusal.code, fix: refusal.fix, retryInMs: refusedRetryMs },
+      'Slack refused to show the batch, and trying again will not help until something changes; the agent is still waiting',
+    );
+    const current = store.get(record.key);
+    if (!current) return;
+    const before = current.undeliverable;
+    const told =
+      before?.code === refusal.code && before.told
+        ? true
+        : await presenter.tellRefused(current, refusal, questionPath(runDir, seq));
+    const at = before?.code === refusal.code ? before.at : deps.now().toISOString();
+    await put({ ...current, undeliverable: { code: refusal.code, fix: refusal.fix, at, told } });
+  }
 
   async function contextFor(record: BatchRecord): Promise<PresentContext> {
     const questionFile = questionPath(record.runDir, record.seq);
@@ -66,6 +107,7 @@ export function createRunShower(deps: RunShowerDeps) {
       for (const record of store.forRun(runDir)) {
         const signature = visibleSignature(record);
         if (record.presentation?.shown === signature) continue;
+        if (isHeldBack(record, signature)) continue;
         const ctx = await contextFor(record);
         try {
           const presentation = await presenter.sync(record, ctx, async (partial) => {
@@ -74,9 +116,14 @@ export function createRunShower(deps: RunShowerDeps) {
           });
           const current = store.get(record.key);
           if (!current) continue;
-          await put({ ...current, presentation: { ...presentation, shown: signature } });
+          const { undeliverable: _shownNow, ...rest } = current;
+          await put({ ...rest, presentation: { ...presentation, shown: signature } });
           scheduler.succeeded(runDir);
         } catch (err) {
+          if (err instanceof PresentRefused) {
+            await holdBack(record, signature, err);
+            continue;
+          }
           // Keep going: one stuck message (say, a final edit) must not hold back the next batch.
           failed ??= { err, seq: record.seq };
         }

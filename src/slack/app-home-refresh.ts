@@ -26,5 +26,7 @@ export function withAppHomeRefresh(
         }
       }
     },
+    tellRefused: (record, refusal, questionFile) =>
+      inner.tellRefused(record, refusal, questionFile),
   };
 }

@@ -27,6 +27,8 @@ export interface SlackPresentation {
   stamps?: number[];
   /** the last iteration stamped on any message of the batch; the next one is higher */
   iteration?: number;
+  /** how often Slack refused a message of the batch as too long (see `layoutAt`) */
+  split?: number;
   /** copies in teammates' direct messages, kept in step with the channel message */
   copies?: DirectCopy[];
   /** how many of the record's hand-offs were announced in the channel message's thread */
@@ -72,6 +74,7 @@ export function readPresentation(
   }
   if (typeof value.announced === 'number') shown.announced = value.announced;
   if (typeof value.iteration === 'number') shown.iteration = value.iteration;
+  if (typeof value.split === 'number') shown.split = value.split;
   return shown;
 }
 

@@ -9,9 +9,12 @@ import { isEnvelopeBatch } from '../core/envelope/envelope-batch.js';
 import { formatProtocolError } from '../core/protocol/protocol-error.js';
 import { questionFileName } from '../core/protocol/qa-file-names.js';
 import { type BatchView, revisionOf } from '../core/slack/batch-view.js';
+import { MOST_SPLITS } from '../core/slack/message-budget.js';
 import { renderBatchMessages } from '../core/slack/render-batch-messages.js';
 import { renderMalformedMessage } from '../core/slack/render-malformed.js';
+import { renderRefusedNotice } from '../core/slack/render-refused.js';
 import { renderHandoffNotice } from '../core/slack/render-team.js';
+import { slackErrorKind } from '../core/slack/slack-error-kinds.js';
 import { stampIteration } from '../core/slack/stamp-iteration.js';
 import type { PresentContext, Presenter } from '../queue/presenter.js';
 import { type BatchRecord, FINAL_STATUSES, type Handoff } from '../store/batch-record.js';
@@ -112,9 +115,13 @@ export function createSlackPresenter(deps: {
       try {
         await updateIfChanged(0, ts, first);
       } catch (err) {
-        if (slackErrorCode(err) !== 'message_not_found') throw err;
-        // Someone deleted the message: post it again rather than retrying an edit forever.
-        log.warn({ channel: where, ts }, 'batch message was deleted in Slack; posting it again');
+        if (!isGone(err)) throw err;
+        // Someone deleted the message (or it can no longer be edited): post it again rather
+        // than retrying an edit forever.
+        log.warn(
+          { channel: where, ts, code: slackErrorCode(err) },
+          'batch message is gone or cannot be edited; posting it again',
+        );
         ts = undefined;
         replies = [];
         sent = [];
@@ -126,17 +133,35 @@ export function createSlackPresenter(deps: {
       sentAs(0, first);
       await created(copy());
     }
+    const postReply = async (index: number, message: Message) => {
+      replies[index] = await post(stamped(message), where, ts);
+      sentAs(index + 1, message);
+      await created(copy());
+    };
     for (const [index, message] of messages.slice(1).entries()) {
       const replyTs = replies[index];
-      if (replyTs) await updateIfChanged(index + 1, replyTs, message);
-      else {
-        replies.push(await post(stamped(message), where, ts));
-        sentAs(index + 1, message);
-        await created(copy());
+      if (!replyTs) {
+        await postReply(index, message);
+        continue;
+      }
+      try {
+        await updateIfChanged(index + 1, replyTs, message);
+      } catch (err) {
+        if (!isGone(err)) throw err;
+        log.warn(
+          { channel: where, ts: replyTs, code: slackErrorCode(err) },
+          'a continuation of the batch is gone or cannot be edited; posting it again',
+        );
+        await postReply(index, message);
       }
     }
     for (const [index, extra] of replies.slice(messages.length - 1).entries()) {
-      await updateIfChanged(messages.length + index, extra, UNUSED_REPLY);
+      try {
+        await updateIfChanged(messages.length + index, extra, UNUSED_REPLY);
+      } catch (err) {
+        if (!isGone(err)) throw err;
+        sentAs(messages.length + index, UNUSED_REPLY); // no longer needed, and gone: leave it
+      }
     }
     return copy();
   }
@@ -155,7 +180,6 @@ export function createSlackPresenter(deps: {
       if (!shown && FINAL_STATUSES.includes(record.status)) {
         return {}; // never shown and already over: nothing to tell anyone
       }
-      const messages = messagesFor(record, ctx);
       const where = shown?.channel ?? channel;
       let presentation: SlackPresentation = shown ?? { channel: where, ts: '', replies: [] };
       const state: PresentationState = {
@@ -171,15 +195,32 @@ export function createSlackPresenter(deps: {
       const { keep } = state;
       // One iteration for every message this sync sends; it only ever grows.
       const iteration = (shown?.iteration ?? 0) + 1;
-      const main = await syncCopy(
-        where,
-        { ts: shown?.ts, replies: shown?.replies ?? [], sent: shown?.sent, stamps: shown?.stamps },
-        messages,
-        iteration,
-        (copy) => keep({ ...presentation, ...copy, iteration }),
-      );
-      presentation = { ...presentation, ...main };
-      await syncDirectCopies(record, messages, iteration, state);
+      let main: MessageCopy;
+      for (;;) {
+        const split = presentation.split ?? 0;
+        const messages = messagesFor(record, ctx, split);
+        try {
+          main = await syncCopy(
+            where,
+            presentation.ts ? presentation : { replies: [] },
+            messages,
+            iteration,
+            (copy) => keep({ ...presentation, ...copy, iteration }),
+          );
+          presentation = { ...presentation, ...main };
+          await syncDirectCopies(record, messages, iteration, state);
+          break;
+        } catch (err) {
+          const code = slackErrorCode(err);
+          if (!code || !SIZE_REFUSALS.has(code) || split >= MOST_SPLITS) throw err;
+          // Slack's size ceiling is unpublished and moves: lay the batch out smaller, again.
+          log.warn(
+            { runDir: record.runDir, seq: record.seq, code, split: split + 1 },
+            'Slack refused a message of the batch as too long; splitting it smaller',
+          );
+          await keep({ ...presentation, split: split + 1 });
+        }
+      }
       if (usedIteration(presentation, iteration)) presentation = { ...presentation, iteration };
       await announceHandoffs(record, main, state);
       log.debug(
@@ -187,6 +228,34 @@ export function createSlackPresenter(deps: {
         'batch shown',
       );
       return presentation;
+    },
+
+    async tellRefused(record, refusal, questionFile) {
+      const { scope } = slackErrorKind(refusal.code);
+      // Nothing can be posted where the channel or the app itself is the problem.
+      if (scope === 'channel' || scope === 'app') return false;
+      const shown = readPresentation(record.presentation);
+      const text = renderRefusedNotice({
+        runName: path.basename(record.runDir),
+        seq: record.seq,
+        questionFile,
+        code: refusal.code,
+        fix: refusal.fix,
+      });
+      try {
+        await client.chat.postMessage({
+          channel: shown?.channel ?? channel,
+          text,
+          ...(shown?.ts ? { thread_ts: shown.ts } : {}),
+        });
+        return true;
+      } catch (err) {
+        log.warn(
+          { err, runDir: record.runDir, seq: record.seq },
+          'could not post the notice that the batch cannot be shown',
+        );
+        return false;
+      }
     },
   };
 
@@ -252,8 +321,19 @@ export function createSlackPresenter(deps: {
 const usedIteration = (shown: SlackPresentation, iteration: number): boolean =>
   [shown, ...(shown.copies ?? [])].some((copy) => copy.stamps?.includes(iteration));
 
-/** Chooses what people see for a record. */
-function messagesFor(record: BatchRecord, ctx: PresentContext): Message[] {
+/** What Slack says when a message of ours is gone or can no longer be edited: post it anew. */
+const GONE: ReadonlySet<string> = new Set([
+  'message_not_found',
+  'cant_update_message',
+  'edit_window_closed',
+]);
+const isGone = (err: unknown): boolean => GONE.has(slackErrorCode(err) ?? '');
+
+/** What Slack says when a message may be too big for it (`invalid_blocks` can mean that too). */
+const SIZE_REFUSALS: ReadonlySet<string> = new Set(['msg_blocks_too_long', 'invalid_blocks']);
+
+/** Chooses what people see for a record; `split` counts earlier size refusals. */
+function messagesFor(record: BatchRecord, ctx: PresentContext, split: number): Message[] {
   const runName = path.basename(record.runDir);
   if (record.status === 'malformed') {
     return [
@@ -268,7 +348,7 @@ function messagesFor(record: BatchRecord, ctx: PresentContext): Message[] {
       }),
     ];
   }
-  return renderBatchMessages(toBatchView(record, ctx));
+  return renderBatchMessages(toBatchView(record, ctx), split);
 }
 
 /** Maps a stored record onto what the renderer draws. */

@@ -45,6 +45,8 @@ export interface BatchRecord {
   problem?: string;
   /** A remark for people fixed when the batch opened, e.g. a gap in the run's sequence. */
   note?: string;
+  /** Why people cannot be shown the batch (a refusal no retry fixes); cleared once it is shown. */
+  undeliverable?: Undeliverable;
   /** Every hand-off so far, oldest first; escalations are recorded here too. */
   handoffs?: Handoff[];
   /** Slack user id (or user group id) the batch was last handed to: the last `handoffs[].to`. */
@@ -61,6 +63,18 @@ export interface BatchRecord {
   escalated?: boolean;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A refusal to show a batch that trying again cannot fix, as people are told of it. */
+export interface Undeliverable {
+  /** the refusal's code, e.g. Slack's `not_in_channel` */
+  code: string;
+  /** what to do about it, in one sentence */
+  fix: string;
+  /** ISO time it was refused */
+  at: string;
+  /** whether people were told where the batch would have been (not possible for every code) */
+  told: boolean;
 }
 
 /** One hand-off of a batch from one person to another. */

@@ -35,6 +35,9 @@ const batchRecordShape = {
   followUps: z.record(z.string(), z.string()).optional(),
   problem: z.string().optional(),
   note: z.string().optional(),
+  undeliverable: z
+    .object({ code: z.string(), fix: z.string(), at: z.string(), told: z.boolean() })
+    .optional(),
   handoffs: z.array(handoffSchema).optional(),
   assignee: z.string().optional(),
   claimedBy: z.string().optional(),

@@ -185,13 +185,13 @@ for (const mode of ['socket', 'http'] as Mode[]) {
       assert.deepEqual(h.slack.failures, []);
     });
 
-    test('not_in_channel for several attempts: the queue keeps retrying with back-off while another run is answered, then posts once', async () => {
+    test('a transient refusal for several attempts: the queue keeps retrying with back-off while another run is answered, then posts once', async () => {
       await start();
       const other = h.runDir('run-other');
       await publishRun(staging, other, { 'q-out-001.json': formatBatch(1) });
       const otherMessage = await waitForBatchMessage(h.slack, 'run-other', 1);
 
-      const hold = holdCalls(h.slack, 'chat.postMessage', 'not_in_channel');
+      const hold = holdCalls(h.slack, 'chat.postMessage', 'service_unavailable');
       const run = h.runDir('run-refused');
       await publishRun(staging, run, { 'q-out-001.json': formatBatch(1) });
       await hold.waitRefused(2);
@@ -205,7 +205,7 @@ for (const mode of ['socket', 'http'] as Mode[]) {
       assert.equal(okCalls(h.slack, 'chat.postMessage').length, 2, 'each batch posted once');
       const warnings = retryWarnings(records, run);
       assert.ok(warnings.length >= 2, `a warning per failed attempt (${warnings.length})`);
-      for (const w of warnings) assert.match(errText(w), /not_in_channel/);
+      for (const w of warnings) assert.match(errText(w), /service_unavailable/);
       const delays = warnings.map((w) => Number(w.retryInMs));
       assert.ok(
         delays.every((d, i) => i === 0 || d > (delays[i - 1] as number)),
@@ -265,7 +265,7 @@ for (const mode of ['socket', 'http'] as Mode[]) {
           c.args.channel === CHANNEL &&
           c.args.thread_ts === undefined &&
           c.response.ok === true,
-        () => h.slack.failNext('chat.postMessage', { error: 'not_in_channel' }),
+        () => h.slack.failNext('chat.postMessage', { error: 'internal_error' }),
       );
       const run = h.runDir('run-split');
       await publishRun(staging, run, { 'q-out-001.json': SPLIT_BATCH });
@@ -276,7 +276,7 @@ for (const mode of ['socket', 'http'] as Mode[]) {
       );
       assert.deepEqual(
         failedCalls(h.slack, 'chat.postMessage').map((c) => c.response.error),
-        ['not_in_channel'],
+        ['internal_error'],
       );
       assert.equal(
         batchMessages(h.slack, 'run-split', 1).length,

@@ -24,6 +24,7 @@ function recordingPresenter() {
       shown.push(structuredClone(record));
       return { channel: 'C1', ts: (record.presentation?.ts as string | undefined) ?? 'ts-1' };
     },
+    tellRefused: async () => false,
   };
   return { presenter, shown };
 }

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { pino } from 'pino';
 import type { Answer } from '../../src/core/protocol/question.js';
 import { createBatchQueue } from '../../src/queue/batch-queue.js';
-import type { PresentContext, Presenter } from '../../src/queue/presenter.js';
+import { type PresentContext, type Presenter, PresentRefused } from '../../src/queue/presenter.js';
 import type { BatchRecord, StateStore } from '../../src/store/batch-record.js';
 import { openFileStateStore } from '../../src/store/file-state-store.js';
 import { makeTempDir, sampleBatch, waitFor, writeQuestionFile } from '../support/temp-dir.js';
@@ -24,12 +24,17 @@ function recordingPresenter() {
   }[] = [];
   let failures = 0;
   let posts = 0;
+  let attempts = 0;
+  const refusing = new Set<number>();
+  const told: { seq: number; code: string; questionFile: string }[] = [];
   const presenter: Presenter = {
     async sync(record: BatchRecord, ctx: PresentContext) {
+      attempts += 1;
       if (failures > 0) {
         failures -= 1;
         throw new Error('slack is down');
       }
+      if (refusing.has(record.seq)) throw new PresentRefused('msg_blocks_too_long', 'shorten it');
       shown.push({
         key: record.key,
         seq: record.seq,
@@ -40,13 +45,22 @@ function recordingPresenter() {
       const ts = (record.presentation?.ts as string | undefined) ?? `ts-${++posts}`;
       return { channel: 'C1', ts };
     },
+    async tellRefused(record, refusal, questionFile) {
+      told.push({ seq: record.seq, code: refusal.code, questionFile });
+      return true;
+    },
   };
   return {
     presenter,
     shown,
+    told,
+    attempts: () => attempts,
     failNext(n: number) {
       failures = n;
     },
+    /** Batch `seq` is refused for good until `accept(seq)`. */
+    refuse: (seq: number) => refusing.add(seq),
+    accept: (seq: number) => refusing.delete(seq),
     posts: () => posts,
     last: (seq: number) => shown.filter((s) => s.seq === seq).at(-1),
   };
@@ -70,13 +84,14 @@ describe('batch queue', () => {
     await cleanup();
   });
 
-  function start(presenter: Presenter, opts: { settleMs?: number } = {}) {
+  function start(presenter: Presenter, opts: { settleMs?: number; refusedRetryMs?: number } = {}) {
     const queue = createBatchQueue({
       store,
       presenter,
       log,
       settleMs: opts.settleMs ?? 50,
       retryBaseMs: 20,
+      ...(opts.refusedRetryMs ? { refusedRetryMs: opts.refusedRetryMs } : {}),
     });
     return queue;
   }
@@ -382,6 +397,63 @@ describe('batch queue', () => {
     queue.start();
     await waitFor(() => p.shown.length === 2, 'both runs shown after a retry');
     assert.equal(p.posts(), 2);
+    await queue.close();
+  });
+
+  test('a batch Slack refuses for good is marked, told once, and not retried until it changes; other runs carry on', async () => {
+    const p = recordingPresenter();
+    const other = path.join(root, 'runs', 'run-b');
+    await writeQuestionFile(run, 1, sampleBatch(1));
+    await writeQuestionFile(other, 1, sampleBatch(1));
+    p.refuse(1);
+    const queue = start(p.presenter);
+    touch(queue);
+    touch(queue, other);
+    queue.start();
+    await queue.idle();
+    await waitFor(() => p.told.length === 2, 'both refusals told');
+    const records = store.all();
+    assert.deepEqual(
+      records.map((r) => [r.runDir, r.undeliverable?.code, r.undeliverable?.told]),
+      [
+        [run, 'msg_blocks_too_long', true],
+        [other, 'msg_blocks_too_long', true],
+      ],
+    );
+    assert.equal(p.told[0]?.questionFile, path.join(run, 'qa', 'q-out-001.json'));
+
+    // hints about the run do not retry it while nothing changed (no retry loop)
+    const before = p.attempts();
+    for (let i = 0; i < 5; i += 1) touch(queue);
+    await queue.idle();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(p.attempts(), before);
+
+    // the agent rewrites the file: it is tried again, and shown once Slack takes it
+    p.accept(1);
+    await writeQuestionFile(run, 1, sampleBatch(1, { note: 'shorter now' }));
+    touch(queue);
+    await waitFor(() => p.last(1)?.status === 'open', 'the rewritten batch shown');
+    await queue.idle();
+    const shown = store.all().find((r) => r.runDir === run);
+    assert.equal(shown?.undeliverable, undefined, 'cleared once shown');
+    assert.equal(p.told.length, 2, 'nobody was told again');
+    await queue.close();
+  });
+
+  test('a refused batch is tried again after the long wait, and told only once', async () => {
+    const p = recordingPresenter();
+    await writeQuestionFile(run, 1, sampleBatch(1));
+    p.refuse(1);
+    const queue = start(p.presenter, { refusedRetryMs: 150 });
+    touch(queue);
+    queue.start();
+    await waitFor(() => p.told.length === 1, 'refusal told');
+    const first = p.attempts();
+    await waitFor(() => p.attempts() > first, 'tried again after the wait');
+    p.accept(1);
+    await waitFor(() => p.shown.length === 1, 'shown at last');
+    assert.equal(p.told.length, 1);
     await queue.close();
   });
 

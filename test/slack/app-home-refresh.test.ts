@@ -17,6 +17,7 @@ describe('withAppHomeRefresh', () => {
         order.push('inner');
         return { ts: '1.0' };
       },
+      tellRefused: async () => false,
     };
     const presenter = withAppHomeRefresh(inner, { refreshSoon: () => order.push('home') }, log);
     assert.deepEqual(await presenter.sync(makeRecord('/r', 1), ctx, save), { ts: '1.0' });
@@ -29,6 +30,7 @@ describe('withAppHomeRefresh', () => {
       async sync() {
         throw new Error('slack down');
       },
+      tellRefused: async () => false,
     };
     const presenter = withAppHomeRefresh(inner, { refreshSoon: () => refreshed++ }, log);
     await assert.rejects(presenter.sync(makeRecord('/r', 1), ctx, save), /slack down/);
@@ -36,7 +38,7 @@ describe('withAppHomeRefresh', () => {
   });
 
   test('a failing Home refresh never fails the sync', async () => {
-    const inner: Presenter = { sync: async () => ({ ok: 1 }) };
+    const inner: Presenter = { sync: async () => ({ ok: 1 }), tellRefused: async () => false };
     const presenter = withAppHomeRefresh(
       inner,
       {

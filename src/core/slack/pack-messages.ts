@@ -1,6 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import {
   addSizes,
+  BLOCK_COST,
   type BlockSize,
   EMPTY_SIZE,
   fitsWithin,
@@ -25,15 +26,22 @@ export interface Page {
 // A cut preview still shows a useful start; the note and button after it need a little text.
 const MIN_PREVIEW_ROOM = 1000;
 const CUT_NOTE_ROOM = 200;
+// Blocks a cut preview takes (its text, the note, the button), each costing BLOCK_COST.
+const PREVIEW_BLOCKS = 3;
 
 const emptyPage = (): Page => ({ blocks: [], size: EMPTY_SIZE, questions: [] });
 
 /**
  * Fills pages of at most `capacity` with the questions in order. A question goes whole onto the
- * current page if it fits, else whole onto a fresh one; one too big for any page gets its
- * preview cut to leave room for the rest and flows on block by block.
+ * current page if it fits (and the page holds no question yet, when `alone`), else whole onto a
+ * fresh one; one too big for any page gets its preview cut to leave room for the rest and flows
+ * on block by block.
  */
-export function packQuestions(parts: readonly QuestionParts[], capacity: BlockSize): Page[] {
+export function packQuestions(
+  parts: readonly QuestionParts[],
+  capacity: BlockSize,
+  alone = false,
+): Page[] {
   const pages: Page[] = [emptyPage()];
   const current = (): Page => pages[pages.length - 1] as Page;
   const place = (page: Page, blocks: KnownBlock[], size: BlockSize, index: number): void => {
@@ -50,7 +58,8 @@ export function packQuestions(parts: readonly QuestionParts[], capacity: BlockSi
     const bodySize = measureBlocks(part.body);
     const whole = [...(part.preview?.(Number.POSITIVE_INFINITY) ?? []), ...part.body];
     const wholeSize = measureBlocks(whole);
-    if (fitsWithin(addSizes(current().size, wholeSize), capacity)) {
+    const roomHere = !alone || current().blocks.length === 0;
+    if (roomHere && fitsWithin(addSizes(current().size, wholeSize), capacity)) {
       place(current(), whole, wholeSize, index);
       return;
     }
@@ -61,7 +70,11 @@ export function packQuestions(parts: readonly QuestionParts[], capacity: BlockSi
     freshPage();
     const room = Math.max(
       MIN_PREVIEW_ROOM,
-      Math.min(capacity.text, capacity.markdown) - bodySize.text - CUT_NOTE_ROOM,
+      Math.min(
+        capacity.text - bodySize.text,
+        capacity.markdown - bodySize.markdown,
+        capacity.weight - bodySize.weight - PREVIEW_BLOCKS * BLOCK_COST,
+      ) - CUT_NOTE_ROOM,
     );
     for (const block of [...(part.preview?.(room) ?? []), ...part.body]) {
       const size = measureBlocks([block]);

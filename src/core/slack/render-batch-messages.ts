@@ -13,7 +13,7 @@ import {
 import { BLOCK_KIT_LIMITS } from './block-kit-limits.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { ACTION_KINDS, actionId, type QuestionPlace, submitBlockId } from './ids.js';
-import { MESSAGE_BUDGET, maxSizes, measureBlocks, subtractSizes } from './message-budget.js';
+import { layoutAt, maxSizes, measureBlocks, subtractSizes } from './message-budget.js';
 import { isOneTapBatch, renderOneTapControl } from './one-tap.js';
 import { type Page, packQuestions, type QuestionParts } from './pack-messages.js';
 import {
@@ -194,13 +194,17 @@ function frameReserve(view: BatchView, footer: KnownBlock[]) {
  * A batch as Slack messages: the first goes to the channel, any others into its thread when one
  * message cannot hold every question. Each stays within Block Kit's limits and the message text
  * budget; the Submit button (open batches that are not one-tap) is in the last message only.
+ * `split` counts how often Slack refused a page of this batch as too long: the pages get
+ * smaller each time (see `layoutAt`).
  */
-export function renderBatchMessages(view: BatchView): SlackMessage[] {
+export function renderBatchMessages(view: BatchView, split = 0): SlackMessage[] {
   const footer = footerBlocks(view);
-  const capacity = subtractSizes(MESSAGE_BUDGET, frameReserve(view, footer));
+  const layout = layoutAt(split);
+  const capacity = subtractSizes(layout.budget, frameReserve(view, footer));
   const pages = packQuestions(
     view.questions.map((question, index) => questionParts(view, question, index)),
     capacity,
+    layout.alone,
   );
   return pages.map((page: Page, pageIndex) => {
     const at: FramePlace = {

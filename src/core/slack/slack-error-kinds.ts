@@ -1,0 +1,155 @@
+/**
+ * What a Slack Web API error code means for the relay: whether trying again can ever help, what
+ * it is about (so the relay knows whom to tell), and what a person should do. One table, so
+ * the queue, the presenter, `doctor` and the README agree.
+ */
+
+/** What a refusal is about. */
+export const SLACK_ERROR_SCOPES = {
+  /** Slack or the network is having trouble; the same call may work in a moment */
+  transient: 'transient',
+  /** the message itself (its blocks or size): another attempt with the same content fails */
+  content: 'content',
+  /** the channel (archived, gone, the bot not in it): nothing can be posted there until fixed */
+  channel: 'channel',
+  /** one message (it can no longer be edited) */
+  message: 'message',
+  /** the app's token or scopes: every call fails until the app is fixed */
+  app: 'app',
+  /** a person (deactivated, unknown, hidden): their direct messages cannot be used */
+  person: 'person',
+} as const;
+export type SlackErrorScope = (typeof SLACK_ERROR_SCOPES)[keyof typeof SLACK_ERROR_SCOPES];
+
+/** One error code's meaning. */
+export interface SlackErrorKind {
+  scope: SlackErrorScope;
+  /** What to do, in one sentence for the person reading a notice or a log line. */
+  fix: string;
+}
+
+const INVITE = 'invite the bot to the channel (/invite @<the app’s bot name>)';
+const TOKEN =
+  'the token is wrong or was revoked: copy it again from the Slack app (OAuth & Permissions for xoxb-, Basic Information → App-Level Tokens for xapp-) and restart the relay';
+const RETRYING = 'nothing to do: the relay tries again by itself';
+
+/** Every code the relay knows; see `slackErrorKind` for the rest. */
+export const SLACK_ERROR_KINDS: Readonly<Record<string, SlackErrorKind>> = {
+  ratelimited: { scope: 'transient', fix: RETRYING },
+  rate_limited: { scope: 'transient', fix: RETRYING },
+  service_unavailable: { scope: 'transient', fix: RETRYING },
+  fatal_error: { scope: 'transient', fix: RETRYING },
+  internal_error: { scope: 'transient', fix: RETRYING },
+  request_timeout: { scope: 'transient', fix: RETRYING },
+  team_added_to_org: { scope: 'transient', fix: RETRYING },
+
+  invalid_blocks: {
+    scope: 'content',
+    fix: 'Slack would not show this batch even split into one question per message: answer it in the terminal, or shorten the question file',
+  },
+  msg_blocks_too_long: {
+    scope: 'content',
+    fix: 'the batch is too long for Slack even at one question per message: answer it in the terminal, or shorten its prompts and previews',
+  },
+  msg_too_long: {
+    scope: 'content',
+    fix: 'the message text is too long for Slack: answer it in the terminal, or shorten the question file',
+  },
+  invalid_attachments: {
+    scope: 'content',
+    fix: 'answer it in the terminal, or shorten the question file',
+  },
+  view_too_large: {
+    scope: 'content',
+    fix: 'the form is too large for Slack; the relay cuts it, so report this as a bug',
+  },
+
+  not_in_channel: { scope: 'channel', fix: INVITE },
+  channel_not_found: {
+    scope: 'channel',
+    fix: 'check the channel ID (channel details → About → Channel ID); for a private channel, invite the bot first',
+  },
+  is_archived: {
+    scope: 'channel',
+    fix: 'the channel is archived: unarchive it, or point the relay at another channel',
+  },
+  is_inactive: {
+    scope: 'channel',
+    fix: 'the channel is inactive: unarchive it, or point the relay at another channel',
+  },
+  restricted_action: {
+    scope: 'channel',
+    fix: 'the workspace does not let the bot post in this channel: ask a workspace admin, or use another channel',
+  },
+  restricted_action_read_only_channel: {
+    scope: 'channel',
+    fix: 'the channel is read-only: use another channel',
+  },
+  restricted_action_non_threadable_channel: {
+    scope: 'channel',
+    fix: 'the channel does not allow threads: use another channel',
+  },
+  message_limit_exceeded: {
+    scope: 'channel',
+    fix: 'the workspace has reached its message limit (free plans): ask a workspace admin',
+  },
+
+  cant_update_message: {
+    scope: 'message',
+    fix: 'the message can no longer be edited; the relay posts it again',
+  },
+  edit_window_closed: {
+    scope: 'message',
+    fix: 'the message can no longer be edited; the relay posts it again',
+  },
+
+  invalid_auth: { scope: 'app', fix: TOKEN },
+  not_authed: { scope: 'app', fix: TOKEN },
+  account_inactive: { scope: 'app', fix: TOKEN },
+  token_revoked: { scope: 'app', fix: TOKEN },
+  token_expired: { scope: 'app', fix: TOKEN },
+  no_permission: {
+    scope: 'app',
+    fix: 'the app lacks a permission: update it from manifest.yml (App Manifest tab), then reinstall it',
+  },
+  missing_scope: {
+    scope: 'app',
+    fix: 'the app lacks a scope: update it from manifest.yml (App Manifest tab), then reinstall it to the workspace',
+  },
+  not_allowed_token_type: {
+    scope: 'app',
+    fix: 'the token is of the wrong type: SLACK_BOT_TOKEN must start with xoxb-, SLACK_APP_TOKEN with xapp-',
+  },
+
+  user_not_found: {
+    scope: 'person',
+    fix: 'that person is not in the workspace: hand the batch to someone else',
+  },
+  user_disabled: {
+    scope: 'person',
+    fix: 'that person was deactivated: hand the batch to someone else',
+  },
+  user_not_visible: {
+    scope: 'person',
+    fix: 'the bot cannot see that person: hand the batch to someone else',
+  },
+  cannot_dm_bot: {
+    scope: 'person',
+    fix: 'bots have no direct messages: hand the batch to a person',
+  },
+};
+
+/**
+ * What a Slack error code means. A code the table does not list is treated as transient: the
+ * relay keeps retrying it with a growing back-off, and says so in the log each time.
+ */
+export function slackErrorKind(code: string): SlackErrorKind & { known: boolean } {
+  const kind = Object.hasOwn(SLACK_ERROR_KINDS, code) ? SLACK_ERROR_KINDS[code] : undefined;
+  return kind
+    ? { ...kind, known: true }
+    : { scope: 'transient', fix: 'unknown to the relay; it keeps trying', known: false };
+}
+
+/** Whether trying the same call again can never help. */
+export const isPermanentSlackError = (code: string): boolean =>
+  slackErrorKind(code).scope !== 'transient';
