@@ -10,6 +10,7 @@ import { runStart } from './cli/start-command.js';
 import { loadConfig } from './config/load-config.js';
 import { ErrorCode, RelayError } from './errors.js';
 import { createLogger } from './log/create-logger.js';
+import { installSafetyNet } from './safety-net.js';
 
 /**
  * The composition root and the only place that exits the process: reads argv and the
@@ -63,6 +64,7 @@ async function main(argv: string[]): Promise<number> {
       const config = loadConfig(process.env, process.cwd());
       const log = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true });
       const relay = await runStart(config, log);
+      installSafetyNet(log.child({ component: 'process' }));
       return new Promise<number>((resolve) => {
         const stopped = (code: number) => {
           log.info('stopped');

@@ -1,7 +1,9 @@
-import { App, HTTPReceiver, LogLevel, SocketModeReceiver } from '@slack/bolt';
+import { App, LogLevel, SocketModeReceiver } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config-schema.js';
 import { toBoltLogger } from './bolt-logger.js';
+import { guardSocketFrames } from './guard-socket-frames.js';
+import { createGuardedHttpReceiver } from './guarded-http-receiver.js';
 
 /**
  * Web API retries: a few quick ones, then the queue's own back-off takes over, so an outage
@@ -15,7 +17,10 @@ const API_RETRY = { retries: 4, factor: 2, minTimeout: 500, maxTimeout: 8000, ra
  */
 const SOCKET_RETRY = { retries: 1000, factor: 1.5, minTimeout: 1000, maxTimeout: 30_000 };
 
-/** Builds the Bolt app: Socket Mode with an app token, HTTP with signature checks otherwise. */
+/**
+ * Builds the Bolt app: Socket Mode with an app token, HTTP with signature checks otherwise.
+ * Either way a guard in front of Bolt refuses what Bolt would crash on.
+ */
 export function createSlackApp(slack: Config['slack'], log: Logger): App {
   const logger = toBoltLogger(log.child({ component: 'bolt' }));
   const logLevel = log.isLevelEnabled('debug') ? LogLevel.DEBUG : LogLevel.INFO;
@@ -29,12 +34,15 @@ export function createSlackApp(slack: Config['slack'], log: Logger): App {
             clientOptions: { slackApiUrl: slack.apiUrl, retryConfig: { ...SOCKET_RETRY } },
           },
         })
-      : new HTTPReceiver({
+      : createGuardedHttpReceiver({
           signingSecret: slack.signingSecret,
-          port: slack.port,
           logger,
           logLevel,
+          log: log.child({ component: 'slack-guard' }),
         });
+  if (receiver instanceof SocketModeReceiver) {
+    guardSocketFrames(receiver, log.child({ component: 'slack-guard' }));
+  }
   return new App({
     token: slack.botToken,
     receiver,

@@ -83,15 +83,26 @@ export function spawnRelay(
 }
 
 /**
- * `o7-slack-relay start` as a real process in Socket Mode against the stand-in, watching
- * `<root>/runs` with its state in `<root>/state`.
+ * `o7-slack-relay start` as a real process against the stand-in, watching `<root>/runs` with
+ * its state in `<root>/state`: in Socket Mode, or with `httpPort` in HTTP mode on that port
+ * (the stand-in then posts interactions there).
  */
-export function spawnRelayFor(slack: FakeSlack, root: string, logLevel = 'debug'): RelayProcess {
+export function spawnRelayFor(
+  slack: FakeSlack,
+  root: string,
+  logLevel = 'debug',
+  httpPort?: number,
+): RelayProcess {
+  if (httpPort !== undefined) slack.setRequestUrl(`http://127.0.0.1:${httpPort}/slack/events`);
+  const transport: Record<string, string> =
+    httpPort === undefined
+      ? { SLACK_APP_TOKEN: slack.appToken }
+      : { SLACK_SIGNING_SECRET: slack.signingSecret, PORT: String(httpPort) };
   return spawnRelay(['start'], {
     cwd: root,
     env: {
       SLACK_BOT_TOKEN: slack.botToken,
-      SLACK_APP_TOKEN: slack.appToken,
+      ...transport,
       SLACK_CHANNEL_ID: CHANNEL,
       SLACK_API_URL: slack.apiUrl,
       RELAY_WATCH: path.join(root, 'runs'),

@@ -1,13 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { StateValues } from './element-state.js';
-import { deliverOverHttp } from './http-delivery.js';
+import { deliverOverHttp, postSigned, type RequestUrlAnswer } from './http-delivery.js';
 import { closeServer, listenLoopback } from './http-server.js';
 import { createIdSource } from './ids.js';
 import { FileUploads } from './methods-files.js';
 import { modalStack } from './modal-stack.js';
 import { ResponseUrls } from './response-urls.js';
 import type { SizeCeilings } from './size-ceilings.js';
-import { type DisconnectReason, type SocketDelivery, SocketModeHub } from './socket-mode-hub.js';
+import {
+  type DisconnectReason,
+  type RawFrameResult,
+  type SocketDelivery,
+  SocketModeHub,
+} from './socket-mode-hub.js';
 import type {
   AckResult,
   DeliveryFailure,
@@ -77,6 +82,11 @@ export interface FakeSlack {
   setSizeCeilings(ceilings: Partial<SizeCeilings>): void;
   /** Sends interactions to this request URL (HTTP mode) instead of Socket Mode; undefined switches back. */
   setRequestUrl(url: string | undefined): void;
+  /**
+   * Stamps HTTP requests `seconds` away from the wall clock (still correctly signed), as a
+   * replayed or forged request would be; 0 goes back to honest timestamps.
+   */
+  skewRequestTimestamps(seconds: number): void;
   /** Sends `disconnect` with the reason on every Socket Mode connection and closes them. */
   disconnectAll(reason?: DisconnectReason): Promise<void>;
   /** Open Socket Mode connections. */
@@ -102,6 +112,20 @@ export interface FakeSlack {
     channel: string;
   }): Promise<InteractionResult>;
   sendEvent(event: JsonObject): Promise<InteractionResult>;
+  /**
+   * POSTs `body` as it is to the request URL, correctly signed (with `timestampSec`, default
+   * now): for bodies Slack would never send. Needs a request URL (HTTP mode).
+   */
+  postSignedBody(input: {
+    body: string;
+    contentType: string;
+    timestampSec?: number;
+  }): Promise<RequestUrlAnswer>;
+  /**
+   * Sends `text` as one frame on a live Socket Mode connection: for frames Slack would never
+   * send. With `envelopeId`, waits for an ack carrying it (see `RawFrameResult`).
+   */
+  sendSocketFrame(text: string, options?: { envelopeId?: string }): Promise<RawFrameResult>;
 
   /** Top-level messages of a channel, oldest first, with edit history and thread replies. */
   messages(channel: string): ObservedMessage[];
@@ -145,6 +169,9 @@ export async function startFakeSlack(options: StartFakeSlackOptions = {}): Promi
   };
   const signingSecret = secret(16);
   let requestUrl: string | undefined;
+  let timestampSkewSec = 0;
+  // The receiver checks the timestamp against its own wall clock, not the injected one.
+  const requestTimestampSec = () => Math.floor(Date.now() / 1000) + timestampSkewSec;
 
   const recordFailure = (failure: Omit<DeliveryFailure, 'at'>) =>
     workspace.failures.push({ ...failure, at: now() });
@@ -176,8 +203,7 @@ export async function startFakeSlack(options: StartFakeSlackOptions = {}): Promi
       ? deliverOverHttp(type, payload, {
           url: requestUrl,
           signingSecret,
-          // The receiver checks the timestamp against its own wall clock, not the injected one.
-          timestampSec: Math.floor(Date.now() / 1000),
+          timestampSec: requestTimestampSec(),
           timeoutMs: ackTimeoutMs,
           recordFailure,
         })
@@ -221,6 +247,9 @@ export async function startFakeSlack(options: StartFakeSlackOptions = {}): Promi
     setRequestUrl(url) {
       requestUrl = url;
     },
+    skewRequestTimestamps(seconds) {
+      timestampSkewSec = seconds;
+    },
     disconnectAll: (reason = 'refresh_requested') => hub.disconnectAll(reason),
     get connectionCount() {
       return hub.connectionCount;
@@ -233,6 +262,18 @@ export async function startFakeSlack(options: StartFakeSlackOptions = {}): Promi
     closeView: (input) => actions.closeView(input),
     slashCommand: (input) => actions.slashCommand(input),
     sendEvent: (event) => actions.sendEvent(event),
+    postSignedBody(input) {
+      if (!requestUrl) throw new Error('postSignedBody: set a request URL first (HTTP mode)');
+      return postSigned({
+        url: requestUrl,
+        body: input.body,
+        contentType: input.contentType,
+        signingSecret,
+        timestampSec: input.timestampSec ?? requestTimestampSec(),
+        timeoutMs: ackTimeoutMs,
+      });
+    },
+    sendSocketFrame: (text, options) => hub.sendRawFrame(text, options?.envelopeId),
     messages: (channel) => workspace.observedMessages(channel),
     message(channel, ts) {
       const found = workspace.message(channel, ts);

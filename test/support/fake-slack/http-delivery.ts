@@ -49,42 +49,47 @@ export interface HttpDeliveryOptions {
   recordFailure(failure: Omit<DeliveryFailure, 'at'>): void;
 }
 
-/**
- * POSTs a payload to the app's request URL, signed like Slack signs it. A 200 answer within
- * the timeout is the ack; its body (JSON when it parses) is the ack payload.
- */
-export function deliverOverHttp(
-  envelopeType: EnvelopeType,
-  payload: JsonObject,
-  options: HttpDeliveryOptions,
-): Promise<AckResult> {
-  const payloadType = String(payload.type ?? payload.command ?? envelopeType);
-  const { body, contentType } = encodeForRequestUrl(envelopeType, payload);
-  const target = new URL(options.url);
-  const send = target.protocol === 'https:' ? httpsRequest : request;
+/** How the app's request URL answered one POST. */
+export type RequestUrlAnswer =
+  | { kind: 'answered'; status: number; text: string }
+  | { kind: 'timeout' }
+  | { kind: 'error'; message: string };
 
-  return new Promise<AckResult>((settle) => {
+/** A body to POST to the app's request URL, and how to sign it. */
+export interface SignedPost {
+  url: string;
+  body: string;
+  contentType: string;
+  signingSecret: string;
+  timestampSec: number;
+  timeoutMs: number;
+}
+
+/**
+ * POSTs `body` as it is to the app's request URL with Slack's headers, signed with the
+ * signing secret and `timestampSec`; resolves with the answer, a timeout or a network error.
+ */
+export function postSigned(post: SignedPost): Promise<RequestUrlAnswer> {
+  const target = new URL(post.url);
+  const send = target.protocol === 'https:' ? httpsRequest : request;
+  return new Promise<RequestUrlAnswer>((settle) => {
     let settled = false;
-    const resolve = (result: AckResult) => {
+    const resolve = (answer: RequestUrlAnswer) => {
       if (settled) return;
       settled = true;
-      settle(result);
-    };
-    const failure = (kind: DeliveryFailure['kind'], detail: string): AckResult => {
-      if (!settled) options.recordFailure({ kind, envelopeType, payloadType, detail });
-      return { acked: false };
+      settle(answer);
     };
     const req = send(
       target,
       {
         method: 'POST',
         agent: false,
-        timeout: options.timeoutMs,
+        timeout: post.timeoutMs,
         headers: {
-          'content-type': contentType,
-          'content-length': Buffer.byteLength(body),
-          'x-slack-request-timestamp': String(options.timestampSec),
-          'x-slack-signature': slackSignature(options.signingSecret, options.timestampSec, body),
+          'content-type': post.contentType,
+          'content-length': Buffer.byteLength(post.body),
+          'x-slack-request-timestamp': String(post.timestampSec),
+          'x-slack-signature': slackSignature(post.signingSecret, post.timestampSec, post.body),
           'user-agent': 'Slackbot 1.0 (+https://api.slack.com/robots)',
           connection: 'close',
         },
@@ -94,39 +99,61 @@ export function deliverOverHttp(
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          if (res.statusCode !== 200) {
-            resolve(
-              failure(
-                DELIVERY_FAILURE_KINDS.httpStatus,
-                `request URL ${options.url} answered HTTP ${res.statusCode}: ${text.slice(0, 200)}`,
-              ),
-            );
-            return;
-          }
-          const ack = parseAck(text);
-          resolve(ack === undefined ? { acked: true } : { acked: true, ackPayload: ack });
+          resolve({ kind: 'answered', status: res.statusCode ?? 0, text });
         });
       },
     );
     req.on('timeout', () => {
       req.destroy();
-      resolve(
-        failure(
-          DELIVERY_FAILURE_KINDS.noAck,
-          `request URL ${options.url} did not answer within ${options.timeoutMs} ms`,
-        ),
-      );
+      resolve({ kind: 'timeout' });
     });
-    req.on('error', (error) => {
-      resolve(
-        failure(
-          DELIVERY_FAILURE_KINDS.httpError,
-          `request URL ${options.url} failed: ${error.message}`,
-        ),
-      );
-    });
-    req.end(body);
+    req.on('error', (error) => resolve({ kind: 'error', message: error.message }));
+    req.end(post.body);
   });
+}
+
+/**
+ * POSTs a payload to the app's request URL, signed like Slack signs it. A 200 answer within
+ * the timeout is the ack; its body (JSON when it parses) is the ack payload.
+ */
+export async function deliverOverHttp(
+  envelopeType: EnvelopeType,
+  payload: JsonObject,
+  options: HttpDeliveryOptions,
+): Promise<AckResult> {
+  const payloadType = String(payload.type ?? payload.command ?? envelopeType);
+  const answer = await postSigned({
+    ...encodeForRequestUrl(envelopeType, payload),
+    url: options.url,
+    signingSecret: options.signingSecret,
+    timestampSec: options.timestampSec,
+    timeoutMs: options.timeoutMs,
+  });
+  if (answer.kind === 'answered' && answer.status === 200) {
+    const ack = parseAck(answer.text);
+    return ack === undefined ? { acked: true } : { acked: true, ackPayload: ack };
+  }
+  const failure = (kind: DeliveryFailure['kind'], detail: string): AckResult => {
+    options.recordFailure({ kind, envelopeType, payloadType, detail });
+    return { acked: false };
+  };
+  switch (answer.kind) {
+    case 'answered':
+      return failure(
+        DELIVERY_FAILURE_KINDS.httpStatus,
+        `request URL ${options.url} answered HTTP ${answer.status}: ${answer.text.slice(0, 200)}`,
+      );
+    case 'timeout':
+      return failure(
+        DELIVERY_FAILURE_KINDS.noAck,
+        `request URL ${options.url} did not answer within ${options.timeoutMs} ms`,
+      );
+    case 'error':
+      return failure(
+        DELIVERY_FAILURE_KINDS.httpError,
+        `request URL ${options.url} failed: ${answer.message}`,
+      );
+  }
 }
 
 /** The ack payload of an HTTP answer; an empty body or `{}` means none, as over Socket Mode. */

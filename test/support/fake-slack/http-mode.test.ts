@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, it } from 'node:test';
-import { App, type BlockAction } from '@slack/bolt';
+import { App, type BlockAction, isValidSlackRequest } from '@slack/bolt';
 import { DELIVERY_FAILURE_KINDS, type FakeSlack, startFakeSlack } from './index.js';
 import { silentLogger, webClientFor } from './slack-clients.js';
 
@@ -220,5 +221,55 @@ describe('fake Slack HTTP mode with a real Bolt App', () => {
     assert.equal(reached, false);
     assert.equal(fake.failures[0]?.kind, DELIVERY_FAILURE_KINDS.httpStatus);
     assert.match(String(fake.failures[0]?.detail), /HTTP 401/);
+  });
+
+  it('posts a raw body exactly as given, signed as Slack signs, with honest or skewed timestamps', async () => {
+    const fake = await startFakeSlack();
+    fakes.push(fake);
+    const seen: { headers: IncomingHttpHeaders; body: string }[] = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        seen.push({ headers: req.headers, body: Buffer.concat(chunks).toString() });
+        res.writeHead(400);
+        res.end('refused');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      fake.setRequestUrl(`http://127.0.0.1:${port}/slack/events`);
+      const contentType = 'application/x-www-form-urlencoded';
+
+      const answer = await fake.postSignedBody({ body: 'payload=null', contentType });
+      assert.deepEqual(answer, { kind: 'answered', status: 400, text: 'refused' });
+      fake.skewRequestTimestamps(600);
+      await fake.postSignedBody({ body: 'null', contentType: 'application/json' });
+
+      const [honest, skewed] = seen;
+      assert.ok(honest && skewed);
+      assert.equal(honest.body, 'payload=null');
+      assert.equal(honest.headers['content-type'], contentType);
+      assert.equal(skewed.body, 'null');
+      const stamp = (s: typeof honest) => Number(s.headers['x-slack-request-timestamp']);
+      const nowSec = Date.now() / 1000;
+      assert.ok(Math.abs(stamp(honest) - nowSec) < 60, 'honest timestamp is now');
+      assert.ok(Math.abs(stamp(skewed) - (nowSec + 600)) < 60, 'skewed timestamp is 10 min ahead');
+      for (const { headers, body } of seen) {
+        const valid = isValidSlackRequest({
+          signingSecret: fake.signingSecret,
+          body,
+          headers: {
+            'x-slack-signature': String(headers['x-slack-signature']),
+            'x-slack-request-timestamp': Number(headers['x-slack-request-timestamp']),
+          },
+        });
+        assert.equal(valid, true, `signature of ${body}`);
+      }
+      assert.deepEqual(fake.failures, [], 'raw posts are not recorded as failed deliveries');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

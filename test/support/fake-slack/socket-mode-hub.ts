@@ -31,6 +31,14 @@ export interface SocketModeHubDeps {
   recordFailure(failure: Omit<DeliveryFailure, 'at'>): void;
 }
 
+/** What happened to a frame sent with `sendRawFrame`. */
+export interface RawFrameResult {
+  /** false when no connection was open */
+  sent: boolean;
+  /** an ack with the frame's envelope_id came back in time */
+  acked: boolean;
+}
+
 interface Connection {
   id: number;
   socket: WebSocket;
@@ -57,6 +65,8 @@ export class SocketModeHub {
   private readonly connections = new Map<number, Connection>();
   private readonly pending = new Map<string, PendingAck>();
   private readonly expired = new Map<string, { envelopeType: EnvelopeType; payloadType: string }>();
+  /** acks awaited for frames sent with `sendRawFrame`, by the envelope_id they carried */
+  private readonly rawAcks = new Map<string, (acked: boolean) => void>();
   private readonly pinger: NodeJS.Timeout;
   private nextConnectionId = 0;
 
@@ -125,6 +135,12 @@ export class SocketModeHub {
     }
     if (!isJsonObject(message) || typeof message.envelope_id !== 'string') return;
     const envelopeId = message.envelope_id;
+    const rawAck = this.rawAcks.get(envelopeId);
+    if (rawAck) {
+      this.rawAcks.delete(envelopeId);
+      rawAck(true);
+      return;
+    }
     const pending = this.pending.get(envelopeId);
     if (!pending) {
       const late = this.expired.get(envelopeId);
@@ -204,6 +220,35 @@ export class SocketModeHub {
     });
   }
 
+  /**
+   * Sends `text` exactly as given (a frame Slack itself would never send: not JSON, no
+   * envelope_id, a null payload, …) on one random open connection. With `envelopeId`, waits
+   * up to the ack timeout for an ack carrying it; a missing ack is the expected outcome for
+   * some frames, so it is returned, not recorded as a failure.
+   */
+  sendRawFrame(text: string, envelopeId?: string): Promise<RawFrameResult> {
+    const open = [...this.connections.values()].filter(
+      (c) => c.socket.readyState === WebSocket.OPEN,
+    );
+    const connection = open[Math.floor(this.deps.random() * open.length)];
+    if (!connection) return Promise.resolve({ sent: false, acked: false });
+    if (envelopeId === undefined) {
+      connection.socket.send(text);
+      return Promise.resolve({ sent: true, acked: false });
+    }
+    return new Promise<RawFrameResult>((resolve) => {
+      const timer = setTimeout(() => {
+        this.rawAcks.delete(envelopeId);
+        resolve({ sent: true, acked: false });
+      }, this.deps.ackTimeoutMs);
+      this.rawAcks.set(envelopeId, (acked) => {
+        clearTimeout(timer);
+        resolve({ sent: true, acked });
+      });
+      connection.socket.send(text);
+    });
+  }
+
   /** Sends `{ type: 'disconnect', reason }` on every connection, then closes them. */
   async disconnectAll(reason: DisconnectReason): Promise<void> {
     const closing = [...this.connections.values()].map(
@@ -231,6 +276,10 @@ export class SocketModeHub {
       clearTimeout(pending.timer);
       this.pending.delete(envelopeId);
       pending.resolve({ acked: false });
+    }
+    for (const [envelopeId, rawAck] of this.rawAcks) {
+      this.rawAcks.delete(envelopeId);
+      rawAck(false);
     }
     // A proper close handshake lets a client that is itself closing finish at once; a client
     // cut off mid-handshake would otherwise wait out its own 30 s close timeout.

@@ -220,4 +220,30 @@ describe('fake Slack Socket Mode', () => {
     assert.ok(first.length > 0 && second.length > 0, `split ${first.length}/${second.length}`);
     assert.equal(new Set(fake.deliveries.map((d) => d.connectionId)).size, 2);
   });
+
+  it('sends a raw frame as given and reports whether an ack with its envelope_id came back', async () => {
+    fake = await startFakeSlack({ ackTimeoutMs: 300 });
+    assert.deepEqual(await fake.sendSocketFrame('null'), { sent: false, acked: false });
+    const { socket } = await openRawSocket(fake);
+    const frames: string[] = [];
+    socket.on('message', (data: Buffer) => {
+      const text = data.toString();
+      frames.push(text);
+      if (text.includes('ack-me')) socket.send(JSON.stringify({ envelope_id: 'ack-me' }));
+    });
+
+    assert.deepEqual(await fake.sendSocketFrame('{not json'), { sent: true, acked: false });
+    const acked = '{"envelope_id":"ack-me","type":"interactive","payload":null}';
+    assert.deepEqual(await fake.sendSocketFrame(acked, { envelopeId: 'ack-me' }), {
+      sent: true,
+      acked: true,
+    });
+    const ignored = '{"envelope_id":"left","type":"interactive","payload":null}';
+    assert.deepEqual(await fake.sendSocketFrame(ignored, { envelopeId: 'left' }), {
+      sent: true,
+      acked: false,
+    });
+    assert.deepEqual(frames, ['{not json', acked, ignored]);
+    assert.deepEqual(fake.failures, [], 'raw frames are not recorded as failed deliveries');
+  });
 });

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const script = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  'support',
+  'stray-errors.ts',
+);
+
+/** Runs the stray-errors script in a real process; its JSON lines and how it ended. */
+async function runStrayErrors(args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const lines = out
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  return { code, lines, err };
+}
+
+describe('the safety net', () => {
+  test('without it, an error nothing catches ends the process (what a malformed request did)', async () => {
+    const { code, lines, err } = await runStrayErrors([]);
+    assert.notEqual(code, 0);
+    assert.match(err, /thrown in a timer/);
+    assert.deepEqual(lines, []);
+  });
+
+  test('with it, uncaught errors and unhandled rejections are logged with their origin and the process carries on', async () => {
+    const { code, lines, err } = await runStrayErrors(['--net']);
+    assert.equal(code, 0, err);
+    assert.deepEqual(
+      lines.map((l) => [
+        l.level,
+        l.msg,
+        l.origin,
+        (l.err as { message?: string } | undefined)?.message,
+      ]),
+      [
+        [50, 'uncaught error; the relay keeps serving', 'uncaughtException', 'thrown in a timer'],
+        [
+          50,
+          'unhandled promise rejection; the relay keeps serving',
+          'unhandledRejection',
+          'rejected, never awaited',
+        ],
+        [undefined, 'still serving', undefined, undefined],
+      ],
+    );
+    assert.match(
+      String((lines[0]?.err as { stack?: string } | undefined)?.stack),
+      /stray-errors\.ts/,
+    );
+  });
+});
