@@ -29,7 +29,7 @@ describe('the o7-slack-relay command', () => {
     const { dir, cleanup } = await makeTempDir();
     await writeFile(
       path.join(dir, '.env'),
-      'SLACK_BOT_TOKEN=xoxb-from-dotenv\nSLACK_CHANNEL_ID=nope\n',
+      'SLACK_BOT_TOKEN=xoxb-1-2-fromdotenv\nSLACK_CHANNEL_ID=nope\n',
     );
     const result = await run(['start'], {}, dir);
     assert.equal(result.code, 2);
@@ -124,7 +124,7 @@ describe('the o7-slack-relay command', () => {
     slack.addChannel({ id: 'C0OUTSIDE', name: 'outside', members: [], botIsMember: false });
     const broken = await run(
       ['doctor'],
-      { ...env, SLACK_CHANNEL_ID: 'C0OUTSIDE', SLACK_APP_TOKEN: 'xapp-wrong' },
+      { ...env, SLACK_CHANNEL_ID: 'C0OUTSIDE', SLACK_APP_TOKEN: 'xapp-1-A1-2-wrong' },
       dir,
     );
     assert.equal(broken.code, 1);
@@ -133,7 +133,7 @@ describe('the o7-slack-relay command', () => {
     assert.match(broken.out, /FAIL {2}Socket Mode did not connect: invalid_auth/);
     assert.match(broken.out, /2 check\(s\) failed/);
 
-    const badToken = await run(['doctor'], { ...env, SLACK_BOT_TOKEN: 'xoxb-wrong' }, dir);
+    const badToken = await run(['doctor'], { ...env, SLACK_BOT_TOKEN: 'xoxb-1-2-wrong' }, dir);
     assert.equal(badToken.code, 1);
     assert.match(
       badToken.out,
