@@ -37,6 +37,7 @@ function readContent(
 
 const postMessage: MethodSpec = {
   token: 'bot',
+  scope: 'chat:write',
   handle(ctx) {
     const target = postableChannel(ctx);
     if (!target.ok) return target.response;
@@ -66,6 +67,7 @@ const postMessage: MethodSpec = {
 
 const update: MethodSpec = {
   token: 'bot',
+  scope: 'chat:write',
   handle(ctx) {
     const ref = stringArg(ctx.args, 'channel');
     const channel = ref ? ctx.workspace.resolveChannel(ref) : undefined;
@@ -92,6 +94,7 @@ const update: MethodSpec = {
 
 const postEphemeral: MethodSpec = {
   token: 'bot',
+  scope: 'chat:write',
   handle(ctx) {
     const target = postableChannel(ctx);
     if (!target.ok) return target.response;
@@ -102,7 +105,7 @@ const postEphemeral: MethodSpec = {
     if (!content.ok) return content.response;
     const ts = ctx.workspace.ids.nextTs();
     const threadTs = stringArg(ctx.args, 'thread_ts');
-    ctx.workspace.ephemerals.push({
+    ctx.workspace.addEphemeral({
       channel: target.channel.id,
       user,
       ts,
@@ -116,6 +119,7 @@ const postEphemeral: MethodSpec = {
 
 const deleteMessage: MethodSpec = {
   token: 'bot',
+  scope: 'chat:write',
   handle(ctx) {
     const ref = stringArg(ctx.args, 'channel');
     const channel = ref ? ctx.workspace.resolveChannel(ref) : undefined;
