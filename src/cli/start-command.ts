@@ -23,6 +23,7 @@ import { registerOptionSuggestions } from '../slack/listeners/option-suggestions
 import { registerTeamActions } from '../slack/listeners/team-actions.js';
 import { createReminderPoster } from '../slack/post-reminder.js';
 import { createSlackPresenter } from '../slack/slack-presenter.js';
+import { type SlackWaitOptions, waitForSlack } from '../slack/wait-for-slack.js';
 import { openFileStateStore } from '../store/file-state-store.js';
 
 /** Timing knobs; the defaults suit production, tests shorten them. */
@@ -41,6 +42,8 @@ export interface StartOptions {
     /** how often due deadlines are looked for (default 5 s) */
     tickMs?: number;
   };
+  /** back-off while Slack cannot be reached at start (default 1 s doubling to 30 s) */
+  slackWait?: SlackWaitOptions;
   home?: {
     /** wait after a batch changes before Home tabs are refreshed (default 1 s) */
     refreshDelayMs?: number;
@@ -59,18 +62,26 @@ export interface RunningRelay {
 
 /**
  * Wires the relay together: state store, Slack app, queue, watcher. Start order matters:
- * Slack is connected before batches are shown, and the first sync waits for the watcher's
- * initial scan so that answered batches are never shown again.
+ * the tokens are checked before anything opens (a refused one is a configuration error; an
+ * unreachable Slack is waited for), Slack is connected before batches are shown, and the
+ * first sync waits for the watcher's initial scan so that answered batches are never shown
+ * again.
  */
 export async function runStart(
   config: Config,
   log: Logger,
   options: StartOptions = {},
 ): Promise<RunningRelay> {
+  // Tokens first: a refused one is a configuration error, and nothing needs closing yet.
+  const bot = await waitForSlack(
+    config.slack,
+    log.child({ component: 'slack' }),
+    options.slackWait,
+  );
   const store = await openFileStateStore(config.stateDir, {
     log: log.child({ component: 'store' }),
   });
-  const app = createSlackApp(config.slack, log);
+  const app = createSlackApp(config.slack, log, bot);
   const home = createAppHome({
     client: app.client,
     store,

@@ -15,8 +15,17 @@ const API_RETRY = { retries: 4, factor: 2, minTimeout: 500, maxTimeout: 8000, ra
  */
 const SOCKET_RETRY = { retries: 1000, factor: 1.5, minTimeout: 1000, maxTimeout: 30_000 };
 
-/** Builds the Bolt app: Socket Mode with an app token, HTTP with signature checks otherwise. */
-export function createSlackApp(slack: Config['slack'], log: Logger): App {
+/**
+ * Builds the Bolt app: Socket Mode with an app token, HTTP with signature checks otherwise.
+ * `bot` comes from the relay's own token check: given the bot's ids and with token
+ * verification off, Bolt never calls `auth.test` itself (its constructor would, and a refused
+ * token would then surface as an unhandled rejection instead of a clear message).
+ */
+export function createSlackApp(
+  slack: Config['slack'],
+  log: Logger,
+  bot: { botUserId: string; botId: string },
+): App {
   const logger = toBoltLogger(log.child({ component: 'bolt' }));
   const logLevel = log.isLevelEnabled('debug') ? LogLevel.DEBUG : LogLevel.INFO;
   const receiver =
@@ -37,6 +46,9 @@ export function createSlackApp(slack: Config['slack'], log: Logger): App {
         });
   return new App({
     token: slack.botToken,
+    botId: bot.botId,
+    botUserId: bot.botUserId,
+    tokenVerificationEnabled: false,
     receiver,
     logger,
     logLevel,

@@ -84,9 +84,14 @@ export function spawnRelay(
 
 /**
  * `o7-slack-relay start` as a real process in Socket Mode against the stand-in, watching
- * `<root>/runs` with its state in `<root>/state`.
+ * `<root>/runs` with its state in `<root>/state`; `env` adds or overrides variables.
  */
-export function spawnRelayFor(slack: FakeSlack, root: string, logLevel = 'debug'): RelayProcess {
+export function spawnRelayFor(
+  slack: FakeSlack,
+  root: string,
+  logLevel = 'debug',
+  env: Record<string, string> = {},
+): RelayProcess {
   return spawnRelay(['start'], {
     cwd: root,
     env: {
@@ -97,6 +102,7 @@ export function spawnRelayFor(slack: FakeSlack, root: string, logLevel = 'debug'
       RELAY_WATCH: path.join(root, 'runs'),
       RELAY_STATE_DIR: path.join(root, 'state'),
       LOG_LEVEL: logLevel,
+      ...env,
     },
   });
 }
