@@ -13,6 +13,7 @@ import { createAppHome } from '../slack/app-home.js';
 import { withAppHomeRefresh } from '../slack/app-home-refresh.js';
 import { checkChannel } from '../slack/check-channel.js';
 import { createSlackApp } from '../slack/create-slack-app.js';
+import { checkEscalationAtStart } from '../slack/escalation-target.js';
 import { withSlackErrorHints } from '../slack/explain-slack-errors.js';
 import { registerAnswerActions } from '../slack/listeners/answer-actions.js';
 import { registerAppHomeOpened } from '../slack/listeners/app-home-opened.js';
@@ -23,6 +24,7 @@ import { registerOptionSuggestions } from '../slack/listeners/option-suggestions
 import { registerTeamActions } from '../slack/listeners/team-actions.js';
 import { createReminderPoster } from '../slack/post-reminder.js';
 import { createSlackPresenter } from '../slack/slack-presenter.js';
+import { checkClient } from '../slack/token-check.js';
 import { type SlackWaitOptions, waitForSlack } from '../slack/wait-for-slack.js';
 import { openFileStateStore } from '../store/file-state-store.js';
 
@@ -78,6 +80,11 @@ export async function runStart(
     log.child({ component: 'slack' }),
     options.slackWait,
   );
+  const escalateTo = config.reminders?.escalate?.to;
+  if (escalateTo) {
+    const client = checkClient(config.slack.botToken, config.slack.apiUrl);
+    await checkEscalationAtStart(client, escalateTo, log);
+  }
   const store = await openFileStateStore(config.stateDir, {
     log: log.child({ component: 'store' }),
   });
