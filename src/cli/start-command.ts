@@ -22,6 +22,7 @@ import { registerFreeWriteView } from '../slack/listeners/free-write-view.js';
 import { registerHandOffView } from '../slack/listeners/hand-off-view.js';
 import { registerOptionSuggestions } from '../slack/listeners/option-suggestions.js';
 import { registerTeamActions } from '../slack/listeners/team-actions.js';
+import { noteArrival } from '../slack/lookup-budget.js';
 import { createReminderPoster } from '../slack/post-reminder.js';
 import { createSlackPresenter } from '../slack/slack-presenter.js';
 import { checkClient } from '../slack/token-check.js';
@@ -127,6 +128,7 @@ export async function runStart(
     log: log.child({ component: 'allow-list' }),
     ...options.allowList,
   });
+  app.use(noteArrival());
   if (config.allowedUsers) {
     app.use(createAllowListMiddleware({ allowList: config.allowedUsers, groups, log }));
   }
