@@ -1,91 +1,122 @@
-import { LogLevel, SocketModeReceiver, webApi } from '@slack/bolt';
 import type { Config } from '../config/config-schema.js';
+import { checkEscalationTarget, escalationProblem } from '../slack/escalation-target.js';
+import { compareScopes, REQUIRED_BOT_SCOPES } from '../slack/required-scopes.js';
 import { describeSlackError, fixFor } from '../slack/slack-error-hints.js';
+import {
+  type BotIdentity,
+  checkAppToken,
+  checkBotToken,
+  checkClient,
+  tokenFix,
+} from '../slack/token-check.js';
 
 type Io = { out: (line: string) => void };
 
-/** How long the doctor waits for the Socket Mode connection before calling it failed. */
-const SOCKET_TIMEOUT_MS = 10_000;
-
 /**
- * Checks what the relay needs from Slack, one line per check, each failure with what to do.
- * Returns 0 when all pass, 1 otherwise.
+ * Checks what the relay needs from Slack, one line per check, each failure with what to do:
+ * the tokens, the bot's scopes, the channel, and `RELAY_ESCALATE_TO`. It never opens a
+ * Socket Mode connection, so it is safe to run beside a running relay (Slack would hand
+ * some of the relay's clicks to a connection that never answers them). Returns 0 when all
+ * pass, 1 otherwise.
  */
 export async function runDoctor(config: Config, io: Io): Promise<number> {
   const slack = config.slack;
-  const client = new webApi.WebClient(slack.botToken, {
-    slackApiUrl: slack.apiUrl,
-    retryConfig: { retries: 0 },
-    logLevel: LogLevel.ERROR,
-  });
+  const client = checkClient(slack.botToken, slack.apiUrl);
   let failures = 0;
   const pass = (text: string) => io.out(`ok    ${text}`);
   const fail = (text: string, fix: string) => {
     failures += 1;
     io.out(`FAIL  ${text}\n      fix: ${fix}`);
   };
-
-  let botUserId: string | undefined;
-  try {
-    const auth = await client.auth.test();
-    botUserId = auth.user_id;
-    pass(
-      `bot token works (workspace ${auth.team ?? auth.team_id}, bot user ${auth.user ?? auth.user_id})`,
+  const unreachable = (reason: string, note = '') =>
+    fail(
+      `Slack cannot be reached at ${slack.apiUrl} (${reason})${note}`,
+      'check the network, proxies and SLACK_API_URL, then run doctor again',
     );
-  } catch (error) {
-    fail(`bot token rejected: ${describeSlackError(error)}`, fixFor(describeSlackError(error)));
-  }
+  const done = () => {
+    io.out(failures === 0 ? '\nAll checks passed.' : `\n${failures} check(s) failed.`);
+    return failures === 0 ? 0 : 1;
+  };
 
-  if (botUserId) {
-    try {
-      const info = await client.conversations.info({ channel: slack.channelId });
-      const name = info.channel?.name ?? slack.channelId;
-      if (info.channel?.is_member || info.channel?.is_im) {
-        pass(`channel #${name} (${slack.channelId}) exists and the bot is in it`);
-      } else {
-        fail(
-          `the bot is not in #${name} (${slack.channelId})`,
-          `in Slack, open #${name} and type /invite @<your app's bot name>`,
-        );
-      }
-    } catch (error) {
+  const bot = await checkBotToken(client);
+  if (!bot.ok) {
+    if (bot.kind === 'unreachable') unreachable(bot.reason, '; nothing else could be checked');
+    else fail(`Slack refused SLACK_BOT_TOKEN (${bot.code})`, tokenFix('SLACK_BOT_TOKEN', bot.code));
+    return done();
+  }
+  pass(`SLACK_BOT_TOKEN works (workspace ${bot.value.team}, bot user ${bot.value.user})`);
+  checkScopes(bot.value, pass, fail);
+
+  try {
+    const info = await client.conversations.info({ channel: slack.channelId });
+    const name = info.channel?.name ?? slack.channelId;
+    if (info.channel?.is_member || info.channel?.is_im) {
+      pass(`channel #${name} (${slack.channelId}) exists and the bot is in it`);
+    } else {
       fail(
-        `cannot see channel ${slack.channelId}: ${describeSlackError(error)}`,
-        fixFor(describeSlackError(error)),
+        `the bot is not in #${name} (${slack.channelId})`,
+        `in Slack, open #${name} and type /invite @<your app's bot name>`,
       );
     }
+  } catch (error) {
+    const code = describeSlackError(error);
+    fail(`cannot see channel ${slack.channelId}: ${code}`, fixFor(code));
   }
 
   if (slack.mode === 'socket') {
-    const result = await checkSocketMode(slack.appToken, slack.apiUrl);
-    if (result === 'ok') pass('Socket Mode connects with the app token');
-    else fail(`Socket Mode did not connect: ${result}`, fixFor(result));
+    const app = await checkAppToken(slack.appToken, slack.apiUrl);
+    if (app.ok) pass('SLACK_APP_TOKEN works: Socket Mode can connect (no connection was opened)');
+    else if (app.kind === 'unreachable') unreachable(app.reason, ' to check SLACK_APP_TOKEN');
+    else fail(`Slack refused SLACK_APP_TOKEN (${app.code})`, tokenFix('SLACK_APP_TOKEN', app.code));
   } else {
     pass(`HTTP mode: Slack must reach this machine on port ${slack.port} at /slack/events`);
   }
-  io.out(failures === 0 ? '\nAll checks passed.' : `\n${failures} check(s) failed.`);
-  return failures === 0 ? 0 : 1;
+
+  const escalateTo = config.reminders?.escalate?.to;
+  if (escalateTo) {
+    const target = await checkEscalationTarget(client, escalateTo);
+    if (target.ok) pass(`RELAY_ESCALATE_TO is ${target.value}, who can take escalated batches`);
+    else if (target.kind === 'unreachable') {
+      fail(
+        `could not look RELAY_ESCALATE_TO up (${target.reason})`,
+        'run doctor again once Slack answers',
+      );
+    } else {
+      const [problem, fix] = splitFix(escalationProblem(escalateTo, target.code));
+      fail(problem, fix);
+    }
+  }
+  return done();
 }
 
-async function checkSocketMode(appToken: string, apiUrl: string): Promise<string> {
-  // Bolt's receiver builds the same Socket Mode client the relay uses.
-  const socket = new SocketModeReceiver({
-    appToken,
-    logLevel: LogLevel.ERROR,
-    installerOptions: { clientOptions: { slackApiUrl: apiUrl, retryConfig: { retries: 0 } } },
-  }).client;
-  try {
-    const connected = new Promise<'ok'>((resolve) => socket.once('connected', () => resolve('ok')));
-    const timeout = new Promise<string>((resolve) => {
-      setTimeout(
-        () => resolve(`no connection within ${SOCKET_TIMEOUT_MS / 1000} s`),
-        SOCKET_TIMEOUT_MS,
-      ).unref();
-    });
-    return await Promise.race([socket.start().then(() => connected), timeout]);
-  } catch (error) {
-    return describeSlackError(error);
-  } finally {
-    await socket.disconnect().catch(() => undefined);
+/** The granted scopes (Slack's `x-oauth-scopes`) against the ones the relay uses. */
+function checkScopes(
+  bot: BotIdentity,
+  pass: (text: string) => void,
+  fail: (text: string, fix: string) => void,
+): void {
+  if (!bot.scopes) {
+    fail(
+      'Slack did not say which scopes the bot has (no x-oauth-scopes header)',
+      'check that SLACK_API_URL points at Slack itself and not at a proxy that drops headers',
+    );
+    return;
   }
+  const { missing, extra } = compareScopes(bot.scopes);
+  if (missing.length > 0) {
+    fail(
+      `the bot lacks scopes the relay uses: ${missing.join(', ')}`,
+      'paste manifest.yml in your app’s App Manifest tab and save, then reinstall the app to the workspace (OAuth & Permissions)',
+    );
+    return;
+  }
+  const unneeded =
+    extra.length > 0 ? `; also granted, not needed (remove them): ${extra.join(', ')}` : '';
+  pass(`the bot has the ${REQUIRED_BOT_SCOPES.length} scopes the relay uses${unneeded}`);
+}
+
+/** "X is Y; do Z" as the problem and the fix. */
+function splitFix(sentence: string): [string, string] {
+  const at = sentence.indexOf('; ');
+  return at < 0 ? [sentence, 'check the ID'] : [sentence.slice(0, at), sentence.slice(at + 2)];
 }

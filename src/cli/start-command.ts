@@ -13,6 +13,7 @@ import { createAppHome } from '../slack/app-home.js';
 import { withAppHomeRefresh } from '../slack/app-home-refresh.js';
 import { checkChannel } from '../slack/check-channel.js';
 import { createSlackApp } from '../slack/create-slack-app.js';
+import { checkEscalationAtStart } from '../slack/escalation-target.js';
 import { withSlackErrorHints } from '../slack/explain-slack-errors.js';
 import { registerAnswerActions } from '../slack/listeners/answer-actions.js';
 import { registerAppHomeOpened } from '../slack/listeners/app-home-opened.js';
@@ -21,8 +22,11 @@ import { registerFreeWriteView } from '../slack/listeners/free-write-view.js';
 import { registerHandOffView } from '../slack/listeners/hand-off-view.js';
 import { registerOptionSuggestions } from '../slack/listeners/option-suggestions.js';
 import { registerTeamActions } from '../slack/listeners/team-actions.js';
+import { noteArrival } from '../slack/lookup-budget.js';
 import { createReminderPoster } from '../slack/post-reminder.js';
 import { createSlackPresenter } from '../slack/slack-presenter.js';
+import { checkClient } from '../slack/token-check.js';
+import { type SlackWaitOptions, waitForSlack } from '../slack/wait-for-slack.js';
 import { openFileStateStore } from '../store/file-state-store.js';
 
 /** Timing knobs; the defaults suit production, tests shorten them. */
@@ -41,6 +45,8 @@ export interface StartOptions {
     /** how often due deadlines are looked for (default 5 s) */
     tickMs?: number;
   };
+  /** back-off while Slack cannot be reached at start (default 1 s doubling to 30 s) */
+  slackWait?: SlackWaitOptions;
   home?: {
     /** wait after a batch changes before Home tabs are refreshed (default 1 s) */
     refreshDelayMs?: number;
@@ -59,18 +65,31 @@ export interface RunningRelay {
 
 /**
  * Wires the relay together: state store, Slack app, queue, watcher. Start order matters:
- * Slack is connected before batches are shown, and the first sync waits for the watcher's
- * initial scan so that answered batches are never shown again.
+ * the tokens are checked before anything opens (a refused one is a configuration error; an
+ * unreachable Slack is waited for), Slack is connected before batches are shown, and the
+ * first sync waits for the watcher's initial scan so that answered batches are never shown
+ * again.
  */
 export async function runStart(
   config: Config,
   log: Logger,
   options: StartOptions = {},
 ): Promise<RunningRelay> {
+  // Tokens first: a refused one is a configuration error, and nothing needs closing yet.
+  const bot = await waitForSlack(
+    config.slack,
+    log.child({ component: 'slack' }),
+    options.slackWait,
+  );
+  const escalateTo = config.reminders?.escalate?.to;
+  if (escalateTo) {
+    const client = checkClient(config.slack.botToken, config.slack.apiUrl);
+    await checkEscalationAtStart(client, escalateTo, log);
+  }
   const store = await openFileStateStore(config.stateDir, {
     log: log.child({ component: 'store' }),
   });
-  const app = createSlackApp(config.slack, log);
+  const app = createSlackApp(config.slack, log, bot);
   const home = createAppHome({
     client: app.client,
     store,
@@ -109,6 +128,7 @@ export async function runStart(
     log: log.child({ component: 'allow-list' }),
     ...options.allowList,
   });
+  app.use(noteArrival());
   if (config.allowedUsers) {
     app.use(createAllowListMiddleware({ allowList: config.allowedUsers, groups, log }));
   }

@@ -113,6 +113,14 @@ const flag = z
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
 
 /**
+ * A token that is only its prefix and words, like `xoxb-your-bot-token` in `.env.example`.
+ * Every token Slack issues has numbers after the prefix (team and app ids), so a token
+ * without any is one nobody filled in; Slack would only answer `invalid_auth`.
+ */
+const isPlaceholderToken = (token: string): boolean =>
+  !/\d/.test(token.slice(token.indexOf('-') + 1));
+
+/**
  * The relay's environment. One schema, validated once at start; every message says what the
  * variable must look like.
  */
@@ -122,11 +130,22 @@ export const envSchema = z.object({
     .trim()
     .startsWith('xoxb-', {
       error: 'must be a bot token starting with xoxb- (OAuth & Permissions → Bot User OAuth Token)',
+      abort: true,
+    })
+    .refine((v) => !isPlaceholderToken(v), {
+      error:
+        'is a placeholder (a real token has numbers in it); copy the Bot User OAuth Token from OAuth & Permissions in your Slack app',
     }),
-  SLACK_APP_TOKEN: optionalText.refine((v) => v === undefined || v.startsWith('xapp-'), {
-    error:
-      'must be an app-level token starting with xapp- with the connections:write scope (Basic Information → App-Level Tokens), or be left unset for HTTP mode',
-  }),
+  SLACK_APP_TOKEN: optionalText
+    .refine((v) => v === undefined || v.startsWith('xapp-'), {
+      error:
+        'must be an app-level token starting with xapp- with the connections:write scope (Basic Information → App-Level Tokens), or be left unset for HTTP mode',
+      abort: true,
+    })
+    .refine((v) => v === undefined || !isPlaceholderToken(v), {
+      error:
+        'is a placeholder (a real token has numbers in it); generate an app-level token with the connections:write scope (Basic Information → App-Level Tokens), or leave it empty for HTTP mode',
+    }),
   SLACK_SIGNING_SECRET: optionalText,
   PORT: z.coerce
     .number({ error: 'must be a port number' })

@@ -1,4 +1,4 @@
-import type { AnyMiddlewareArgs, Middleware, webApi } from '@slack/bolt';
+import type { AnyMiddlewareArgs, Context, Middleware, webApi } from '@slack/bolt';
 
 type WebClient = webApi.WebClient;
 
@@ -7,9 +7,7 @@ import { mrkdwnSection } from '../core/slack/block-builders.js';
 import { type AllowList, isAllowed, REFUSAL_PLAIN, refusalMrkdwn } from './allow-list.js';
 import type { GroupMemberSource } from './allow-list-groups.js';
 import { type GuardedInteraction, readGuardedInteraction } from './allow-list-interaction.js';
-
-/** How long a check may wait for a group refresh; the rest of Slack's 3 s is for the ack. */
-const MISS_REFRESH_WAIT_MS = 1500;
+import { lookupTimeLeft } from './lookup-budget.js';
 
 /** Type-ahead fires on every pause in typing; one explanation a minute per batch is enough. */
 const SUGGESTION_NOTICE_EVERY_MS = 60_000;
@@ -38,11 +36,12 @@ export function createAllowListMiddleware(deps: AllowListDeps): Middleware<AnyMi
   const now = deps.now ?? Date.now;
   const suggestionNotices = new Map<string, number>();
 
-  async function allowed(user: string): Promise<boolean> {
+  async function allowed(user: string, context: Context): Promise<boolean> {
     if (isAllowed(user, allowList, groups.current())) return true;
     if (allowList.groups.length === 0) return false;
-    // Maybe they joined a group since the last fetch.
-    await groups.refreshOnMiss(MISS_REFRESH_WAIT_MS);
+    // Maybe they joined a group since the last fetch; the wait comes out of the same budget
+    // as the listener's own lookups, so the interaction is still answered in time.
+    await groups.refreshOnMiss(lookupTimeLeft(context));
     return isAllowed(user, allowList, groups.current());
   }
 
@@ -81,7 +80,7 @@ export function createAllowListMiddleware(deps: AllowListDeps): Middleware<AnyMi
 
   return async (args) => {
     const seen = readGuardedInteraction(args.body);
-    if (!seen || (await allowed(seen.user))) {
+    if (!seen || (await allowed(seen.user, args.context))) {
       await args.next();
       return;
     }

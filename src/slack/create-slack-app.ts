@@ -20,8 +20,15 @@ const SOCKET_RETRY = { retries: 1000, factor: 1.5, minTimeout: 1000, maxTimeout:
 /**
  * Builds the Bolt app: Socket Mode with an app token, HTTP with signature checks otherwise.
  * Either way a guard in front of Bolt refuses what Bolt would crash on.
+ * `bot` comes from the relay's own token check: given the bot's ids and with token
+ * verification off, Bolt never calls `auth.test` itself (its constructor would, and a refused
+ * token would then surface as an unhandled rejection instead of a clear message).
  */
-export function createSlackApp(slack: Config['slack'], log: Logger): App {
+export function createSlackApp(
+  slack: Config['slack'],
+  log: Logger,
+  bot: { botUserId: string; botId: string },
+): App {
   const logger = toBoltLogger(log.child({ component: 'bolt' }));
   const logLevel = log.isLevelEnabled('debug') ? LogLevel.DEBUG : LogLevel.INFO;
   const receiver =
@@ -45,6 +52,9 @@ export function createSlackApp(slack: Config['slack'], log: Logger): App {
   }
   return new App({
     token: slack.botToken,
+    botId: bot.botId,
+    botUserId: bot.botUserId,
+    tokenVerificationEnabled: false,
     receiver,
     logger,
     logLevel,

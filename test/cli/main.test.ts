@@ -29,7 +29,7 @@ describe('the o7-slack-relay command', () => {
     const { dir, cleanup } = await makeTempDir();
     await writeFile(
       path.join(dir, '.env'),
-      'SLACK_BOT_TOKEN=xoxb-from-dotenv\nSLACK_CHANNEL_ID=nope\n',
+      'SLACK_BOT_TOKEN=xoxb-1-2-fromdotenv\nSLACK_CHANNEL_ID=nope\n',
     );
     const result = await run(['start'], {}, dir);
     assert.equal(result.code, 2);
@@ -117,27 +117,28 @@ describe('the o7-slack-relay command', () => {
     };
     const healthy = await run(['doctor'], env, dir);
     assert.equal(healthy.code, 0, healthy.out + healthy.err);
-    assert.match(healthy.out, /ok {4}bot token works/);
+    assert.match(healthy.out, /ok {4}SLACK_BOT_TOKEN works/);
     assert.match(healthy.out, /ok {4}channel #\S+ \(C0RELAY01\) exists and the bot is in it/);
-    assert.match(healthy.out, /ok {4}Socket Mode connects/);
+    assert.match(healthy.out, /ok {4}SLACK_APP_TOKEN works: Socket Mode can connect/);
+    assert.equal(slack.connectionsOpened, 0, 'doctor opened no Socket Mode connection');
 
     slack.addChannel({ id: 'C0OUTSIDE', name: 'outside', members: [], botIsMember: false });
     const broken = await run(
       ['doctor'],
-      { ...env, SLACK_CHANNEL_ID: 'C0OUTSIDE', SLACK_APP_TOKEN: 'xapp-wrong' },
+      { ...env, SLACK_CHANNEL_ID: 'C0OUTSIDE', SLACK_APP_TOKEN: 'xapp-1-A1-2-wrong' },
       dir,
     );
     assert.equal(broken.code, 1);
     assert.match(broken.out, /FAIL {2}the bot is not in #outside/);
     assert.match(broken.out, /fix: in Slack, open #outside and type \/invite/);
-    assert.match(broken.out, /FAIL {2}Socket Mode did not connect: invalid_auth/);
+    assert.match(broken.out, /FAIL {2}Slack refused SLACK_APP_TOKEN \(invalid_auth\)/);
     assert.match(broken.out, /2 check\(s\) failed/);
 
-    const badToken = await run(['doctor'], { ...env, SLACK_BOT_TOKEN: 'xoxb-wrong' }, dir);
+    const badToken = await run(['doctor'], { ...env, SLACK_BOT_TOKEN: 'xoxb-1-2-wrong' }, dir);
     assert.equal(badToken.code, 1);
     assert.match(
       badToken.out,
-      /FAIL {2}bot token rejected: invalid_auth\n {6}fix: the token is wrong or was revoked/,
+      /FAIL {2}Slack refused SLACK_BOT_TOKEN \(invalid_auth\)\n {6}fix: SLACK_BOT_TOKEN is wrong, revoked/,
     );
     await slack.close();
     await cleanup();

@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { parse as parseDotenv } from 'dotenv';
 import { loadConfig } from '../../src/config/load-config.js';
 import { ErrorCode, RelayError } from '../../src/errors.js';
 
@@ -96,6 +100,47 @@ describe('loadConfig', () => {
     assert.throws(
       () => loadConfig({ SLACK_APP_TOKEN: 'xapp-1', SLACK_CHANNEL_ID: 'C1234' }, '/p'),
       /SLACK_BOT_TOKEN is not set; copy the Bot User OAuth Token/,
+    );
+  });
+
+  test('.env.example copied as it is does not pass: each placeholder is named', () => {
+    const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+    const example = parseDotenv(readFileSync(path.join(repo, '.env.example'), 'utf8'));
+    let caught: unknown;
+    try {
+      loadConfig(example, '/p');
+    } catch (error) {
+      caught = error;
+    }
+    assert.ok(caught instanceof RelayError, 'the placeholders are refused');
+    assert.equal(caught.code, ErrorCode.ConfigInvalid);
+    const lines = caught.message.split('\n');
+    assert.ok(
+      lines.includes(
+        `  - SLACK_BOT_TOKEN is a placeholder (a real token has numbers in it); copy the Bot User OAuth Token from OAuth & Permissions in your Slack app`,
+      ),
+      caught.message,
+    );
+    assert.ok(
+      lines.some((l) => l.startsWith('  - SLACK_APP_TOKEN is a placeholder')),
+      caught.message,
+    );
+    assert.ok(
+      lines.some((l) => l.startsWith('  - SLACK_CHANNEL_ID must be a channel ID like C0123ABCD')),
+      caught.message,
+    );
+    assert.equal(lines.length, 5, 'nothing else is wrong with the example');
+  });
+
+  test('a token with the right prefix and numbers passes; one without numbers is a placeholder', () => {
+    assert.equal(loadConfig(base, '/p').slack.botToken, 'xoxb-1-2-abc');
+    assert.throws(
+      () => loadConfig({ ...base, SLACK_BOT_TOKEN: 'xoxb-paste-here' }, '/p'),
+      /SLACK_BOT_TOKEN is a placeholder/,
+    );
+    assert.throws(
+      () => loadConfig({ ...base, SLACK_APP_TOKEN: 'xapp-…' }, '/p'),
+      /SLACK_APP_TOKEN is a placeholder/,
     );
   });
 });

@@ -94,7 +94,8 @@ for (const mode of ['socket', 'http'] as Mode[]) {
       assert.match(open[1] ?? '', /^\*run-charlie\* · batch 1 · waiting 12 min · </);
       assert.ok(open[0]?.includes(permalinkOf(shown.get('run-bravo') as string)), 'bravo link');
       assert.ok(open[1]?.includes(permalinkOf(shown.get('run-charlie') as string)), 'charlie link');
-      assert.match(open[0] ?? '', /\n>Deploy &lt;bravo&gt; &amp; notify @here\?$/);
+      // escaped, and the @ defused with a word joiner so the Home tab mentions nobody
+      assert.match(open[0] ?? '', /\n>Deploy &lt;bravo&gt; &amp; notify @\u2060here\?$/);
       assert.match(
         answered[0] ?? '',
         new RegExp(`^\\*run-alpha\\* · batch 1 · answered by <@${ALICE}> 12 min ago`),

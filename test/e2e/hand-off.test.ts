@@ -22,6 +22,8 @@ import { directCopy, handOffBatch } from './relay-session.js';
 
 const CAROL = 'U0CAROL01';
 const ROBOT = 'U0ROBOT01';
+const GONE = 'U0GONE001';
+const TEAM = 'S0TEAM001';
 
 const ids = (e: { blockId: string; actionId: string }) => ({
   blockId: e.blockId,
@@ -258,6 +260,62 @@ for (const mode of ['socket', 'http'] as Mode[]) {
 
       await handOff({ channel: CHANNEL, ts, from: ALICE, to: BOB });
       await dmCopy(BOB);
+    });
+
+    test('hand-offs to a deactivated account or to a user Slack does not know are refused in the modal', async () => {
+      await start();
+      h.slack.addUser({ id: GONE, name: 'gone', deleted: true });
+      const { ts } = await postBatch('run-gone');
+      const cases = [
+        { to: GONE, reason: /deactivated/ },
+        // the picker offered them, but Slack no longer knows them (removed from the workspace)
+        { to: CAROL, reason: /knows no such user/, slack: 'user_not_found' },
+      ];
+      for (const { to, reason, slack } of cases) {
+        if (slack) h.slack.failNext('users.info', { error: slack });
+        const { result, viewId } = await handOff({ channel: CHANNEL, ts, from: ALICE, to });
+        assert.equal(result.acked, true);
+        const view = await waitFor(
+          () => h.slack.views(ALICE).find((v) => String(v.id) === viewId && v.errors),
+          `refusal for ${to}`,
+        );
+        assert.match(String(view.errors?.[HAND_OFF_INPUTS.user.blockId]), reason);
+        await h.slack.closeView({ viewId, user: ALICE });
+      }
+      assert.equal(h.slack.calls.filter((c) => c.method === 'conversations.open').length, 0);
+      assert.doesNotMatch(visibleText(h.slack.message(CHANNEL, ts) as never), /Assigned to/);
+      assert.deepEqual(h.slack.failures, []);
+    });
+
+    test('the allow list refresh and the account lookup share one budget: a slow Slack still gets its answer in time', async () => {
+      // the group is fetched at start without carol; she joins it afterwards
+      await start({
+        config: { allowedUsers: { users: [ALICE], groups: [TEAM] } },
+        start: { allowList: { missRefreshMs: 0 } },
+      });
+      const { ts } = await postBatch('run-slow-both');
+      h.slack.addUserGroup({ id: TEAM, users: [BOB, CAROL] });
+      // Both rate-limited: each Slack call would wait 3 s before asking again.
+      h.slack.failNext('usergroups.users.list', { status: 429, retryAfter: 3 });
+      h.slack.failNext('users.info', { status: 429, retryAfter: 3 });
+      const { result, viewId } = await handOff({ channel: CHANNEL, ts, from: ALICE, to: CAROL });
+      assert.equal(result.acked, true);
+      assert.deepEqual(h.slack.failures, [], 'the modal was answered within 3 s');
+      const view = await waitFor(
+        () => h.slack.views(ALICE).find((v) => String(v.id) === viewId && v.errors),
+        'the refusal in the modal',
+      );
+      assert.match(String(view.errors?.[HAND_OFF_INPUTS.user.blockId]), /try again/);
+      await h.slack.closeView({ viewId, user: ALICE });
+
+      // Slack answers again: carol, who joined the allowed group after the last fetch, takes it
+      await waitFor(
+        () => h.slack.calls.filter((c) => c.method === 'usergroups.users.list').length >= 2,
+        'the rate-limited group fetch done',
+      );
+      await handOff({ channel: CHANNEL, ts, from: ALICE, to: CAROL });
+      await dmCopy(CAROL);
+      assert.deepEqual(h.slack.failures, []);
     });
 
     test('someone not allowed to answer can neither hand off nor claim', async () => {

@@ -281,12 +281,12 @@ for (const mode of MODES) {
         posted.text,
         `Run ${escapeMrkdwn(EVIL_RUN)}, batch 1: ${escapeMrkdwn(EVIL)}: pick one (+3 more questions)`,
       );
-      // The cut preview of question 4 does not fit beside the others: it goes in the thread,
-      // posted right after the channel message.
+      // The cut preview of question 4 does not fit beside the others: it goes in the thread.
       const shown = await waitFor(
-        () => (thread(h, ts).length === 2 ? thread(h, ts) : undefined),
-        'the continuation reply in the thread',
+        () => (thread(h, ts).length >= 2 ? thread(h, ts) : undefined),
+        'the continuation in the thread',
       );
+      assert.equal(shown.length, 2);
       assert.equal(
         shown[1]?.text,
         `Run ${escapeMrkdwn(EVIL_RUN)}, batch 1 (continued, message 2 of 2)`,
@@ -304,7 +304,8 @@ for (const mode of MODES) {
       );
       // The markdown block takes standard Markdown, not mrkdwn; the preformatted text is literal.
       const markdownBlocks = posted.blocks.filter((b) => b.type === 'markdown');
-      assert.equal(markdownBlocks[0]?.text, `# Heads up\n${EVIL}`);
+      // (only the @ that could start a mention gets an invisible word joiner)
+      assert.equal(markdownBlocks[0]?.text, `# Heads up\n${EVIL.replace('<@', '<@\u2060')}`);
       const ascii = posted.blocks.find((b) => b.type === 'rich_text');
       assert.equal(preformattedText(ascii), `${EVIL}\n+--+`);
 
@@ -317,7 +318,7 @@ for (const mode of MODES) {
       assertSurfaceInert(notice, 'the missing-answers notice');
       assert.match(
         notice.text,
-        /&lt;!channel&gt; &lt;@U123&gt; &lt;http:\/\/evil\|click&gt; &amp; co/,
+        /&lt;!channel&gt; &lt;@\u2060U123&gt; &lt;http:\/\/evil\|click&gt; &amp; co/,
       );
       assert.deepEqual(await qaFiles(run), ['q-out-001.json']);
 
@@ -374,7 +375,7 @@ for (const mode of MODES) {
         `Answered: Run ${escapeMrkdwn(EVIL_RUN)}, batch 1: ${escapeMrkdwn(EVIL)}: pick one (+3 more questions)`,
       );
       const finalTexts = mrkdwnTexts(final.blocks);
-      assert.ok(finalTexts.includes('*Answer:*\n>&lt;@U123&gt;'));
+      assert.ok(finalTexts.includes('*Answer:*\n>&lt;@\u2060U123&gt;'));
       assert.ok(
         finalTexts.includes(
           `*Answer:*\n>Reply to ${escapeMrkdwn(EVIL)}\n>&gt; not a quote &lt;#C999&gt;`,

@@ -35,7 +35,7 @@ describe('a relay stopped with SIGTERM while Slack is down', () => {
   });
 
   const start = () => {
-    relay = spawnRelayFor(slack, root, 'info');
+    relay = spawnRelayFor(slack, root, { logLevel: 'info' });
     return relay;
   };
 

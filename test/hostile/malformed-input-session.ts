@@ -57,7 +57,7 @@ export async function startSession(mode: Mode): Promise<Session> {
   const { dir: root, cleanup } = await makeTempDir(`o7-hostile-${mode}-`);
   await mkdir(path.join(root, 'runs'), { recursive: true });
   const port = mode === 'http' ? await freePort() : undefined;
-  const proc = spawnRelayFor(slack, root, 'info', port);
+  const proc = spawnRelayFor(slack, root, { logLevel: 'info', httpPort: port });
   await proc.waitForLog('relay ready');
   const runDir = path.join(root, 'runs', 'run-hostile');
   await writeQuestionFile(runDir, 1, BATCH);

@@ -85,14 +85,14 @@ export function spawnRelay(
 /**
  * `o7-slack-relay start` as a real process against the stand-in, watching `<root>/runs` with
  * its state in `<root>/state`: in Socket Mode, or with `httpPort` in HTTP mode on that port
- * (the stand-in then posts interactions there).
+ * (the stand-in then posts interactions there); `env` adds or overrides variables.
  */
 export function spawnRelayFor(
   slack: FakeSlack,
   root: string,
-  logLevel = 'debug',
-  httpPort?: number,
+  options: { logLevel?: string; httpPort?: number; env?: Record<string, string> } = {},
 ): RelayProcess {
+  const { logLevel = 'debug', httpPort, env = {} } = options;
   if (httpPort !== undefined) slack.setRequestUrl(`http://127.0.0.1:${httpPort}/slack/events`);
   const transport: Record<string, string> =
     httpPort === undefined
@@ -108,6 +108,7 @@ export function spawnRelayFor(
       RELAY_WATCH: path.join(root, 'runs'),
       RELAY_STATE_DIR: path.join(root, 'state'),
       LOG_LEVEL: logLevel,
+      ...env,
     },
   });
 }

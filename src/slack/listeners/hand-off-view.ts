@@ -4,11 +4,14 @@ import {
   handOffRefusal,
   parseHandOffMetadata,
   readHandOffSubmission,
+  type TargetAccount,
 } from '../../core/slack/render-hand-off-modal.js';
 import { HAND_OFF_CALLBACK_ID, HAND_OFF_INPUTS } from '../../core/slack/team-ids.js';
 import type { BatchQueue } from '../../queue/batch-queue.js';
 import { type AllowList, isAllowed } from '../allow-list.js';
 import type { GroupMemberSource } from '../allow-list-groups.js';
+import { lookupTimeLeft, within } from '../lookup-budget.js';
+import { slackErrorCode } from '../slack-error-hints.js';
 import { explainRefusal, refusalFor } from '../tell-user.js';
 
 type WebClient = webApi.WebClient;
@@ -22,15 +25,17 @@ export interface HandOffViewDeps {
 }
 
 /**
- * A submitted hand-off modal: refuses a teammate who could not answer (a bot, oneself, someone
- * not on the allow list) under the picker, otherwise records the hand-off; the presenter then
- * sends them the batch and tells the thread.
+ * A submitted hand-off modal: refuses a teammate who could not answer (oneself, a bot, a
+ * deactivated or unknown account, someone not on the allow list) under the picker, otherwise
+ * records the hand-off; the presenter then sends them the batch and tells the thread. What
+ * Slack is asked first (the target's account, and the allow list's groups when the target is
+ * not in them yet) shares one budget, so the modal is answered within Slack's 3 s.
  */
 export function registerHandOffView(app: App, deps: HandOffViewDeps): void {
   const { queue } = deps;
   const log = deps.log.child({ component: 'hand-off' });
 
-  app.view<ViewSubmitAction>(HAND_OFF_CALLBACK_ID, async ({ ack, body, view, client }) => {
+  app.view<ViewSubmitAction>(HAND_OFF_CALLBACK_ID, async ({ ack, body, view, client, context }) => {
     const from = body.user.id;
     const errorOn = (blockId: string, text: string) =>
       ack({ response_action: 'errors', errors: { [blockId]: text } });
@@ -47,18 +52,14 @@ export function registerHandOffView(app: App, deps: HandOffViewDeps): void {
       await errorOn(HAND_OFF_INPUTS.user.blockId, 'Pick the teammate to hand this batch to.');
       return;
     }
-    const kind = await userKind(client, log, to);
-    const refusal =
-      kind === 'unknown'
-        ? 'Slack could not tell who that is, so the batch was not handed off. Please try again.'
-        : handOffRefusal({
-            from,
-            to,
-            isBot: kind === 'bot',
-            allowed: isAllowed(to, deps.allowList, deps.groups.current()),
-          });
+    const wait = lookupTimeLeft(context);
+    const [account, allowed] = await Promise.all([
+      targetAccount(client, log, to, wait),
+      allowedWithin(deps, to, wait),
+    ]);
+    const refusal = handOffRefusal({ from, to, account, allowed });
     if (refusal) {
-      log.info({ key: meta.key, from, to }, 'hand-off refused');
+      log.info({ key: meta.key, from, to, account }, 'hand-off refused');
       await errorOn(HAND_OFF_INPUTS.user.blockId, refusal);
       return;
     }
@@ -70,38 +71,40 @@ export function registerHandOffView(app: App, deps: HandOffViewDeps): void {
   });
 }
 
-/** How long the target's lookup may take: the modal's answer must reach Slack within 3 s. */
-const USER_LOOKUP_WAIT_MS = 1500;
+/**
+ * Whether the target may answer; someone not among the groups' known members may have joined
+ * one since the last fetch, so the groups are fetched again, waiting at most `wait` ms.
+ */
+async function allowedWithin(deps: HandOffViewDeps, to: string, wait: number): Promise<boolean> {
+  const allowed = () => isAllowed(to, deps.allowList, deps.groups.current());
+  if (allowed() || !deps.allowList || deps.allowList.groups.length === 0) return allowed();
+  await deps.groups.refreshOnMiss(wait);
+  return allowed();
+}
 
 /**
- * Whether Slack says the user is a person or a bot/app; `unknown` when the lookup failed or
- * took too long (a rate-limited `users.info` waits for Retry-After).
+ * What Slack's `users.info` says of the target, waiting at most `wait` ms (a rate-limited
+ * lookup waits for Retry-After); `unknown` when it failed or took too long.
  */
-async function userKind(
+async function targetAccount(
   client: WebClient,
   log: Logger,
   user: string,
-): Promise<'person' | 'bot' | 'unknown'> {
+  wait: number,
+): Promise<TargetAccount> {
   const lookup = client.users.info({ user }).then(
-    (res) => (res.user?.is_bot === true || res.user?.id === 'USLACKBOT' ? 'bot' : 'person'),
-    (err: unknown) => {
+    ({ user: found }): TargetAccount => {
+      if (found?.deleted) return 'deactivated';
+      return found?.is_bot === true || found?.id === 'USLACKBOT' ? 'bot' : 'person';
+    },
+    (err: unknown): TargetAccount => {
+      if (slackErrorCode(err) === 'user_not_found') return 'not-found';
       log.warn({ err, user }, 'could not look the hand-off target up; refusing it');
-      return 'unknown' as const;
+      return 'unknown';
     },
   );
-  let timer: NodeJS.Timeout | undefined;
-  const tooSlow = new Promise<'slow'>((resolve) => {
-    timer = setTimeout(() => resolve('slow'), USER_LOOKUP_WAIT_MS);
-  });
-  try {
-    const kind = await Promise.race([lookup, tooSlow]);
-    if (kind !== 'slow') return kind;
-    log.warn(
-      { user, waitedMs: USER_LOOKUP_WAIT_MS },
-      'hand-off target lookup too slow; refusing it',
-    );
-    return 'unknown';
-  } finally {
-    clearTimeout(timer);
-  }
+  const account = await within(lookup, wait);
+  if (account) return account;
+  log.warn({ user, waitedMs: wait }, 'hand-off target lookup too slow; refusing it');
+  return 'unknown';
 }

@@ -211,7 +211,7 @@ describe('renderBatchMessages: yes-no and free-write', () => {
     );
     assertWithinLimits(drafted);
     assert.deepEqual(labels(drafted), ['Edit answer']);
-    assert.ok(textOf(drafted).includes('>line one &lt;@U999&gt;\\n>line &amp; two'));
+    assert.ok(textOf(drafted).includes('>line one &lt;@\u2060U999&gt;\\n>line &amp; two'));
   });
 
   it('cuts a very long draft at 3000 with a note', () => {
@@ -243,13 +243,14 @@ describe('renderBatchMessages: escaping agent text', () => {
     const all = textOf(messages);
     assert.ok(
       all.includes(
-        '*1.* &lt;!channel&gt; &lt;@U123&gt; &lt;http://evil.example|looks safe&gt; &amp; co',
+        '*1.* &lt;!channel&gt; &lt;@\u2060U123&gt; &lt;http://evil.example|looks safe&gt; &amp; co',
       ),
     );
     assert.ok(messages[0]?.text.includes('&lt;!channel&gt;'));
     const blocks = blocksOf(messages);
     const markdown = blocks.find((b) => b.type === 'markdown');
-    assert.deepEqual(markdown, { type: 'markdown', text: evil }); // standard Markdown: no mrkdwn tokens
+    // standard Markdown: no mrkdwn tokens to escape; only the @ that could start a mention is defused
+    assert.deepEqual(markdown, { type: 'markdown', text: evil.replace('<@', '<@\u2060') });
     const rich = blocks.find((b) => b.type === 'rich_text');
     assert.ok(textOf(rich).includes(JSON.stringify(evil).slice(1, -1)));
   });

@@ -79,11 +79,24 @@ describe('team rendering', () => {
     assert.deepEqual(read, { to: 'U0BOB0001', note: undefined });
   });
 
-  test('hand-offs to oneself, a bot or someone not allowed are refused, in that order', () => {
-    const base = { from: 'U0ALICE01', to: 'U0BOB0001', isBot: false, allowed: true };
+  test('hand-offs to oneself, an account that cannot answer or someone not allowed are refused', () => {
+    const base = {
+      from: 'U0ALICE01',
+      to: 'U0BOB0001',
+      account: 'person' as const,
+      allowed: true,
+    };
     assert.equal(handOffRefusal(base), undefined);
     assert.match(handOffRefusal({ ...base, to: 'U0ALICE01' }) ?? '', /yourself/);
-    assert.match(handOffRefusal({ ...base, isBot: true }) ?? '', /bot/);
+    assert.match(handOffRefusal({ ...base, account: 'bot' }) ?? '', /bot/);
+    assert.match(handOffRefusal({ ...base, account: 'deactivated' }) ?? '', /deactivated/);
+    assert.match(handOffRefusal({ ...base, account: 'not-found' }) ?? '', /no such user/);
+    assert.match(handOffRefusal({ ...base, account: 'unknown' }) ?? '', /try again/);
     assert.match(handOffRefusal({ ...base, allowed: false }) ?? '', /allow list/);
+    // a deactivated account is named as such even when it is not on the allow list either
+    assert.match(
+      handOffRefusal({ ...base, account: 'deactivated', allowed: false }) ?? '',
+      /deactivated/,
+    );
   });
 });

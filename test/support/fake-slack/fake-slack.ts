@@ -3,6 +3,7 @@ import type { StateValues } from './element-state.js';
 import { deliverOverHttp, postSigned, type RequestUrlAnswer } from './http-delivery.js';
 import { closeServer, listenLoopback } from './http-server.js';
 import { createIdSource } from './ids.js';
+import type { ParsedMention } from './mentions.js';
 import { FileUploads } from './methods-files.js';
 import { modalStack } from './modal-stack.js';
 import { ResponseUrls } from './response-urls.js';
@@ -45,7 +46,23 @@ export interface StartFakeSlackOptions {
   ackTimeoutMs?: number;
   /** how often the stand-in pings each Socket Mode connection; default 5000 */
   pingIntervalMs?: number;
+  /** the bot token's granted scopes; default {@link MANIFEST_BOT_SCOPES} */
+  botScopes?: readonly string[];
 }
+
+/**
+ * The bot scopes of an app created from the project's `manifest.yml`, which is what a workspace
+ * grants the relay (a test checks the manifest still asks for exactly these).
+ */
+export const MANIFEST_BOT_SCOPES: readonly string[] = [
+  'chat:write',
+  'channels:read',
+  'groups:read',
+  'users:read',
+  'usergroups:read',
+  'im:write',
+  'files:write',
+];
 
 /** A view as `views()`/`homeView()` report it: Slack's view object plus any shown errors. */
 export type ObservedView = JsonObject & { errors?: Record<string, string> };
@@ -62,12 +79,14 @@ export interface FakeSlack {
   readonly botId: string;
   readonly botUserId: string;
 
-  /** Adds a user (default users: U0ALICE01 "alice", U0BOB0001 "bob"). */
-  addUser(user: { id: string; name: string; isBot?: boolean }): void;
+  /** Adds a user (default users: U0ALICE01 "alice", U0BOB0001 "bob"); `deleted`: deactivated. */
+  addUser(user: { id: string; name: string; isBot?: boolean; deleted?: boolean }): void;
   /** Adds a channel; the bot is a member unless `botIsMember` is false (default: C0RELAY01). */
   addChannel(channel: { id: string; name: string; members: string[]; botIsMember?: boolean }): void;
-  /** Adds a user group for usergroups.users.list. */
-  addUserGroup(group: { id: string; users: string[] }): void;
+  /** Adds a user group (`@handle` mentions it; a disabled one is hidden from usergroups.*). */
+  addUserGroup(group: { id: string; users: string[]; handle?: string; disabled?: boolean }): void;
+  /** Changes the scopes the bot token was granted (what `x-oauth-scopes` lists and Slack enforces). */
+  setBotScopes(scopes: readonly string[]): void;
 
   /** Makes the next `times` calls of a Web API method fail (429 with Retry-After, 503, or an error). */
   failNext(method: string, failure: InjectedFailure, times?: number): void;
@@ -91,6 +110,8 @@ export interface FakeSlack {
   disconnectAll(reason?: DisconnectReason): Promise<void>;
   /** Open Socket Mode connections. */
   readonly connectionCount: number;
+  /** Socket Mode connections ever opened (a check that must not connect leaves this alone). */
+  readonly connectionsOpened: number;
 
   clickButton(ref: ElementRef): Promise<InteractionResult>;
   selectOption(ref: ElementRef & { value: string }): Promise<InteractionResult>;
@@ -145,6 +166,11 @@ export interface FakeSlack {
   homeView(userId: string): ObservedView | undefined;
   /** Every Web API call (and response_url post), oldest first. */
   readonly calls: readonly WebApiCall[];
+  /**
+   * Every mention Slack made of what the app sent (`<!here>`, `<@U…>`, and plain `@here` or
+   * `@name` where Slack parses those), oldest first.
+   */
+  readonly mentions: readonly ParsedMention[];
   /** Deliveries a real user would have seen fail (no ack in time, no connection, bad ack). */
   readonly failures: readonly DeliveryFailure[];
   /** Which Socket Mode connection got each envelope. */
@@ -184,9 +210,14 @@ export async function startFakeSlack(options: StartFakeSlackOptions = {}): Promi
   });
   let host = '';
   const responseUrls = new ResponseUrls(workspace, () => `http://${host}/actions/`);
+  const scopes = {
+    bot: [...(options.botScopes ?? MANIFEST_BOT_SCOPES)],
+    app: ['connections:write'],
+  };
   const webApi = new WebApiRouter({
     workspace,
     tokens,
+    scopes,
     openSocketUrl: () => hub.issueUrl(host),
     uploadUrl: (fileId) => `http://${host}/upload/${fileId}`,
   });
@@ -254,6 +285,12 @@ export async function startFakeSlack(options: StartFakeSlackOptions = {}): Promi
     get connectionCount() {
       return hub.connectionCount;
     },
+    get connectionsOpened() {
+      return hub.connectionsOpened;
+    },
+    setBotScopes(granted) {
+      scopes.bot = [...granted];
+    },
     clickButton: (ref) => actions.clickButton(ref),
     selectOption: (ref) => actions.selectOption(ref),
     selectOptions: (ref) => actions.selectOptions(ref),
@@ -294,6 +331,7 @@ export async function startFakeSlack(options: StartFakeSlackOptions = {}): Promi
       return view ? observeView(view) : undefined;
     },
     calls: workspace.calls,
+    mentions: workspace.mentions,
     failures: workspace.failures,
     deliveries: hub.deliveries,
     waitFor,

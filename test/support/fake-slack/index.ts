@@ -6,9 +6,10 @@
 export type { BlockIssue, BlockRule } from './block-rules.js';
 export { BLOCK_RULES, KNOWN_BLOCK_TYPES, KNOWN_ELEMENT_TYPES } from './block-rules.js';
 export type { FakeSlack, ObservedView, StartFakeSlackOptions } from './fake-slack.js';
-export { startFakeSlack } from './fake-slack.js';
+export { MANIFEST_BOT_SCOPES, startFakeSlack } from './fake-slack.js';
 export type { RequestUrlAnswer } from './http-delivery.js';
 export { slackSignature } from './http-delivery.js';
+export type { MentionTarget, ParsedMention } from './mentions.js';
 export type { DisconnectReason, RawFrameResult, SocketDelivery } from './socket-mode-hub.js';
 export type {
   AckResult,

@@ -16,9 +16,14 @@ export interface MethodContext {
   uploadUrl(fileId: string): string;
 }
 
-/** One Web API method: which token it takes and what it does. */
+/** One Web API method: which token it takes, the scope it needs, and what it does. */
 export interface MethodSpec {
   token: TokenKind;
+  /**
+   * The OAuth scope the token must have been granted (Slack answers `missing_scope`
+   * otherwise); a function when it depends on the arguments (a channel's kind). None: any.
+   */
+  scope?: string | ((ctx: MethodContext) => string | undefined);
   handle(ctx: MethodContext): JsonObject;
 }
 

@@ -41,6 +41,7 @@ function readContent(
 
 const postMessage: MethodSpec = {
   token: 'bot',
+  scope: 'chat:write',
   handle(ctx) {
     const target = postableChannel(ctx);
     if (!target.ok) return target.response;
@@ -70,6 +71,7 @@ const postMessage: MethodSpec = {
 
 const update: MethodSpec = {
   token: 'bot',
+  scope: 'chat:write',
   handle(ctx) {
     const ref = stringArg(ctx.args, 'channel');
     const channel = ref ? ctx.workspace.resolveChannel(ref) : undefined;
@@ -96,6 +98,7 @@ const update: MethodSpec = {
 
 const postEphemeral: MethodSpec = {
   token: 'bot',
+  scope: 'chat:write',
   handle(ctx) {
     const target = postableChannel(ctx);
     if (!target.ok) return target.response;
@@ -106,7 +109,7 @@ const postEphemeral: MethodSpec = {
     if (!content.ok) return content.response;
     const ts = ctx.workspace.ids.nextTs();
     const threadTs = stringArg(ctx.args, 'thread_ts');
-    ctx.workspace.ephemerals.push({
+    ctx.workspace.addEphemeral({
       channel: target.channel.id,
       user,
       ts,
@@ -120,6 +123,7 @@ const postEphemeral: MethodSpec = {
 
 const deleteMessage: MethodSpec = {
   token: 'bot',
+  scope: 'chat:write',
   handle(ctx) {
     const ref = stringArg(ctx.args, 'channel');
     const channel = ref ? ctx.workspace.resolveChannel(ref) : undefined;

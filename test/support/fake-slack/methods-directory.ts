@@ -1,6 +1,6 @@
 import { fail, type MethodSpec } from './method-support.js';
 import type { FakeChannel, FakeUser, JsonObject } from './types.js';
-import { stringArg } from './web-api-request.js';
+import { booleanArg, stringArg } from './web-api-request.js';
 import type { Workspace } from './workspace.js';
 
 function channelJson(workspace: Workspace, channel: FakeChannel): JsonObject {
@@ -40,7 +40,7 @@ function userJson(workspace: Workspace, user: FakeUser): JsonObject {
     id: user.id,
     team_id: workspace.identity.teamId,
     name: user.name,
-    deleted: false,
+    deleted: user.deleted,
     real_name: user.name,
     tz: 'Etc/UTC',
     tz_offset: 0,
@@ -78,6 +78,11 @@ export const DIRECTORY_METHODS: Record<string, MethodSpec> = {
   },
   'conversations.info': {
     token: 'bot',
+    // each kind of conversation has its own read scope
+    scope({ args, workspace }) {
+      const ref = stringArg(args, 'channel');
+      return ref && workspace.channels.get(ref)?.isIm ? 'im:read' : 'channels:read';
+    },
     handle({ args, workspace }) {
       const ref = stringArg(args, 'channel');
       const channel = ref ? workspace.channels.get(ref) : undefined;
@@ -87,6 +92,7 @@ export const DIRECTORY_METHODS: Record<string, MethodSpec> = {
   },
   'conversations.open': {
     token: 'bot',
+    scope: 'im:write',
     handle({ args, workspace }) {
       const users = (stringArg(args, 'users') ?? '').split(',').filter(Boolean);
       if (users.length === 0) return fail('users_list_not_supplied');
@@ -99,6 +105,7 @@ export const DIRECTORY_METHODS: Record<string, MethodSpec> = {
   },
   'users.info': {
     token: 'bot',
+    scope: 'users:read',
     handle({ args, workspace }) {
       const id = stringArg(args, 'user');
       const user = id ? workspace.users.get(id) : undefined;
@@ -108,12 +115,39 @@ export const DIRECTORY_METHODS: Record<string, MethodSpec> = {
   },
   'usergroups.users.list': {
     token: 'bot',
+    scope: 'usergroups:read',
     handle({ args, workspace }) {
       const id = stringArg(args, 'usergroup');
       if (!id) return fail('invalid_arguments');
-      const users = workspace.userGroups.get(id);
-      if (!users) return fail('no_such_subteam');
-      return { ok: true, users: [...users] };
+      const group = workspace.userGroups.get(id);
+      if (!group || (group.disabled && booleanArg(args, 'include_disabled') !== true)) {
+        return fail('no_such_subteam');
+      }
+      return { ok: true, users: [...group.users] };
+    },
+  },
+  'usergroups.list': {
+    token: 'bot',
+    scope: 'usergroups:read',
+    handle({ args, workspace }) {
+      const withDisabled = booleanArg(args, 'include_disabled') === true;
+      const withUsers = booleanArg(args, 'include_users') === true;
+      const usergroups = [...workspace.userGroups.values()]
+        .filter((group) => withDisabled || !group.disabled)
+        .map((group) => ({
+          id: group.id,
+          team_id: workspace.identity.teamId,
+          is_usergroup: true,
+          name: group.handle,
+          handle: group.handle,
+          is_external: false,
+          date_create: 1_700_000_000,
+          // Slack marks a disabled group by when it was disabled
+          date_delete: group.disabled ? 1_700_000_100 : 0,
+          ...(withUsers ? { users: [...group.users] } : {}),
+          user_count: group.users.length,
+        }));
+      return { ok: true, usergroups };
     },
   },
 };

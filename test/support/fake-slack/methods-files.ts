@@ -12,6 +12,7 @@ import type { Workspace } from './workspace.js';
 export const FILE_METHODS: Record<string, MethodSpec> = {
   'files.getUploadURLExternal': {
     token: 'bot',
+    scope: 'files:write',
     handle(ctx) {
       const filename = stringArg(ctx.args, 'filename');
       const length = Number(stringArg(ctx.args, 'length'));
@@ -34,6 +35,7 @@ export const FILE_METHODS: Record<string, MethodSpec> = {
   },
   'files.completeUploadExternal': {
     token: 'bot',
+    scope: 'files:write',
     handle(ctx) {
       const listed = Array.isArray(ctx.args.files) ? ctx.args.files.filter(isJsonObject) : [];
       if (listed.length === 0) return fail('invalid_arguments');

@@ -7,6 +7,8 @@ export const MAX_MODAL_STACK = 3;
 
 /** Copies a view definition with Slack's generated block and action ids filled in. */
 function normalizeDefinition(workspace: Workspace, definition: JsonObject): JsonObject {
+  const shown = Array.isArray(definition.blocks) ? definition.blocks : [];
+  workspace.recordMentions({ blocks: shown }, definition.type === 'home' ? 'home' : 'modal');
   const copy = structuredClone(definition);
   const blocks = Array.isArray(copy.blocks) ? copy.blocks.filter(isJsonObject) : [];
   copy.blocks = normalizeBlocks(blocks, workspace.ids);

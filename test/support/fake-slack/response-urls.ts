@@ -91,7 +91,7 @@ export class ResponseUrls {
       });
       return jsonAnswer(200, { ok: true });
     }
-    this.workspace.ephemerals.push({
+    this.workspace.addEphemeral({
       channel: target.channel,
       user: target.userId,
       ts: this.workspace.ids.nextTs(),

@@ -70,6 +70,11 @@ export class SocketModeHub {
   private readonly pinger: NodeJS.Timeout;
   private nextConnectionId = 0;
 
+  /** WebSocket connections ever accepted, open or closed since. */
+  get connectionsOpened(): number {
+    return this.nextConnectionId;
+  }
+
   constructor(private readonly deps: SocketModeHubDeps) {
     // Slack pings its end of the socket; the client watches for those pings.
     this.pinger = setInterval(() => {

@@ -10,6 +10,18 @@ export interface FakeUser {
   id: string;
   name: string;
   isBot: boolean;
+  /** a deactivated account: `users.info` still finds it, with `deleted: true` */
+  deleted: boolean;
+}
+
+/** A user group ("subteam" in Slack's API). */
+export interface FakeUserGroup {
+  id: string;
+  /** what `@handle` mentions */
+  handle: string;
+  users: string[];
+  /** a disabled group: `usergroups.list` leaves it out unless `include_disabled` */
+  disabled: boolean;
 }
 
 /** A conversation: a public channel or a direct-message channel with one user. */

@@ -27,6 +27,8 @@ export interface HttpAnswer {
 export interface WebApiRouterDeps {
   workspace: Workspace;
   tokens: Record<TokenKind, string>;
+  /** the scopes granted to each token, as Slack lists them in `x-oauth-scopes` */
+  scopes: Record<TokenKind, readonly string[]>;
   openSocketUrl(): string;
   uploadUrl(fileId: string): string;
 }
@@ -90,7 +92,10 @@ export class WebApiRouter {
       (k) => this.deps.tokens[k] === token,
     );
     if (!kind) return json(200, fail('invalid_auth'));
-    if (kind !== spec.token) return json(200, fail('not_allowed_token_type'));
+    // Slack tells every caller with a valid token which scopes it was granted.
+    const granted = this.deps.scopes[kind];
+    const scopes = { 'x-oauth-scopes': granted.join(',') };
+    if (kind !== spec.token) return json(200, fail('not_allowed_token_type'), scopes);
 
     const injected = this.injected.get(method)?.shift();
     if (injected) return injectedAnswer(injected);
@@ -103,7 +108,11 @@ export class WebApiRouter {
       openSocketUrl: () => this.deps.openSocketUrl(),
       uploadUrl: (fileId) => this.deps.uploadUrl(fileId),
     };
-    return json(200, spec.handle(ctx));
+    const needed = typeof spec.scope === 'function' ? spec.scope(ctx) : spec.scope;
+    if (needed && !granted.includes(needed)) {
+      return json(200, fail('missing_scope', { needed, provided: granted.join(',') }), scopes);
+    }
+    return json(200, spec.handle(ctx), scopes);
   }
 }
 

@@ -1,5 +1,6 @@
 import { ElementStateStore } from './element-state.js';
 import type { IdSource } from './ids.js';
+import { mentionsInContent, type ParsedMention } from './mentions.js';
 import { normalizeBlocks } from './normalize-blocks.js';
 import { DEFAULT_SIZE_CEILINGS, type SizeCeilings } from './size-ceilings.js';
 import type {
@@ -7,6 +8,7 @@ import type {
   FakeChannel,
   FakeFile,
   FakeUser,
+  FakeUserGroup,
   JsonObject,
   ObservedMessage,
   StoredEphemeral,
@@ -64,7 +66,9 @@ export class Workspace {
   readonly identity = WORKSPACE_IDENTITY;
   readonly users = new Map<string, FakeUser>();
   readonly channels = new Map<string, FakeChannel>();
-  readonly userGroups = new Map<string, string[]>();
+  readonly userGroups = new Map<string, FakeUserGroup>();
+  /** every mention Slack made out of what the app sent, oldest first */
+  readonly mentions: ParsedMention[] = [];
   readonly calls: WebApiCall[] = [];
   readonly failures: DeliveryFailure[] = [];
   readonly ephemerals: StoredEphemeral[] = [];
@@ -93,9 +97,14 @@ export class Workspace {
     });
   }
 
-  /** Adds (or replaces) a user. */
-  addUser(user: { id: string; name: string; isBot?: boolean }): void {
-    this.users.set(user.id, { id: user.id, name: user.name, isBot: user.isBot ?? false });
+  /** Adds (or replaces) a user; `deleted` makes it a deactivated account. */
+  addUser(user: { id: string; name: string; isBot?: boolean; deleted?: boolean }): void {
+    this.users.set(user.id, {
+      id: user.id,
+      name: user.name,
+      isBot: user.isBot ?? false,
+      deleted: user.deleted ?? false,
+    });
   }
 
   /** Adds (or replaces) a channel; the bot joins unless `botIsMember` is false. */
@@ -118,8 +127,45 @@ export class Workspace {
   }
 
   /** Adds (or replaces) a user group (a "subteam" in Slack's API). */
-  addUserGroup(group: { id: string; users: readonly string[] }): void {
-    this.userGroups.set(group.id, [...group.users]);
+  addUserGroup(group: {
+    id: string;
+    users: readonly string[];
+    handle?: string;
+    disabled?: boolean;
+  }): void {
+    this.userGroups.set(group.id, {
+      id: group.id,
+      handle: group.handle ?? group.id.toLowerCase(),
+      users: [...group.users],
+      disabled: group.disabled ?? false,
+    });
+  }
+
+  /**
+   * Records the mentions Slack would make out of content the app put on a surface (messages
+   * notify people; modals and the Home tab show the same highlighted mentions).
+   */
+  recordMentions(
+    content: { text?: string | undefined; blocks?: readonly unknown[] | undefined },
+    surface: ParsedMention['surface'],
+  ): void {
+    this.mentions.push(...mentionsInContent(content, surface, (name) => this.idForName(name)));
+  }
+
+  /** The user (by name) or user group (by handle) a plain `@name` would mention. */
+  private idForName(name: string): string | undefined {
+    const wanted = name.toLowerCase();
+    for (const user of this.users.values()) if (user.name.toLowerCase() === wanted) return user.id;
+    for (const group of this.userGroups.values()) {
+      if (!group.disabled && group.handle.toLowerCase() === wanted) return group.id;
+    }
+    return undefined;
+  }
+
+  /** Shows an ephemeral message to one user. */
+  addEphemeral(ephemeral: StoredEphemeral): void {
+    this.ephemerals.push(ephemeral);
+    this.recordMentions(ephemeral, 'ephemeral');
   }
 
   /** Finds a conversation by id, by `#name` or bare name, or by user id (the bot's DM with them). */
@@ -177,6 +223,7 @@ export class Workspace {
       ...(input.files ? { files: input.files } : {}),
     };
     this.messageIndex.set(`${input.channel}/${ts}`, message);
+    this.recordMentions(input, 'message');
     if (input.threadTs) {
       this.message(input.channel, input.threadTs)?.replyTs.push(ts);
     } else {
@@ -193,6 +240,7 @@ export class Workspace {
     update: { text?: string; blocks?: readonly JsonObject[] },
   ): StoredMessage {
     message.history.push({ text: message.text, blocks: message.blocks, replacedAt: this.now() });
+    this.recordMentions(update, 'message');
     if (update.text !== undefined) message.text = update.text;
     if (update.blocks !== undefined) {
       message.blocks = normalizeBlocks(update.blocks, this.ids);

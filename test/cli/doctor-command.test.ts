@@ -1,0 +1,149 @@
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import { runDoctor } from '../../src/cli/doctor-command.js';
+import type { Config } from '../../src/config/config-schema.js';
+import {
+  type FakeSlack,
+  MANIFEST_BOT_SCOPES,
+  startFakeSlack,
+} from '../support/fake-slack/index.js';
+import { configFor, type Harness, startRelayHarness } from '../support/relay-harness.js';
+import { makeTempDir } from '../support/temp-dir.js';
+
+/** Runs doctor in this process and returns its exit code and output. */
+async function doctor(config: Config): Promise<{ code: number; out: string }> {
+  const lines: string[] = [];
+  const code = await runDoctor(config, { out: (line) => lines.push(line) });
+  return { code, out: lines.join('\n') };
+}
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (typeof address !== 'object' || !address) throw new Error('no port');
+  return address.port;
+}
+
+describe('doctor against the stand-in', () => {
+  let slack: FakeSlack;
+  let config: Config;
+  let cleanup: () => Promise<void>;
+
+  beforeEach(async () => {
+    slack = await startFakeSlack();
+    const temp = await makeTempDir('o7-doctor-');
+    cleanup = temp.cleanup;
+    config = configFor(slack, temp.dir, 'socket');
+  });
+  afterEach(async () => {
+    await slack.close();
+    await cleanup();
+  });
+
+  test('a healthy setup passes every check and opens no Socket Mode connection', async () => {
+    const { code, out } = await doctor(config);
+    assert.equal(code, 0, out);
+    assert.match(
+      out,
+      /^ok {4}SLACK_BOT_TOKEN works \(workspace Fake o7 Workspace, bot user o7-relay\)$/m,
+    );
+    assert.match(out, /^ok {4}the bot has the 7 scopes the relay uses$/m);
+    assert.match(out, /^ok {4}channel #o7-relay \(C0RELAY01\) exists and the bot is in it$/m);
+    assert.match(out, /^ok {4}SLACK_APP_TOKEN works: Socket Mode can connect/m);
+    assert.match(out, /All checks passed\.$/);
+    assert.equal(slack.calls.filter((c) => c.method === 'apps.connections.open').length, 1);
+    assert.equal(slack.connectionsOpened, 0, 'doctor opened no WebSocket');
+  });
+
+  test('scopes the relay uses but the app lacks fail with how to fix them; extra ones are named', async () => {
+    const withoutFiles = MANIFEST_BOT_SCOPES.filter((s) => s !== 'files:write');
+    slack.setBotScopes([...withoutFiles, 'channels:history']);
+    const lacking = await doctor(config);
+    assert.equal(lacking.code, 1);
+    assert.match(
+      lacking.out,
+      /^FAIL {2}the bot lacks scopes the relay uses: files:write\n {6}fix: paste manifest\.yml/m,
+    );
+
+    slack.setBotScopes([...MANIFEST_BOT_SCOPES, 'channels:history', 'groups:history']);
+    const extra = await doctor(config);
+    assert.equal(extra.code, 0, extra.out);
+    assert.match(
+      extra.out,
+      /^ok {4}the bot has the 7 scopes the relay uses; also granted, not needed \(remove them\): channels:history, groups:history$/m,
+    );
+  });
+
+  test('"Slack cannot be reached" and "token refused" are told apart', async () => {
+    const port = await closedPort();
+    const down = await doctor({
+      ...config,
+      slack: { ...config.slack, apiUrl: `http://127.0.0.1:${port}/api/` },
+    });
+    assert.equal(down.code, 1);
+    assert.match(
+      down.out,
+      /^FAIL {2}Slack cannot be reached at http:\/\/127\.0\.0\.1:\d+\/api\/ \(ECONNREFUSED\); nothing else could be checked\n {6}fix: check the network, proxies and SLACK_API_URL/m,
+    );
+    assert.doesNotMatch(down.out, /refused SLACK_/);
+
+    const badBot = await doctor({ ...config, slack: { ...config.slack, botToken: 'xoxb-1-2-no' } });
+    assert.equal(badBot.code, 1);
+    assert.match(
+      badBot.out,
+      /^FAIL {2}Slack refused SLACK_BOT_TOKEN \(invalid_auth\)\n {6}fix: SLACK_BOT_TOKEN is wrong, revoked/m,
+    );
+    assert.doesNotMatch(badBot.out, /cannot be reached/);
+
+    const badApp = await doctor({
+      ...config,
+      slack: { ...config.slack, mode: 'socket', appToken: 'xapp-1-A1-2-no' },
+    });
+    assert.equal(badApp.code, 1);
+    assert.match(
+      badApp.out,
+      /^FAIL {2}Slack refused SLACK_APP_TOKEN \(invalid_auth\)\n {6}fix: SLACK_APP_TOKEN is wrong, .*App-Level Tokens/m,
+    );
+    assert.match(badApp.out, /^ok {4}SLACK_BOT_TOKEN works/m);
+  });
+
+  test('RELAY_ESCALATE_TO is checked when set', async () => {
+    slack.addUser({ id: 'U0GONE001', name: 'gone', deleted: true });
+    const escalate = (to: string): Config => ({
+      ...config,
+      reminders: { escalate: { afterMs: 60_000, to } },
+    });
+    const good = await doctor(escalate('U0BOB0001'));
+    assert.equal(good.code, 0, good.out);
+    assert.match(
+      good.out,
+      /^ok {4}RELAY_ESCALATE_TO is user @bob, who can take escalated batches$/m,
+    );
+
+    const gone = await doctor(escalate('U0GONE001'));
+    assert.equal(gone.code, 1);
+    assert.match(
+      gone.out,
+      /^FAIL {2}RELAY_ESCALATE_TO is U0GONE001, a deactivated account, which can never answer\n {6}fix: give someone active$/m,
+    );
+  });
+});
+
+describe('doctor beside a running relay', () => {
+  let h: Harness;
+  afterEach(async () => {
+    await h.stop();
+  });
+
+  test('leaves the relay the only Socket Mode connection', async () => {
+    h = await startRelayHarness('socket');
+    assert.equal(h.slack.connectionsOpened, 1);
+    const { code, out } = await doctor(h.config);
+    assert.equal(code, 0, out);
+    assert.equal(h.slack.connectionsOpened, 1, 'doctor connected nothing');
+    assert.equal(h.slack.connectionCount, 1);
+  });
+});

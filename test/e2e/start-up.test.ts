@@ -1,0 +1,199 @@
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
+import { CHANNEL } from '../support/relay-harness.js';
+import { type RelayProcess, spawnRelayFor } from '../support/spawn-relay.js';
+import { makeTempDir, sampleBatch, waitFor, writeQuestionFile } from '../support/temp-dir.js';
+
+/** A loopback port nothing listens on (yet). */
+async function unusedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** The network coming up: from now on `port` forwards every request to the stand-in. */
+async function forward(port: number, to: string): Promise<Server> {
+  const target = new URL(to);
+  const server = createServer((req, res) => {
+    const upstream = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: req.url,
+        method: req.method,
+        headers: req.headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.writeHead(502).end());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return server;
+}
+
+/** HTTP mode: no app token, a signing secret and a port instead. */
+const httpMode = async (slack: FakeSlack) => ({
+  SLACK_APP_TOKEN: '',
+  SLACK_SIGNING_SECRET: slack.signingSecret,
+  PORT: String(await unusedPort()),
+});
+
+const noStack = (text: string) =>
+  assert.doesNotMatch(text, /\n\s+at /, `no stack trace in ${text}`);
+
+describe('starting against Slack', () => {
+  let slack: FakeSlack;
+  let root: string;
+  let cleanup: () => Promise<void>;
+  let relay: RelayProcess | undefined;
+  let forwarder: Server | undefined;
+
+  beforeEach(async () => {
+    slack = await startFakeSlack();
+    ({ dir: root, cleanup } = await makeTempDir('o7-start-up-'));
+    await mkdir(path.join(root, 'runs'), { recursive: true });
+  });
+
+  afterEach(async () => {
+    await relay?.kill();
+    relay = undefined;
+    if (forwarder) await new Promise((resolve) => forwarder?.close(resolve));
+    forwarder = undefined;
+    await slack.close();
+    await cleanup();
+  });
+
+  /** Starts the relay and waits for it to exit; returns its exit code and stderr. */
+  async function startAndExit(env: Record<string, string>) {
+    relay = spawnRelayFor(slack, root, { logLevel: 'info', env });
+    const { code } = await relay.exited;
+    return { code, err: relay.stderr() };
+  }
+
+  for (const mode of ['socket', 'http'] as const) {
+    test(`a bot token Slack refuses ends the start with one message naming SLACK_BOT_TOKEN and exit 2 (${mode} mode)`, async () => {
+      const { code, err } = await startAndExit({
+        ...(mode === 'http' ? await httpMode(slack) : {}),
+        SLACK_BOT_TOKEN: 'xoxb-1111-2222-revokedtoken',
+      });
+      assert.equal(code, 2, err);
+      assert.match(
+        err,
+        /^The relay cannot start: Slack refused SLACK_BOT_TOKEN \(invalid_auth\)\.\n/,
+      );
+      assert.match(err, /Fix: SLACK_BOT_TOKEN is wrong, revoked, .*OAuth & Permissions/);
+      assert.doesNotMatch(err, /revokedtoken/, 'the token is not echoed');
+      assert.doesNotMatch(err, /Unhandled|unhandled/);
+      noStack(err);
+      assert.deepEqual(
+        slack.calls.map((c) => c.method),
+        ['auth.test'],
+        'nothing else was tried',
+      );
+    });
+  }
+
+  test('an app token Slack refuses ends the start with one message naming SLACK_APP_TOKEN and exit 2', async () => {
+    const { code, err } = await startAndExit({ SLACK_APP_TOKEN: 'xapp-1-A0OTHER-3-notours' });
+    assert.equal(code, 2, err);
+    assert.match(
+      err,
+      /^The relay cannot start: Slack refused SLACK_APP_TOKEN \(invalid_auth\)\.\n/,
+    );
+    assert.match(err, /App-Level Tokens/);
+    noStack(err);
+    assert.equal(slack.connectionsOpened, 0);
+  });
+
+  test('while Slack cannot be reached the relay keeps trying, one line per try, and starts once it can', async () => {
+    const port = await unusedPort();
+    relay = spawnRelayFor(slack, root, {
+      logLevel: 'info',
+      env: { SLACK_API_URL: `http://127.0.0.1:${port}/api/` },
+    });
+    const tries = () =>
+      relay?.logs.filter((l) => String(l.msg).startsWith('Slack cannot be reached'));
+    await waitFor(() => (tries()?.length ?? 0) >= 2 || undefined, 'two failed tries', 30_000);
+    for (const line of tries() ?? []) {
+      assert.equal(line.reason, 'ECONNREFUSED');
+      assert.equal(line.err, undefined, 'a try is one line, without a stack');
+      assert.match(String(line.msg), /check the network, proxies and SLACK_API_URL/);
+    }
+    assert.equal(relay.child.exitCode, null, 'the relay is still waiting');
+
+    forwarder = await forward(port, slack.apiUrl);
+    await relay.waitForLog('relay ready');
+    assert.ok(relay.logs.some((l) => l.msg === 'Slack can be reached now'));
+    await writeQuestionFile(path.join(root, 'runs', 'run-late'), 1, sampleBatch(1));
+    await waitFor(() => slack.messages(CHANNEL)[0], 'the batch posted once Slack is reachable');
+    noStack(relay.stderr());
+  });
+
+  const escalation = (to: string) => ({ RELAY_ESCALATE_AFTER: '1h', RELAY_ESCALATE_TO: to });
+
+  const unusable: [string, string, (slack: FakeSlack) => void, RegExp][] = [
+    ['an unknown user', 'U0NOBODY1', () => {}, /Slack knows no user with that ID/],
+    [
+      'a deactivated user',
+      'U0GONE001',
+      (s) => s.addUser({ id: 'U0GONE001', name: 'gone', deleted: true }),
+      /a deactivated account/,
+    ],
+    [
+      'a bot',
+      'U0ROBOT01',
+      (s) => s.addUser({ id: 'U0ROBOT01', name: 'robot', isBot: true }),
+      /a bot or app/,
+    ],
+    ['an unknown user group', 'S0NOGROUP', () => {}, /no user group with that ID/],
+    [
+      'a disabled user group',
+      'S0OLDTEAM',
+      (s) => s.addUserGroup({ id: 'S0OLDTEAM', users: [], handle: 'old', disabled: true }),
+      /a disabled user group/,
+    ],
+  ];
+  for (const [what, to, setup, said] of unusable) {
+    test(`RELAY_ESCALATE_TO naming ${what} ends the start with exit 2 and says why`, async () => {
+      setup(slack);
+      const { code, err } = await startAndExit(escalation(to));
+      assert.equal(code, 2, err);
+      assert.ok(err.startsWith(`The relay cannot start: RELAY_ESCALATE_TO is ${to}, `), err);
+      assert.match(err, said);
+      noStack(err);
+      assert.equal(slack.connectionsOpened, 0, 'the relay never connected');
+    });
+  }
+
+  test('RELAY_ESCALATE_TO that Slack cannot look up right now is no configuration error', async () => {
+    slack.addUserGroup({ id: 'S0ONCALL1', users: ['U0BOB0001'], handle: 'oncall' });
+    slack.failNext('usergroups.list', { status: 503 });
+    relay = spawnRelayFor(slack, root, { logLevel: 'info', env: escalation('S0ONCALL1') });
+    await relay.waitForLog('relay ready');
+    const warned = relay.logs.find((l) =>
+      String(l.msg).startsWith('could not check RELAY_ESCALATE_TO'),
+    );
+    assert.equal(warned?.reason, 'HTTP 503 from Slack');
+  });
+
+  test('RELAY_ESCALATE_TO naming an active person or an enabled group starts', async () => {
+    slack.addUserGroup({ id: 'S0ONCALL1', users: ['U0BOB0001'], handle: 'oncall' });
+    for (const to of ['U0BOB0001', 'S0ONCALL1']) {
+      relay = spawnRelayFor(slack, root, { logLevel: 'info', env: escalation(to) });
+      await relay.waitForLog('relay ready');
+      assert.ok(!relay.logs.some((l) => String(l.msg).includes('RELAY_ESCALATE_TO')));
+      await relay.kill('SIGTERM');
+    }
+  });
+});
