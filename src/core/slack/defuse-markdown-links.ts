@@ -16,15 +16,16 @@ import { type CompileContext, fromMarkdown, type Token } from 'mdast-util-from-m
  * code block instead.
  */
 export function defuseMarkdownLinks(markdown: string): string {
-  const known = recent.get(markdown);
-  if (known !== undefined) return known;
-  const defused = defuse(markdown);
-  // a batch is rendered again on every click, each time with the same previews
+  // a batch is rendered again on every click, each time with the same previews, and parsing a
+  // full markdown block takes tens of milliseconds: the texts used last are kept
+  const defused = recent.get(markdown) ?? defuse(markdown);
+  recent.delete(markdown);
   if (recent.size >= RECENT_KEPT) recent.delete(recent.keys().next().value as string);
   recent.set(markdown, defused);
   return defused;
 }
 
+/** Defused texts by their Markdown, least recently used first. */
 const recent = new Map<string, string>();
 const RECENT_KEPT = 64;
 
