@@ -75,6 +75,13 @@ describe('defuseMarkdownLinks: what a reader sees', () => {
     assertDefusesTo('\uFEFF[a](https://evil.example)', '\uFEFF\\[a\\] (https://evil.example)');
   });
 
+  test('characters outside the basic plane and NUL do not shift the rewriting', () => {
+    assertDefusesTo(
+      '\0 😀 [a😀](https://x.example/😀) \0[b](https://evil.example)',
+      '\0 😀 \\[a😀\\] (https://x.example/😀) \0\\[b\\] (https://evil.example)',
+    );
+  });
+
   test('text with Windows line endings and tabs is rewritten in place', () => {
     assertDefusesTo(
       '- one\r\n\t[a](https://evil.example)\r\n',
