@@ -7,6 +7,7 @@ import { hrNow, ms, percentile, startRelay, until } from './bench-support.js';
 import { measureBurst } from './burst-figure.js';
 import { DETECTORS, measureDetection } from './detection-figure.js';
 import { duplicatePosts, measureLatency, openManyRuns } from './latency-figures.js';
+import { measurePreviews, previewLine } from './preview-figure.js';
 import { measureStartup } from './startup-figure.js';
 
 /**
@@ -117,6 +118,9 @@ async function main() {
   say(
     `    figure 1 p50 with that strategy: relay ${ms(fig1(p50(relayDetect)))}; polling ${ms(fig1(p50(polling)))} (${(fig1(p50(polling)) / fig1(p50(relayDetect))).toFixed(0)}× the relay's); awaitWriteFinish ${ms(fig1(p50(awaitFinish)))} (${(fig1(p50(awaitFinish)) / fig1(p50(relayDetect))).toFixed(0)}×)`,
   );
+
+  // Figure 7: the CommonMark parse behind markdown previews, in this process (pure code).
+  say(previewLine(measurePreviews(n(50, 5))));
 }
 
 main().then(

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { escapeMrkdwn } from '../../src/core/slack/escape-mrkdwn.js';
 import { CALLBACK_IDS } from '../../src/core/slack/ids.js';
 import type { StoredEphemeral } from '../support/fake-slack/index.js';
+import { hiddenLinks } from '../support/markdown-link-shapes.js';
 import { ALICE, type Harness } from '../support/relay-harness.js';
 import { waitFor } from '../support/temp-dir.js';
 import {
@@ -103,6 +104,58 @@ function assertSurfaceInert(
   if (surface.text !== undefined) assertInert(surface.text, `${where} (notification text)`);
   for (const text of mrkdwnTexts(surface.blocks)) assertInert(text, where);
 }
+
+// ----- links in agent markdown -----
+
+/** A markdown preview whose links try every way to hide where they go. */
+const HOSTILE_PREVIEW = [
+  '## Release plan',
+  '',
+  'Please [Approve](https://evil.example/approve "Looks safe") before noon.',
+  '- [Docs `]`](https://evil.example/docs) and [nested [brackets]](https://evil.example/(a(b)))',
+  '- ![status](https://img.example/s.png) and [see the plan][plan]',
+  '> [<https://good.example>](https://evil.example/autolink)',
+  '',
+  '<div>',
+  '[inside html](https://evil.example/html)',
+  '</div>',
+  '',
+  '```a`b',
+  '[not a fence](https://evil.example/fence)',
+  '',
+  '```js [kept](https://code.example) {x}',
+  '[code stays](https://code.example)',
+  '```',
+  '',
+  'Safe: <https://good.example/ok> and `[code](span)`.',
+  '',
+  '[PLAN]: https://evil.example/plan',
+].join('\n');
+
+/** The same preview as Slack gets it: every hiding link rewritten, code and autolinks kept. */
+const HOSTILE_PREVIEW_SHOWN = [
+  '## Release plan',
+  '',
+  'Please \\[Approve\\] (https://evil.example/approve) before noon.',
+  '- \\[Docs `]`\\] (https://evil.example/docs) and \\[nested [brackets]\\] (https://evil.example/(a(b)))',
+  '- !\\[status\\] (https://img.example/s.png) and \\[see the plan\\] (https://evil.example/plan)',
+  '> \\[<https://good.example>\\] (https://evil.example/autolink)',
+  '',
+  '<div>',
+  '\\[inside html\\] (https://evil.example/html)',
+  '</div>',
+  '',
+  '```a`b',
+  '\\[not a fence\\] (https://evil.example/fence)',
+  '',
+  '```js [kept](https://code.example) {x}',
+  '[code stays](https://code.example)',
+  '```',
+  '',
+  'Safe: <https://good.example/ok> and `[code](span)`.',
+  '',
+  '\\[PLAN]: https://evil.example/plan',
+].join('\n');
 
 for (const mode of MODES) {
   describe(`previews (${mode} mode)`, () => {
@@ -383,6 +436,43 @@ for (const mode of MODES) {
       );
       const ephemerals: StoredEphemeral[] = h.slack.ephemerals(ALICE);
       for (const e of ephemerals) assertSurfaceInert(e, 'an ephemeral notice');
+    });
+  });
+
+  describe(`links in agent markdown (${mode} mode)`, () => {
+    const h = healthyRelayPerTest(mode);
+
+    test('a markdown preview shows where each of its links goes, and the batch is answered', async () => {
+      assert.ok(hiddenLinks(HOSTILE_PREVIEW).length > 10, 'the preview hides links as written');
+      const batch = {
+        seq: 1,
+        questions: [
+          {
+            id: 'release',
+            type: 'yes-no',
+            prompt: 'Release as planned?',
+            preview: { type: 'markdown', content: HOSTILE_PREVIEW },
+          },
+        ],
+      };
+      const { ts, blocks } = await postBatch(h, RUN, batch);
+      const markdownBlocks = blocks.filter((b) => b.type === 'markdown');
+      assert.equal(markdownBlocks.length, 1);
+      const shown = String(markdownBlocks[0]?.text);
+      assert.equal(shown, HOSTILE_PREVIEW_SHOWN);
+      assert.deepEqual(
+        hiddenLinks(shown),
+        [],
+        'no link in what Slack renders hides its destination',
+      );
+      assert.ok(!plainTexts(blocks).some((t) => t.startsWith('Preview cut')));
+
+      await click(h, ts, 'o7.one-tap:0:yes');
+      assert.deepEqual(await answerFile(h.runDir(RUN)), {
+        seq: 1,
+        answers: [{ id: 'release', type: 'yes-no', prompt: 'Release as planned?', answer: true }],
+        questions: batch.questions,
+      });
     });
   });
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { defuseMarkdownLinks } from '../../../src/core/slack/defuse-markdown-links.js';
 import { renderPreview } from '../../../src/core/slack/render-preview.js';
+import { hiddenLinks } from '../../support/markdown-link-shapes.js';
 
 const place = { key: 'k1', revision: 'r1', questionIndex: 0 };
 
@@ -12,7 +12,7 @@ test('disguised links in markdown previews show their destination', () => {
     10_000,
   );
   assert.deepEqual(blocks, [
-    { type: 'markdown', text: 'Please Approve (https://evil.example/x) now.' },
+    { type: 'markdown', text: 'Please \\[Approve\\] (https://evil.example/x) now.' },
   ]);
 });
 
@@ -21,56 +21,40 @@ test('ascii previews are literal and left alone', () => {
   assert.equal(JSON.stringify(blocks).includes('[a](b)'), true);
 });
 
-test('defuseMarkdownLinks rewrites links and images, nested ones too', () => {
-  assert.equal(defuseMarkdownLinks('![logo](https://x/l.png)'), 'logo (https://x/l.png)');
-  assert.equal(
-    defuseMarkdownLinks('[![build](https://ci/b.svg)](https://evil)'),
-    'build (https://ci/b.svg) (https://evil)',
-  );
-  assert.equal(
-    defuseMarkdownLinks('[Wiki](https://en.wikipedia.org/wiki/Foo_(bar) "title")'),
-    'Wiki (https://en.wikipedia.org/wiki/Foo_(bar))',
-  );
-  assert.equal(defuseMarkdownLinks('[ok](<https://a b>)'), 'ok (https://a b)');
-  assert.equal(defuseMarkdownLinks('[](https://evil)'), '(https://evil)');
-  assert.equal(defuseMarkdownLinks('a\n[x](u) and [y](v)\nb'), 'a\nx (u) and y (v)\nb');
+test('a cut inside a code span does not let the link text in it become a live link', () => {
+  const content = 'Intro `[Approve](https://evil.example/x) and more code` end.';
+  const cut = content.indexOf(' and') + 1;
+  assert.notDeepEqual(hiddenLinks(content.slice(0, cut)), [], 'the bare cut would hide a link');
+  assert.deepEqual(hiddenLinks(content), [], 'the whole preview hides none');
+  // room for the cut start once its link is rewritten (three characters longer)
+  const [shown, note] = renderPreview(place, { type: 'markdown', content }, cut + 3);
+  assert.deepEqual(shown, {
+    type: 'markdown',
+    text: 'Intro `\\[Approve\\] (https://evil.example/x) ',
+  });
+  assert.deepEqual(note, {
+    type: 'context',
+    elements: [
+      {
+        type: 'plain_text',
+        text: `Preview cut at ${cut} of ${content.length} characters.`,
+        emoji: true,
+      },
+    ],
+  });
 });
 
-test('defuseMarkdownLinks escapes reference definitions so [text][ref] stays text', () => {
-  assert.equal(
-    defuseMarkdownLinks('Click [Approve][go]\n\n[go]: https://evil'),
-    'Click [Approve][go]\n\n\\[go]: https://evil',
-  );
-});
-
-test('defuseMarkdownLinks leaves code spans, fences and escaped brackets untouched', () => {
-  const text = [
-    'Use `[a](b)` literally, or ``x [c](d) y``.',
-    '```md',
-    '[e](f)',
-    '```',
-    '~~~',
-    '[g](h)',
-    '~~~',
-    '\\[i](j) and [k](l)',
-  ].join('\n');
-  assert.equal(
-    defuseMarkdownLinks(text),
-    [
-      'Use `[a](b)` literally, or ``x [c](d) y``.',
-      '```md',
-      '[e](f)',
-      '```',
-      '~~~',
-      '[g](h)',
-      '~~~',
-      '\\[i](j) and k (l)',
-    ].join('\n'),
-  );
-});
-
-test('defuseMarkdownLinks leaves text without links as it is', () => {
-  for (const text of ['', 'plain', 'a [bracket] and (paren)', '```\nunclosed [a](b)']) {
-    assert.equal(defuseMarkdownLinks(text), text);
-  }
+test('a preview whose defused text outgrows the room is cut to fit it', () => {
+  const content = Array.from(
+    { length: 30 },
+    (_, i) => `- [step ${i}](https://x.example/${i})`,
+  ).join('\n');
+  const room = content.length;
+  const [shown, note] = renderPreview(place, { type: 'markdown', content }, room);
+  assert.equal(shown?.type, 'markdown');
+  const text = (shown as { text: string }).text;
+  assert.ok(text.length <= room, `${text.length} characters in a room of ${room}`);
+  assert.deepEqual(hiddenLinks(text), []);
+  assert.match(text, /^- \\\[step 0\\\] \(https:\/\/x\.example\/0\)\n/);
+  assert.match(JSON.stringify(note), /Preview cut at \d+ of \d+ characters\./);
 });
