@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import './prefer-small-heap.js';
 import { config as loadDotenv } from 'dotenv';
+import { findRunningRelay } from './ask/find-running-relay.js';
 import { runAsk } from './cli/ask-command.js';
 import { runCheck } from './cli/check-command.js';
 import { runDoctor } from './cli/doctor-command.js';
@@ -11,6 +12,7 @@ import { loadConfig } from './config/load-config.js';
 import { ErrorCode, RelayError } from './errors.js';
 import { createLogger } from './log/create-logger.js';
 import { installSafetyNet } from './safety-net.js';
+import { readStoredRecords } from './store/file-state-store.js';
 
 /**
  * The composition root and the only place that exits the process: reads argv and the
@@ -58,7 +60,18 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'doctor':
       loadDotenv({ quiet: true });
-      return runDoctor(loadConfig(process.env, process.cwd()), { out });
+      return runDoctor(
+        loadConfig(process.env, process.cwd()),
+        { out },
+        {
+          readRecords: readStoredRecords,
+          async retryRefused(stateDir) {
+            const pid = await findRunningRelay(stateDir);
+            if (pid !== undefined) process.kill(pid, RETRY_REFUSED_SIGNAL);
+            return pid;
+          },
+        },
+      );
     case 'start': {
       loadDotenv({ quiet: true });
       const config = loadConfig(process.env, process.cwd());
@@ -85,10 +98,18 @@ async function main(argv: string[]): Promise<number> {
         };
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
+        // `doctor`, once every check passes, asks for this (so may `kill -USR2 <pid>`)
+        process.on(RETRY_REFUSED_SIGNAL, () => {
+          log.info({ signal: RETRY_REFUSED_SIGNAL }, 'showing the batches Slack refused again');
+          relay.retryRefused();
+        });
       });
     }
   }
 }
+
+/** The signal that has a running relay try again the batches Slack refused for good. */
+const RETRY_REFUSED_SIGNAL = 'SIGUSR2';
 
 /**
  * All of standard input as text; on a terminal, says first how to end it. Ctrl-C (which the

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Config } from '../config/config-schema.js';
 import { checkEscalationTarget, escalationProblem } from '../slack/escalation-target.js';
 import { compareScopes, REQUIRED_BOT_SCOPES } from '../slack/required-scopes.js';
@@ -9,8 +10,20 @@ import {
   checkClient,
   tokenFix,
 } from '../slack/token-check.js';
+import type { BatchRecord } from '../store/batch-record.js';
 
 type Io = { out: (line: string) => void };
+
+/** What doctor does beyond Slack: read the relay's state, and nudge a running relay. */
+export interface DoctorDeps {
+  /** the batch records in the state folder, read only */
+  readRecords: (stateDir: string) => Promise<BatchRecord[]>;
+  /**
+   * Asks the relay running on `stateDir`, if any, to try again the batches Slack refused
+   * (they wait otherwise for a change or an hour); resolves to its pid, or undefined.
+   */
+  retryRefused: (stateDir: string) => Promise<number | undefined>;
+}
 
 /**
  * Checks what the relay needs from Slack, one line per check, each failure with what to do:
@@ -19,7 +32,7 @@ type Io = { out: (line: string) => void };
  * some of the relay's clicks to a connection that never answers them). Returns 0 when all
  * pass, 1 otherwise.
  */
-export async function runDoctor(config: Config, io: Io): Promise<number> {
+export async function runDoctor(config: Config, io: Io, deps: DoctorDeps): Promise<number> {
   const slack = config.slack;
   const client = checkClient(slack.botToken, slack.apiUrl);
   let failures = 0;
@@ -50,7 +63,12 @@ export async function runDoctor(config: Config, io: Io): Promise<number> {
   try {
     const info = await client.conversations.info({ channel: slack.channelId });
     const name = info.channel?.name ?? slack.channelId;
-    if (info.channel?.is_member || info.channel?.is_im) {
+    if (info.channel?.is_archived) {
+      fail(
+        `#${name} (${slack.channelId}) is archived`,
+        'unarchive it, or set SLACK_CHANNEL_ID to another channel',
+      );
+    } else if (info.channel?.is_member || info.channel?.is_im) {
       pass(`channel #${name} (${slack.channelId}) exists and the bot is in it`);
     } else {
       fail(
@@ -85,6 +103,26 @@ export async function runDoctor(config: Config, io: Io): Promise<number> {
       const [problem, fix] = splitFix(escalationProblem(escalateTo, target.code));
       fail(problem, fix);
     }
+  }
+
+  // Batches Slack refused for good: the relay only tries them again on a change, hourly, or
+  // when asked. Checks that pass now mean a fix may have landed: ask.
+  const refused = (await deps.readRecords(config.stateDir)).filter(
+    (r) => r.status === 'open' && r.undeliverable,
+  );
+  for (const record of refused) {
+    const { code, fix, at } = record.undeliverable as NonNullable<BatchRecord['undeliverable']>;
+    io.out(
+      `note  run ${path.basename(record.runDir)}, batch ${record.seq}: Slack refused to show it (${code}) at ${at}\n      fix: ${fix}`,
+    );
+  }
+  if (failures === 0 && refused.length > 0) {
+    const pid = await deps.retryRefused(config.stateDir);
+    io.out(
+      pid === undefined
+        ? 'note  no relay is running on RELAY_STATE_DIR; it shows them again when it starts'
+        : `ok    told the running relay (pid ${pid}) to show them again now`,
+    );
   }
   return done();
 }

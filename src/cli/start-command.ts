@@ -15,6 +15,7 @@ import { checkChannel } from '../slack/check-channel.js';
 import { createSlackApp } from '../slack/create-slack-app.js';
 import { checkEscalationAtStart } from '../slack/escalation-target.js';
 import { withSlackErrorHints } from '../slack/explain-slack-errors.js';
+import { createFullPreviews } from '../slack/full-preview.js';
 import { registerAnswerActions } from '../slack/listeners/answer-actions.js';
 import { registerAppHomeOpened } from '../slack/listeners/app-home-opened.js';
 import { registerFollowUpView } from '../slack/listeners/follow-up-view.js';
@@ -61,6 +62,8 @@ const PRUNE_ASKS_EVERY_MS = 10 * 60_000;
 /** A running relay. */
 export interface RunningRelay {
   stop(): Promise<void>;
+  /** Tries again, now, every batch Slack refused for good (after a fix outside the relay). */
+  retryRefused(): void;
 }
 
 /**
@@ -132,7 +135,14 @@ export async function runStart(
   if (config.allowedUsers) {
     app.use(createAllowListMiddleware({ allowList: config.allowedUsers, groups, log }));
   }
-  registerAnswerActions(app, { queue, log });
+  registerAnswerActions(app, {
+    queue,
+    log,
+    fullPreviews: createFullPreviews({
+      client: app.client,
+      log: log.child({ component: 'previews' }),
+    }),
+  });
   registerFreeWriteView(app, { queue, log });
   registerFollowUpView(app, { queue, log });
   registerOptionSuggestions(app, { queue });
@@ -199,5 +209,5 @@ export async function runStart(
     'relay ready',
   );
 
-  return { stop };
+  return { stop, retryRefused: () => queue.retryRefused() };
 }

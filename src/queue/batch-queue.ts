@@ -247,6 +247,11 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     /** Resolves when no run is being synced and none is waiting (timers aside). */
     idle: () => scheduler.idle(),
 
+    /** Shows again, now, every batch held back after a refusal no retry would fix. */
+    retryRefused() {
+      for (const runDir of shower.release()) scheduler.schedule(runDir);
+    },
+
     // lookup, saveDraft, saveFollowUp, handOff, amendOpen, claim, cancel, submit
     ...createBatchActions({
       store,

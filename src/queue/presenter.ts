@@ -35,6 +35,22 @@ export interface Presenter {
 }
 
 /**
+ * Thrown by `Presenter.sync` when the copy of a batch handed to `user` cannot reach them and
+ * never will as things are (deactivated, unknown, no direct messages): the hand-off ends there.
+ */
+export class CopyRefused extends Error {
+  constructor(
+    readonly user: string,
+    /** the refusal's code, e.g. Slack's `user_disabled` */
+    readonly code: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`the copy for ${user} was refused with ${code}`, options);
+    this.name = 'CopyRefused';
+  }
+}
+
+/**
  * Thrown by `Presenter.sync` when the batch cannot be shown and trying again will not help until
  * something changes (its content, the channel, the app's token). The queue stops retrying it.
  */

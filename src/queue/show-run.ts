@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { parseAnswerFile } from '../core/protocol/parse-answer-file.js';
 import { answerFileName } from '../core/protocol/qa-file-names.js';
 import type { BatchRecord, StateStore } from '../store/batch-record.js';
-import { type PresentContext, type Presenter, PresentRefused } from './presenter.js';
+import { CopyRefused, type PresentContext, type Presenter, PresentRefused } from './presenter.js';
 import {
   type QuestionReader,
   questionPath,
@@ -11,12 +11,13 @@ import {
   readTextQuietly,
 } from './question-reader.js';
 import type { RunScheduler } from './run-scheduler.js';
+import { withUndeliveredHandoff } from './with-handoff.js';
 
 export interface RunShowerDeps {
   store: StateStore;
   presenter: Presenter;
   questions: Pick<QuestionReader, 'cached'>;
-  scheduler: Pick<RunScheduler, 'succeeded' | 'backOff' | 'later'>;
+  scheduler: Pick<RunScheduler, 'succeeded' | 'backOff' | 'later' | 'schedule'>;
   /** Stores a record (stamped with the time) and gives it back. */
   put: (record: BatchRecord) => Promise<BatchRecord>;
   log: Logger;
@@ -45,6 +46,18 @@ export function createRunShower(deps: RunShowerDeps) {
     if (held.signature === signature && held.until > deps.now().getTime()) return true;
     heldBack.delete(record.key);
     return false;
+  }
+
+  /** A hand-off whose copy cannot reach the person ends; the batch is shown again, changed. */
+  async function endHandoff(record: BatchRecord, refusal: CopyRefused) {
+    const { runDir, seq } = record;
+    log.warn(
+      { runDir, seq, to: refusal.user, code: refusal.code },
+      'the copy of a handed-off batch cannot reach that person; the hand-off ends and the batch stays answerable in the channel',
+    );
+    const current = store.get(record.key);
+    if (current) await put(withUndeliveredHandoff(current, refusal.user, refusal.code));
+    scheduler.schedule(runDir);
   }
 
   /** Stops retrying a refused batch, and tells people once where the presenter can. */
@@ -124,6 +137,10 @@ export function createRunShower(deps: RunShowerDeps) {
             await holdBack(record, signature, err);
             continue;
           }
+          if (err instanceof CopyRefused) {
+            await endHandoff(record, err);
+            continue;
+          }
           // Keep going: one stuck message (say, a final edit) must not hold back the next batch.
           failed ??= { err, seq: record.seq };
         }
@@ -136,6 +153,17 @@ export function createRunShower(deps: RunShowerDeps) {
         );
         scheduler.later(delay, runDir);
       }
+    },
+
+    /** Lets every held-back batch be tried again; gives the runs they belong to. */
+    release(): string[] {
+      const runs = new Set<string>();
+      for (const key of heldBack.keys()) {
+        const record = store.get(key);
+        if (record) runs.add(record.runDir);
+      }
+      heldBack.clear();
+      return [...runs];
     },
 
     /** Whether people see every batch of the run as it is now. */

@@ -1,6 +1,30 @@
 import type { BatchRecord, Handoff } from '../store/batch-record.js';
 
 /**
+ * A record whose last hand-off to `to` could not reach them (`reason`: what Slack said): that
+ * hand-off is marked so, and `to` is no longer the assignee nor on it. The batch stays open
+ * where it was, for anyone to answer.
+ */
+export function withUndeliveredHandoff(
+  record: BatchRecord,
+  to: string,
+  reason: string,
+): BatchRecord {
+  const handoffs = [...(record.handoffs ?? [])];
+  const last = handoffs.map((h) => h.to).lastIndexOf(to);
+  const handoff = handoffs[last];
+  if (!handoff) return record;
+  handoffs[last] = { ...handoff, undelivered: reason };
+  const { assignee, claimedBy, ...rest } = record;
+  return {
+    ...rest,
+    handoffs,
+    ...(assignee && assignee !== to ? { assignee } : {}),
+    ...(claimedBy && claimedBy !== to ? { claimedBy } : {}),
+  };
+}
+
+/**
  * A record with one more hand-off: appended to the chain, its `to` the new assignee, and a
  * claim on the batch moved to `to` too. A blank note is left out.
  */

@@ -33,6 +33,8 @@ export interface SlackPresentation {
   copies?: DirectCopy[];
   /** how many of the record's hand-offs were announced in the channel message's thread */
   announced?: number;
+  /** the hand-offs (by index) whose failed delivery was told in the thread */
+  undeliveredTold?: number[];
 }
 
 const strings = (value: unknown): string[] =>
@@ -73,6 +75,11 @@ export function readPresentation(
     shown.copies = value.copies.map(readCopy).filter((c): c is DirectCopy => c !== undefined);
   }
   if (typeof value.announced === 'number') shown.announced = value.announced;
+  if (Array.isArray(value.undeliveredTold)) {
+    shown.undeliveredTold = value.undeliveredTold.filter((n): n is number =>
+      Number.isSafeInteger(n),
+    );
+  }
   if (typeof value.iteration === 'number') shown.iteration = value.iteration;
   if (typeof value.split === 'number') shown.split = value.split;
   return shown;

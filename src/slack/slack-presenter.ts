@@ -13,10 +13,10 @@ import { MOST_SPLITS } from '../core/slack/message-budget.js';
 import { renderBatchMessages } from '../core/slack/render-batch-messages.js';
 import { renderMalformedMessage } from '../core/slack/render-malformed.js';
 import { renderRefusedNotice } from '../core/slack/render-refused.js';
-import { renderHandoffNotice } from '../core/slack/render-team.js';
+import { renderHandoffNotice, renderUndeliveredNotice } from '../core/slack/render-team.js';
 import { slackErrorKind } from '../core/slack/slack-error-kinds.js';
 import { stampIteration } from '../core/slack/stamp-iteration.js';
-import type { PresentContext, Presenter } from '../queue/presenter.js';
+import { CopyRefused, type PresentContext, type Presenter } from '../queue/presenter.js';
 import { type BatchRecord, FINAL_STATUSES, type Handoff } from '../store/batch-record.js';
 import { slackErrorCode } from './slack-error-hints.js';
 import {
@@ -270,13 +270,30 @@ export function createSlackPresenter(deps: {
     iteration: number,
     { current, set, keep }: PresentationState,
   ): Promise<void> {
-    const people = [...new Set((record.handoffs ?? []).map((h) => h.to))].filter((id) =>
-      DM_USER_ID.test(id),
-    );
+    const handoffs = record.handoffs ?? [];
+    // a person whose last hand-off could not reach them gets no copy (any more)
+    const lastTo = new Map(handoffs.map((h) => [h.to, h] as const));
+    const people = [...lastTo.values()]
+      .filter((h) => DM_USER_ID.test(h.to) && !h.undelivered)
+      .map((h) => h.to);
     for (const user of people) {
+      try {
+        await syncDirectCopy(user);
+      } catch (err) {
+        const code = slackErrorCode(err);
+        const scope = code ? slackErrorKind(code).scope : undefined;
+        // on a direct message, a channel problem is one of this person's too
+        if (code && (scope === 'person' || scope === 'channel')) {
+          throw new CopyRefused(user, code, { cause: err });
+        }
+        throw err;
+      }
+    }
+
+    async function syncDirectCopy(user: string): Promise<void> {
       const known = current().copies?.find((c) => c.user === user);
       // a batch that ended before it was handed on is not sent to anyone new
-      if (!known && FINAL_STATUSES.includes(record.status)) continue;
+      if (!known && FINAL_STATUSES.includes(record.status)) return;
       const dm = known?.channel ?? (await directChannel(user));
       const withCopy = (copy: MessageCopy): SlackPresentation => {
         const others = (current().copies ?? []).filter((c) => c.user !== user);
@@ -313,6 +330,16 @@ export function createSlackPresenter(deps: {
         main.ts,
       );
       await keep({ ...current(), announced: index + 1 });
+    }
+    for (const [index, handoff] of handoffs.entries()) {
+      const told = current().undeliveredTold ?? [];
+      if (!handoff.undelivered || told.includes(index)) continue;
+      await post(
+        renderUndeliveredNotice({ ...handoff, at: new Date(handoff.at) }),
+        main.channel,
+        main.ts,
+      );
+      await keep({ ...current(), undeliveredTold: [...told, index] });
     }
   }
 }

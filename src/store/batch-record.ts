@@ -86,6 +86,8 @@ export interface Handoff {
   /** ISO time of the hand-off */
   at: string;
   note?: string;
+  /** Slack's reason the copy could not reach `to` (e.g. `user_disabled`); the hand-off ended there */
+  undelivered?: string;
 }
 
 /** Durable per-batch state. Reads are from memory; `put` resolves once the write is durable. */

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rename } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rename } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { z } from 'zod';
@@ -227,4 +227,32 @@ async function moveAside(path: string, problem: string, log: Logger, now: () => 
       'state file is corrupt and could not be moved aside; continuing without it',
     );
   }
+}
+
+/**
+ * Every batch record in the state folder `dir`, read only: no lock taken, nothing moved or
+ * removed, files that are not plain readable run files skipped. For `doctor`, beside a running
+ * relay.
+ */
+export async function readStoredRecords(dir: string): Promise<BatchRecord[]> {
+  const runsDir = join(resolve(dir), RUNS_FOLDER);
+  let names: string[];
+  try {
+    names = await readdir(runsDir);
+  } catch {
+    return [];
+  }
+  const records: BatchRecord[] = [];
+  for (const name of names) {
+    if (!name.endsWith('.json') || isDurableTempName(name)) continue;
+    const path = join(runsDir, name);
+    try {
+      if (!(await lstat(path)).isFile()) continue; // a FIFO would block the read
+      const parsed = parseRunFile(await readFile(path, 'utf8'));
+      if (parsed.ok) records.push(...Object.values(parsed.value.batches));
+    } catch {
+      // gone or unreadable: the relay reports its own state files
+    }
+  }
+  return records;
 }

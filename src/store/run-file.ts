@@ -18,6 +18,7 @@ const handoffSchema: z.ZodType<Handoff> = z.object({
   to: z.string().min(1),
   at: z.string(),
   note: z.string().optional(),
+  undelivered: z.string().optional(),
 });
 
 // Typed against BatchRecord key by key: a field added there but not here fails the typecheck,

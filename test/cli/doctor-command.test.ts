@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { runDoctor } from '../../src/cli/doctor-command.js';
+import { type DoctorDeps, runDoctor } from '../../src/cli/doctor-command.js';
 import type { Config } from '../../src/config/config-schema.js';
+import { readStoredRecords } from '../../src/store/file-state-store.js';
 import {
   type FakeSlack,
   MANIFEST_BOT_SCOPES,
@@ -12,9 +13,16 @@ import { configFor, type Harness, startRelayHarness } from '../support/relay-har
 import { makeTempDir } from '../support/temp-dir.js';
 
 /** Runs doctor in this process and returns its exit code and output. */
-async function doctor(config: Config): Promise<{ code: number; out: string }> {
+async function doctor(
+  config: Config,
+  deps: Partial<DoctorDeps> = {},
+): Promise<{ code: number; out: string }> {
   const lines: string[] = [];
-  const code = await runDoctor(config, { out: (line) => lines.push(line) });
+  const code = await runDoctor(
+    config,
+    { out: (line) => lines.push(line) },
+    { readRecords: readStoredRecords, retryRefused: async () => undefined, ...deps },
+  );
   return { code, out: lines.join('\n') };
 }
 

@@ -79,6 +79,10 @@ export async function startRelayHarness(mode: Mode, options: RelayHarnessOptions
       await whileStopped?.();
       relay = await runStart(config, log, options.start);
     },
+    /** What `doctor` (or SIGUSR2) asks for: every batch Slack refused is tried again now. */
+    retryRefused() {
+      relay?.retryRefused();
+    },
     async stop() {
       await relay?.stop();
       relay = undefined;

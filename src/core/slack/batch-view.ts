@@ -44,7 +44,7 @@ export interface BatchView {
 /** Hand-offs and the claim of a batch, as the renderer shows them. */
 export interface TeamView {
   /** every hand-off, oldest first; `from`/`to` are Slack user or user group ids */
-  handoffs: { from: string; to: string; at: Date; note?: string }[];
+  handoffs: { from: string; to: string; at: Date; note?: string; undelivered?: string }[];
   /** the last hand-off's `to` */
   assignee?: string;
   /** who pressed "I'm on it" */

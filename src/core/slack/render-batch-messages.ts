@@ -1,5 +1,5 @@
 import type { KnownBlock } from '@slack/types';
-import type { Question } from '../protocol/question.js';
+import { type Question, TYPES_WITH_OPTIONS } from '../protocol/question.js';
 import type { BatchView, EnvelopeView } from './batch-view.js';
 import { isFinalViewState } from './batch-view.js';
 import {
@@ -17,6 +17,7 @@ import { layoutAt, maxSizes, measureBlocks, subtractSizes } from './message-budg
 import { isOneTapBatch, renderOneTapControl } from './one-tap.js';
 import { type Page, packQuestions, type QuestionParts } from './pack-messages.js';
 import {
+  headerBlocks,
   renderEnvelopeFinalQuestion,
   renderEnvelopeOpenQuestion,
 } from './render-envelope-question.js';
@@ -68,8 +69,12 @@ function envelopeQuestionBlocks(
 ): KnownBlock[] {
   const text = envelope.followUpText[question.id];
   const draft = view.drafts[question.id];
-  if (!isFinalViewState(view.state))
-    return renderEnvelopeOpenQuestion(place, question, draft, text);
+  if (!isFinalViewState(view.state)) {
+    // an envelope only asks choices; a file claiming to be one may hold others all the same
+    return TYPES_WITH_OPTIONS.includes(question.type)
+      ? renderEnvelopeOpenQuestion(place, question, draft, text)
+      : [...headerBlocks(question), ...renderOpenQuestion(place, question, draft)];
+  }
   const answer = view.state.kind === 'cancelled' ? undefined : draft;
   return renderEnvelopeFinalQuestion(place.questionIndex, question, answer, text, view.seq);
 }

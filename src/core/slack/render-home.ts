@@ -18,6 +18,8 @@ export interface HomeBatch {
   answeredAt?: string;
   answeredBy?: string;
   problem?: string;
+  /** why Slack will not show the batch (a refusal no retry fixes), and what to do */
+  undeliverable?: { code: string; fix: string };
   /** who the batch was last handed to */
   assignee?: string;
   /** who said "I'm on it" */
@@ -50,6 +52,7 @@ const HOME_ANSWERED_LIMIT = 10;
 
 const RUN_NAME_MAX = 80;
 const QUESTION_MAX = 150;
+const FIX_MAX = 300;
 
 /** Blocks that are always there: two headers, the summary line, the divider and the footer. */
 const FIXED_BLOCKS = 5;
@@ -159,9 +162,11 @@ function openLine(batch: HomeBatch, details: HomeDetails, now: Date): string {
       ? 'answers being written'
       : batch.status === 'malformed'
         ? `question file is malformed, waiting ${age}`
-        : batch.problem
-          ? `waiting ${age}; the answers could not be written, press Submit again`
-          : `waiting ${age}`;
+        : batch.undeliverable
+          ? `:warning: not shown in Slack (${escapeMrkdwn(batch.undeliverable.code)}), waiting ${age}: ${escapeMrkdwn(truncatePlain(batch.undeliverable.fix, FIX_MAX))}`
+          : batch.problem
+            ? `waiting ${age}; the answers could not be written, press Submit again`
+            : `waiting ${age}`;
   const owner = batch.assignee
     ? ` · assigned to ${mention(batch.assignee)}`
     : batch.claimedBy

@@ -11,6 +11,7 @@ import { modalMetadata } from './modal-metadata.js';
 import { preformatted } from './render-preview.js';
 import { promptSections } from './render-prompt.js';
 import { safeCutPoint, splitForEscaping, splitPlain, truncatePlain } from './text-cut.js';
+import { jsonBytes, VIEW_BYTES_BUDGET } from './view-budget.js';
 
 /** Callback id of the free-write modal, whose submission carries the answer. */
 export const FREE_WRITE_CALLBACK_ID = CALLBACK_IDS.freeWrite;
@@ -117,50 +118,110 @@ export function readFreeWriteSubmission(
   return viewStateValues[FREE_WRITE_INPUT.blockId]?.[FREE_WRITE_INPUT.actionId]?.value ?? '';
 }
 
+/** Pieces as blocks, cut to the modal's room in blocks and bytes, and whether any were left out. */
+interface Chunked {
+  blocks: KnownBlock[];
+  cut: boolean;
+}
+
 /**
- * Raw pieces as blocks, at most `room` of them; when they do not all fit, the last block says
- * how many characters were shown and where the whole text is.
+ * Raw pieces as blocks, as many as fit in `room` blocks and `bytes` bytes of JSON; when they do
+ * not all fit, the last block says how many characters were shown and where the whole text is.
  */
 function chunkedBlocks(
   pieces: readonly string[],
   toBlock: (piece: string) => KnownBlock,
-  room: number,
+  room: { blocks: number; bytes: number },
   whereFull: string,
-): KnownBlock[] {
-  if (pieces.length <= room) return pieces.map(toBlock);
-  const shown = pieces.slice(0, room - 1);
-  const shownLength = shown.reduce((sum, piece) => sum + piece.length, 0);
+): Chunked {
   const total = pieces.reduce((sum, piece) => sum + piece.length, 0);
-  const note = `Showing the first ${shownLength} of ${total} characters. ${whereFull}`;
-  return [
-    ...shown.map(toBlock),
-    mrkdwnContext(escapeMrkdwn(truncatePlain(note, BLOCK_KIT_LIMITS.text))),
-  ];
+  const note = (shownLength: number): KnownBlock =>
+    mrkdwnContext(
+      truncatePlain(
+        `${escapeMrkdwn(`Showing the first ${shownLength} of ${total} characters.`)} ${whereFull}`,
+        BLOCK_KIT_LIMITS.text,
+      ),
+    );
+  const noteBytes = jsonBytes(note(total)) + 1;
+  const blocks: KnownBlock[] = [];
+  let bytes = 0;
+  let shownLength = 0;
+  for (const [index, piece] of pieces.entries()) {
+    const block = toBlock(piece);
+    const size = jsonBytes(block) + 1;
+    const last = index === pieces.length - 1;
+    const reserve = last ? { blocks: 0, bytes: 0 } : { blocks: 1, bytes: noteBytes };
+    if (
+      blocks.length + 1 + reserve.blocks > room.blocks ||
+      bytes + size + reserve.bytes > room.bytes
+    ) {
+      return { blocks: [...blocks, note(shownLength)], cut: true };
+    }
+    blocks.push(block);
+    bytes += size;
+    shownLength += piece.length;
+  }
+  return { blocks, cut: false };
 }
 
 const escapedSection = (piece: string): KnownBlock => mrkdwnSection(escapeMrkdwn(piece));
 
+/** Where the whole of a preview too long for a modal can be read: a file in the batch's thread. */
+export type FullPreviewAt =
+  /** the file is being attached; the modal is updated once it is */
+  { kind: 'attaching' } | { kind: 'attached'; link: string } | { kind: 'failed'; reason: string };
+
+/** The preview modal, and whether the preview had to be cut to fit it. */
+export interface PreviewModal {
+  modal: ModalView;
+  cut: boolean;
+}
+
 /**
  * The whole of a question's preview in a modal (which has no markdown block): escaped mrkdwn
- * sections for markdown, preformatted rich text for ascii, up to 100 blocks. A preview longer
- * than that says where the full text is.
+ * sections for markdown, preformatted rich text for ascii, as much as Slack takes in a modal
+ * (100 blocks, 250 kB). A preview longer than that says where the whole of it is (`fullAt`).
  */
-export function renderPreviewModal({ view, questionId }: ModalRequest): ModalView {
+export function renderPreviewModal(
+  { view, questionId }: ModalRequest,
+  fullAt: FullPreviewAt = { kind: 'attaching' },
+): PreviewModal {
   const { question, index } = findQuestion(view, questionId);
   const content = question.preview?.content ?? '';
   const heading = mrkdwnContext(
     escapeMrkdwn(truncatePlain(`Preview for question ${index + 1}: ${question.prompt}`, 300)),
   );
-  const whereFull = `The full preview is in ${sourceFile(view)} (question "${truncatePlain(questionId, 200)}").`;
-  const room = BLOCK_KIT_LIMITS.modalBlocks - 1;
+  const room = roomAfter([heading]);
   const size = BLOCK_KIT_LIMITS.sectionText;
-  let body: KnownBlock[];
-  if (content.trim() === '') body = [plainContext('This question has no preview.')];
+  let body: Chunked;
+  const whereFull = whereFullPreview(view, questionId, fullAt);
+  if (content.trim() === '')
+    body = { blocks: [plainContext('This question has no preview.')], cut: false };
   else if (question.preview?.type === 'markdown') {
     body = chunkedBlocks(splitForEscaping(content, size), escapedSection, room, whereFull);
   } else body = chunkedBlocks(splitPlain(content, size), preformatted, room, whereFull);
   const metadata = modalMetadata({ key: view.key, revision: view.revision, questionId }, index);
-  return modal(CALLBACK_IDS.preview, 'Preview', [heading, ...body], metadata, { close: 'Close' });
+  const modal = previewOrOptionsModal(
+    CALLBACK_IDS.preview,
+    'Preview',
+    [heading, ...body.blocks],
+    metadata,
+  );
+  return { modal, cut: body.cut };
+}
+
+/** What the cut note of a preview modal says about the whole preview (mrkdwn). */
+function whereFullPreview(view: BatchView, questionId: string, fullAt: FullPreviewAt): string {
+  switch (fullAt.kind) {
+    case 'attached':
+      return `The whole preview is in the batch's thread as a file: <${escapeMrkdwn(fullAt.link)}|open the thread>.`;
+    case 'attaching':
+      return "The whole preview is being attached to the batch's thread as a file; this form links to it in a moment.";
+    case 'failed':
+      return escapeMrkdwn(
+        `The whole preview could not be attached (${truncatePlain(fullAt.reason, 200)}); it is in ${sourceFile(view)} (question "${truncatePlain(questionId, 200)}").`,
+      );
+  }
 }
 
 /** Every option of a question with its full text, numbered, for options too long for buttons. */
@@ -171,16 +232,37 @@ export function renderOptionsModal({ view, questionId }: ModalRequest): ModalVie
     escapeMrkdwn(truncatePlain(`Options of question ${index + 1}: ${question.prompt}`, 300)),
   );
   const lines = options.map((text, i) => `${i + 1}. ${text}`).join('\n');
-  const whereFull = `All ${options.length} options are in ${sourceFile(view)} (question "${truncatePlain(questionId, 200)}").`;
+  const whereFull = escapeMrkdwn(
+    `All ${options.length} options are in ${sourceFile(view)} (question "${truncatePlain(questionId, 200)}").`,
+  );
   const body =
     options.length === 0
       ? [plainContext('This question lists no options.')]
       : chunkedBlocks(
           splitForEscaping(lines, BLOCK_KIT_LIMITS.sectionText),
           escapedSection,
-          BLOCK_KIT_LIMITS.modalBlocks - 1,
+          roomAfter([heading]),
           whereFull,
-        );
+        ).blocks;
   const metadata = modalMetadata({ key: view.key, revision: view.revision, questionId }, index);
-  return modal(CALLBACK_IDS.options, 'Options', [heading, ...body], metadata, { close: 'Close' });
+  return previewOrOptionsModal(CALLBACK_IDS.options, 'Options', [heading, ...body], metadata);
 }
+
+/** A read-only modal with only a Close button. */
+const previewOrOptionsModal = (
+  callbackId: string,
+  title: string,
+  blocks: KnownBlock[],
+  metadata: string,
+): ModalView => modal(callbackId, title, blocks, metadata, { close: 'Close' });
+
+/** What a modal's body may still take after `head`: blocks, and bytes of JSON. */
+function roomAfter(head: readonly KnownBlock[]): { blocks: number; bytes: number } {
+  return {
+    blocks: BLOCK_KIT_LIMITS.modalBlocks - head.length,
+    bytes: VIEW_BYTES_BUDGET - jsonBytes(head) - MODAL_FRAME_BYTES,
+  };
+}
+
+// The modal around the blocks: type, callback id, title, close button, private metadata (3,000).
+const MODAL_FRAME_BYTES = 4_000;

@@ -1,6 +1,7 @@
 import type { Button, KnownBlock } from '@slack/types';
 import type { TeamView } from './batch-view.js';
 import { button, mrkdwnContext } from './block-builders.js';
+import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { mentionOf } from './mention.js';
 import { slackDate } from './render-final.js';
 import { CLAIM_VALUES, TEAM_ACTIONS } from './team-ids.js';
@@ -16,7 +17,21 @@ type Handoff = TeamView['handoffs'][number];
 /** One hand-off as a line of mrkdwn: who, to whom, when, and the (escaped) note. */
 function handoffLine(handoff: Handoff, noteMax = NOTE_IN_CHAIN): string {
   const note = handoff.note ? `: “${escapedNote(handoff.note, noteMax)}”` : '';
-  return `${mentionOf(handoff.from)} handed this to ${mentionOf(handoff.to)} ${slackDate(handoff.at)}${note}`;
+  const failed = handoff.undelivered
+    ? ` (not delivered: ${escapeMrkdwn(handoff.undelivered)})`
+    : '';
+  return `${mentionOf(handoff.from)} handed this to ${mentionOf(handoff.to)} ${slackDate(handoff.at)}${failed}${note}`;
+}
+
+/** What people are told of a hand-off whose copy could not reach the person. */
+function undeliveredLine(handoff: Handoff): string {
+  return `:warning: The hand-off to ${mentionOf(handoff.to)} could not reach them (Slack said ${escapeMrkdwn(handoff.undelivered ?? 'no')}), so it ended: anyone here can answer this batch, or hand it to someone else.`;
+}
+
+/** The thread reply saying that a hand-off could not reach the person it was for. */
+export function renderUndeliveredNotice(handoff: Handoff): { text: string; blocks: KnownBlock[] } {
+  const line = undeliveredLine(handoff);
+  return { text: line, blocks: [mrkdwnContext(line)] };
 }
 
 /** A note escaped for mrkdwn in at most `max` characters, with `…` when cut. */
@@ -45,6 +60,7 @@ export function teamLines(team: TeamView | undefined, final: boolean): KnownBloc
   }
   const parts: string[] = [];
   const last = team.handoffs[team.handoffs.length - 1];
+  if (last?.undelivered) parts.push(undeliveredLine(last));
   if (team.assignee) {
     const by = last ? ` (handed off by ${mentionOf(last.from)})` : '';
     parts.push(`Assigned to ${mentionOf(team.assignee)}${by}`);

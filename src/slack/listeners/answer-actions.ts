@@ -6,14 +6,11 @@ import { revisionOf } from '../../core/slack/batch-view.js';
 import { decodeAction, draftsFromState, parseBlockId } from '../../core/slack/decode-action.js';
 import { describeMissing } from '../../core/slack/missing-answers.js';
 import { describeMissingText } from '../../core/slack/missing-text.js';
-import {
-  renderFreeWriteModal,
-  renderOptionsModal,
-  renderPreviewModal,
-} from '../../core/slack/render-modals.js';
+import { renderFreeWriteModal, renderOptionsModal } from '../../core/slack/render-modals.js';
 import { replyThreadTs } from '../../core/slack/reply-thread.js';
 import type { BatchQueue } from '../../queue/batch-queue.js';
 import type { BatchRecord } from '../../store/batch-record.js';
+import type { FullPreviews, OpenModal } from '../full-preview.js';
 import { iterationOfMessage, readPresentation } from '../slack-presentation.js';
 import { toBatchView } from '../slack-presenter.js';
 import { type ActionPlace, explainRefusal, refusalFor, tellUser } from '../tell-user.js';
@@ -22,7 +19,6 @@ import { explainCancelRefusal, followUpModal, followUpModalForChoice } from './e
 const MODALS = {
   'open-free-write': renderFreeWriteModal,
   'show-options': renderOptionsModal,
-  'show-preview': renderPreviewModal,
 } as const;
 
 /**
@@ -51,8 +47,11 @@ const RELAY_ACTIONS = /^o7\.(?!hand-off$|claim$)/;
  * Clicks and selections on batch messages: record choices, open the free-text and preview
  * modals, submit. Every handler acknowledges first; Slack allows 3 seconds.
  */
-export function registerAnswerActions(app: App, deps: { queue: BatchQueue; log: Logger }): void {
-  const { queue } = deps;
+export function registerAnswerActions(
+  app: App,
+  deps: { queue: BatchQueue; log: Logger; fullPreviews: FullPreviews },
+): void {
+  const { queue, fullPreviews } = deps;
   const log = deps.log.child({ component: 'actions' });
 
   app.action<BlockAction>(RELAY_ACTIONS, async ({ ack, body, action, client }) => {
@@ -91,9 +90,14 @@ export function registerAnswerActions(app: App, deps: { queue: BatchQueue; log: 
     }
     const context = { key: decoded.key, user: place.user, kind: decoded.kind };
     log.debug(context, 'action');
-    const openModal = async (modal: ModalView) => {
+    const openModal: OpenModal = async (modal) => {
       try {
-        await client.views.open({ trigger_id: body.trigger_id, view: modal as never });
+        const opened = await client.views.open({
+          trigger_id: body.trigger_id,
+          view: modal as never,
+        });
+        const { id, hash } = opened.view ?? {};
+        return id && hash ? { id, hash } : undefined;
       } catch (err) {
         log.warn({ err, ...context }, 'could not open modal');
         await tellUser(
@@ -102,6 +106,7 @@ export function registerAnswerActions(app: App, deps: { queue: BatchQueue; log: 
           place,
           'Slack would not open the form in time. Please try again.',
         );
+        return undefined;
       }
     };
 
@@ -113,8 +118,12 @@ export function registerAnswerActions(app: App, deps: { queue: BatchQueue; log: 
           batch: found.batch,
           questionFile: '',
         });
-        const render = MODALS[decoded.kind];
-        await openModal(render({ view, questionId: decoded.questionId }));
+        const { questionId } = decoded;
+        if (decoded.kind === 'show-preview') {
+          await fullPreviews.show({ record: found.record, view, questionId, open: openModal });
+          return;
+        }
+        await openModal(MODALS[decoded.kind]({ view, questionId }));
         return;
       }
       case 'open-follow-up': {

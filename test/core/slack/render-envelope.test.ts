@@ -88,6 +88,23 @@ describe('envelope batches in Slack', () => {
     );
   });
 
+  it('render valid controls for yes-no and free-write questions in a file that claims to be an envelope batch', () => {
+    const view = envelopeView([
+      { id: 'q1', type: 'yes-no', prompt: 'Ship?', header: 'Ship' },
+      { id: 'q2', type: 'free-write', prompt: 'Why?' },
+      { id: 'q3', type: 'choose-one', prompt: 'Which?', options: ['a', 'b'] },
+    ] as Question[]);
+    assert.deepEqual(actionIds(view), [
+      'button o7.yes-no:0:yes',
+      'button o7.yes-no:0:no',
+      'button o7.free-write:1',
+      'radio_buttons o7.choose:2',
+      'button o7.submit',
+      'button o7.cancel',
+    ]);
+    assert.match(textOf(render(view)), /\*Ship\*/);
+  });
+
   it('escape agent text everywhere it is shown', () => {
     const evil = '<!channel> & <http://x|y>';
     const question = {

@@ -130,6 +130,10 @@ describe('renderHome', () => {
         batch('s', { status: 'submitting', createdAt: minutesAgo(3) }),
         batch('m', { status: 'malformed', createdAt: minutesAgo(2) }),
         batch('p', { problem: 'EACCES', createdAt: minutesAgo(1) }),
+        batch('u', {
+          undeliverable: { code: 'not_in_channel', fix: 'invite the bot <now>' },
+          createdAt: minutesAgo(1),
+        }),
         batch('x', { status: 'answered', answeredBy: '<!here>', answeredAt: minutesAgo(1) }),
       ],
       details: new Map(),
@@ -141,6 +145,10 @@ describe('renderHome', () => {
     assert.match(texts[2] ?? '', /could not be written, press Submit again/);
     assert.match(
       texts[3] ?? '',
+      /:warning: not shown in Slack \(not_in_channel\), waiting 1 min: invite the bot &lt;now&gt;/,
+    );
+    assert.match(
+      texts[4] ?? '',
       /answered by &lt;!here&gt;/,
       'a bad user id is escaped, not a mention',
     );
@@ -169,5 +177,6 @@ describe('renderHome', () => {
     assert.ok(texts.every((t) => t.length < 3000));
     assert.match(texts[0] ?? '', /^\*r{79}…\* · batch 1 · waiting 16 h 40 min/);
     assert.match(JSON.stringify(view), /…and 166 more, newer than these/);
+    assert.ok(Buffer.byteLength(JSON.stringify(view)) < 250_000, "under Slack's view ceiling");
   });
 });

@@ -9,6 +9,7 @@ import {
   renderOptionsModal,
   renderPreviewModal,
 } from '../../../src/core/slack/render-modals.js';
+import { jsonBytes } from '../../../src/core/slack/view-budget.js';
 import { modalProblems } from './block-kit-checker.js';
 import { KEY, makeView, REVISION, textOf } from './fixtures.js';
 
@@ -114,14 +115,15 @@ describe('renderFreeWriteModal', () => {
 
 describe('renderPreviewModal', () => {
   it('shows a markdown preview as escaped mrkdwn sections', () => {
-    const modal = renderPreviewModal({ view: makeView(questions), questionId: 'md' });
+    const { modal, cut } = renderPreviewModal({ view: makeView(questions), questionId: 'md' });
+    assert.equal(cut, false);
     assertModalOk(modal); // includes: no markdown blocks, no unescaped "<"
     assert.equal(modal.submit, undefined);
     assert.ok(textOf(modal.blocks).includes('# Plan\\n&lt;!channel&gt; &amp; &lt;http://x|y&gt;'));
   });
 
   it('shows an ascii preview preformatted', () => {
-    const modal = renderPreviewModal({ view: makeView(questions), questionId: 'art' });
+    const { modal } = renderPreviewModal({ view: makeView(questions), questionId: 'art' });
     assertModalOk(modal);
     assert.deepEqual(modal.blocks[1], {
       type: 'rich_text',
@@ -135,27 +137,57 @@ describe('renderPreviewModal', () => {
     it(`shows a long ${type} preview whole in chunks`, () => {
       const content = 'abc <def> & ghi\n'.repeat(5000);
       const view = makeView([{ id: 'p', type: 'yes-no', prompt: 'P', preview: { type, content } }]);
-      const modal = renderPreviewModal({ view, questionId: 'p' });
+      const { modal, cut } = renderPreviewModal({ view, questionId: 'p' });
       assertModalOk(modal);
+      assert.equal(cut, false);
       assert.ok(modal.blocks.length > 10);
       assert.ok(!textOf(modal.blocks).includes('Showing the first'));
     });
 
-    it(`says where a ${type} preview too long for a modal is kept`, () => {
-      const content = 'y'.repeat(400_000);
+    it(`cuts a ${type} preview too long for a modal to Slack's 250 kB and says where the whole is`, () => {
+      // escaping and multi-byte text: 100 blocks of 3,000 characters would be ~1 MB of JSON
+      const content = 'ü & <ö> '.repeat(60_000);
       const view = makeView([{ id: 'p', type: 'yes-no', prompt: 'P', preview: { type, content } }]);
-      const modal = renderPreviewModal({ view, questionId: 'p' });
-      assertModalOk(modal);
-      assert.equal(modal.blocks.length, 100);
+      const attaching = renderPreviewModal({ view, questionId: 'p' });
+      assertModalOk(attaching.modal);
+      assert.equal(attaching.cut, true);
+      assert.ok(jsonBytes(attaching.modal) <= 250_000, `${jsonBytes(attaching.modal)} bytes`);
+      const note = textOf(attaching.modal.blocks.at(-1));
       assert.match(
-        textOf(modal.blocks.at(-1)),
-        /Showing the first 294000 of 400000 characters\. The full preview is in \/home\/me\/project\/\.7\/runs\/run-42\/qa\/q-out-003\.json \(question \\"p\\"\)/,
+        note,
+        /Showing the first \d+ of 480000 characters\. The whole preview is being attached/,
+      );
+      const attached = renderPreviewModal(
+        { view, questionId: 'p' },
+        { kind: 'attached', link: 'https://fake-o7.slack.com/archives/C1/p1' },
+      );
+      assert.ok(jsonBytes(attached.modal) <= 250_000);
+      assert.match(
+        textOf(attached.modal.blocks.at(-1)),
+        /in the batch's thread as a file: <https:\/\/fake-o7\.slack\.com\/archives\/C1\/p1\|open the thread>/,
+      );
+      const failed = renderPreviewModal(
+        { view, questionId: 'p' },
+        { kind: 'failed', reason: 'not_in_channel' },
+      );
+      assert.match(
+        textOf(failed.modal.blocks.at(-1)),
+        /could not be attached \(not_in_channel\); it is in \/home\/me\/project\/\.7\/runs\/run-42\/qa\/q-out-003\.json/,
       );
     });
   }
 });
 
 describe('renderOptionsModal', () => {
+  it("stays within Slack's 250 kB however long and many the options", () => {
+    const options = Array.from({ length: 100 }, (_, i) => `${i} ${'ü&<'.repeat(3000)}`);
+    const view = makeView([{ id: 'c', type: 'choose-many', prompt: 'Pick', options }]);
+    const modal = renderOptionsModal({ view, questionId: 'c' });
+    assertModalOk(modal);
+    assert.ok(jsonBytes(modal) <= 250_000, `${jsonBytes(modal)} bytes`);
+    assert.match(textOf(modal.blocks.at(-1)), /All 100 options are in/);
+  });
+
   it('lists every option in full, escaped and numbered', () => {
     const options = ['short', `long ${'text '.repeat(40)}${evil}`];
     const view = makeView([{ id: 'c', type: 'choose-one', prompt: 'Pick', options }]);

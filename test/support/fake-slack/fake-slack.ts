@@ -83,6 +83,8 @@ export interface FakeSlack {
   addUser(user: { id: string; name: string; isBot?: boolean; deleted?: boolean }): void;
   /** Adds a channel; the bot is a member unless `botIsMember` is false (default: C0RELAY01). */
   addChannel(channel: { id: string; name: string; members: string[]; botIsMember?: boolean }): void;
+  /** Archives a channel (posting there then fails with `is_archived`), or unarchives it. */
+  setChannelArchived(id: string, archived: boolean): void;
   /** Adds a user group (`@handle` mentions it; a disabled one is hidden from usergroups.*). */
   addUserGroup(group: { id: string; users: string[]; handle?: string; disabled?: boolean }): void;
   /** Changes the scopes the bot token was granted (what `x-oauth-scopes` lists and Slack enforces). */
@@ -261,6 +263,11 @@ export async function startFakeSlack(options: StartFakeSlackOptions = {}): Promi
     botUserId: identity.botUserId,
     addUser: (user) => workspace.addUser(user),
     addChannel: (channel) => workspace.addChannel(channel),
+    setChannelArchived(id, archived) {
+      const channel = workspace.channels.get(id);
+      if (!channel) throw new Error(`setChannelArchived: no channel ${id}`);
+      channel.archived = archived;
+    },
     addUserGroup: (group) => workspace.addUserGroup(group),
     failNext: (method, failure, times) => webApi.failNext(method, failure, times),
     clearFailures: (method) => webApi.clearFailures(method),

@@ -12,6 +12,7 @@ function postableChannel(ctx: MethodContext, field = 'channel'): ChannelLookup {
   const ref = stringArg(ctx.args, field);
   const channel = ref ? ctx.workspace.resolveChannel(ref) : undefined;
   if (!channel) return { ok: false, response: fail('channel_not_found') };
+  if (channel.archived) return { ok: false, response: fail('is_archived') };
   if (!channel.members.has(ctx.workspace.identity.botUserId)) {
     return { ok: false, response: fail('not_in_channel') };
   }
@@ -76,6 +77,7 @@ const update: MethodSpec = {
     const ref = stringArg(ctx.args, 'channel');
     const channel = ref ? ctx.workspace.resolveChannel(ref) : undefined;
     if (!channel) return fail('channel_not_found');
+    if (channel.archived) return fail('is_archived');
     const ts = stringArg(ctx.args, 'ts');
     const message = ts ? ctx.workspace.message(channel.id, ts) : undefined;
     if (!message) return fail('message_not_found');

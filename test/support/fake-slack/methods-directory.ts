@@ -24,7 +24,7 @@ function channelJson(workspace: Workspace, channel: FakeChannel): JsonObject {
     is_mpim: false,
     is_private: false,
     created: channel.created,
-    is_archived: false,
+    is_archived: channel.archived === true,
     is_general: false,
     name_normalized: channel.name,
     is_shared: false,

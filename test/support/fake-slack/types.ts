@@ -30,6 +30,8 @@ export interface FakeChannel {
   name: string;
   members: Set<string>;
   isIm: boolean;
+  /** archived channels take no messages (`is_archived`) */
+  archived?: boolean;
   /** for direct messages: the other party */
   imUser?: string;
   created: number;
