@@ -1,5 +1,4 @@
 import type { App, BlockAction } from '@slack/bolt';
-import type { ModalView } from '@slack/types';
 import type { Logger } from 'pino';
 import type { Answer, Question } from '../../core/protocol/question.js';
 import { revisionOf } from '../../core/slack/batch-view.js';
