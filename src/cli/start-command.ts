@@ -16,6 +16,7 @@ import { createSlackApp } from '../slack/create-slack-app.js';
 import { checkEscalationAtStart } from '../slack/escalation-target.js';
 import { withSlackErrorHints } from '../slack/explain-slack-errors.js';
 import { createFullPreviews } from '../slack/full-preview.js';
+import { createInteractionGuard } from '../slack/interaction-guard.js';
 import { registerAnswerActions } from '../slack/listeners/answer-actions.js';
 import { registerAppHomeOpened } from '../slack/listeners/app-home-opened.js';
 import { registerFollowUpView } from '../slack/listeners/follow-up-view.js';
@@ -24,6 +25,7 @@ import { registerHandOffView } from '../slack/listeners/hand-off-view.js';
 import { registerOptionSuggestions } from '../slack/listeners/option-suggestions.js';
 import { registerTeamActions } from '../slack/listeners/team-actions.js';
 import { noteArrival } from '../slack/lookup-budget.js';
+import { createModalSeal, loadModalSealKey } from '../slack/modal-seal.js';
 import { createReminderPoster } from '../slack/post-reminder.js';
 import { createSlackPresenter } from '../slack/slack-presenter.js';
 import { checkClient } from '../slack/token-check.js';
@@ -92,6 +94,7 @@ export async function runStart(
   const store = await openFileStateStore(config.stateDir, {
     log: log.child({ component: 'store' }),
   });
+  const seal = createModalSeal(await loadModalSealKey(config.stateDir));
   const app = createSlackApp(config.slack, log, bot);
   const home = createAppHome({
     client: app.client,
@@ -132,22 +135,26 @@ export async function runStart(
     ...options.allowList,
   });
   app.use(noteArrival());
+  // first in line: the relay's interactions are checked before anything reads them
+  app.use(createInteractionGuard(log.child({ component: 'slack-guard' })));
   if (config.allowedUsers) {
     app.use(createAllowListMiddleware({ allowList: config.allowedUsers, groups, log }));
   }
   registerAnswerActions(app, {
     queue,
     log,
+    seal,
     fullPreviews: createFullPreviews({
       client: app.client,
+      seal,
       log: log.child({ component: 'previews' }),
     }),
   });
-  registerFreeWriteView(app, { queue, log });
-  registerFollowUpView(app, { queue, log });
+  registerFreeWriteView(app, { queue, log, seal });
+  registerFollowUpView(app, { queue, log, seal });
   registerOptionSuggestions(app, { queue });
-  registerTeamActions(app, { queue, log });
-  registerHandOffView(app, { queue, log, allowList: config.allowedUsers, groups });
+  registerTeamActions(app, { queue, log, seal });
+  registerHandOffView(app, { queue, log, seal, allowList: config.allowedUsers, groups });
   registerAppHomeOpened(app, { home });
   app.error(async (err) => {
     log.error({ err }, 'unhandled error in a Slack listener');

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { SLACK_CHANNEL_ID, SLACK_GROUP_ID, SLACK_USER_ID } from '../core/slack/slack-ids.js';
 import { parseDuration } from './parse-duration.js';
 
 /**
@@ -19,10 +20,6 @@ const optionalText = z
   .trim()
   .transform((v) => (v === '' ? undefined : v))
   .optional();
-
-/** A Slack user ID (`U…`, or `W…` on Enterprise Grid) or a user group ID (`S…`). */
-const SLACK_USER_ID = /^[UW][A-Z0-9]{2,}$/;
-const SLACK_GROUP_ID = /^S[A-Z0-9]{2,}$/;
 
 /** Who may answer: user IDs and user group IDs, split apart; unset means anyone. */
 const allowedUsers = z
@@ -158,7 +155,7 @@ export const envSchema = z.object({
       error: 'is not set; give the ID of the channel batches are posted in (e.g. C0123ABCD)',
     })
     .trim()
-    .regex(/^[CGD][A-Z0-9]{2,}$/, {
+    .regex(SLACK_CHANNEL_ID, {
       error:
         'must be a channel ID like C0123ABCD, not a name (in Slack: channel details → About → Channel ID)',
     }),

@@ -6,7 +6,8 @@ import type { Logger } from 'pino';
 import { mrkdwnSection } from '../core/slack/block-builders.js';
 import { type AllowList, isAllowed, REFUSAL_PLAIN, refusalMrkdwn } from './allow-list.js';
 import type { GroupMemberSource } from './allow-list-groups.js';
-import { type GuardedInteraction, readGuardedInteraction } from './allow-list-interaction.js';
+import { interactionOf } from './interaction-guard.js';
+import type { Interaction } from './interaction-payload.js';
 import { lookupTimeLeft } from './lookup-budget.js';
 
 /** Type-ahead fires on every pause in typing; one explanation a minute per batch is enough. */
@@ -45,7 +46,7 @@ export function createAllowListMiddleware(deps: AllowListDeps): Middleware<AnyMi
     return isAllowed(user, allowList, groups.current());
   }
 
-  function shouldTell(seen: GuardedInteraction): boolean {
+  function shouldTell(seen: Interaction): boolean {
     if (seen.kind !== 'suggestion') return true;
     const id = `${seen.user}|${seen.key ?? seen.action}`;
     const at = now();
@@ -58,7 +59,7 @@ export function createAllowListMiddleware(deps: AllowListDeps): Middleware<AnyMi
     return true;
   }
 
-  async function tell(client: WebClient, seen: GuardedInteraction): Promise<void> {
+  async function tell(client: WebClient, seen: Interaction): Promise<void> {
     if (seen.kind === 'view') return; // shown under the modal's input instead
     if (!seen.channel) {
       log.warn({ user: seen.user }, 'could not explain a refusal: the payload names no channel');
@@ -79,7 +80,7 @@ export function createAllowListMiddleware(deps: AllowListDeps): Middleware<AnyMi
   }
 
   return async (args) => {
-    const seen = readGuardedInteraction(args.body);
+    const seen = interactionOf(args.context);
     if (!seen || (await allowed(seen.user, args.context))) {
       await args.next();
       return;

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { BatchView } from '../core/slack/batch-view.js';
 import { type FullPreviewAt, renderPreviewModal } from '../core/slack/render-modals.js';
 import type { BatchRecord } from '../store/batch-record.js';
+import type { ModalSeal } from './modal-seal.js';
 import { describeSlackError } from './slack-error-hints.js';
 import { readPresentation } from './slack-presentation.js';
 
@@ -17,8 +18,8 @@ export type OpenModal = (modal: ModalView) => Promise<{ id: string; hash: string
  * attached whole to the batch's thread as a file (`files.uploadV2`), once per version of the
  * batch, and the modal, opened at once with what fits, is updated with a link to it.
  */
-export function createFullPreviews(deps: { client: WebClient; log: Logger }) {
-  const { client, log } = deps;
+export function createFullPreviews(deps: { client: WebClient; seal: ModalSeal; log: Logger }) {
+  const { client, seal, log } = deps;
   /** links to attached previews, and attachments under way, by batch version and question */
   const attached = new Map<string, Promise<FullPreviewAt>>();
 
@@ -76,7 +77,7 @@ export function createFullPreviews(deps: { client: WebClient; log: Logger }) {
         await client.views.update({
           view_id: opened.id,
           hash: opened.hash,
-          view: renderPreviewModal(request, fullAt).modal as never,
+          view: seal.seal(renderPreviewModal(request, fullAt).modal) as never,
         });
       } catch (err) {
         // closed or changed meanwhile: the next click shows the link

@@ -15,6 +15,7 @@ import { renderMalformedMessage } from '../core/slack/render-malformed.js';
 import { renderRefusedNotice } from '../core/slack/render-refused.js';
 import { renderHandoffNotice, renderUndeliveredNotice } from '../core/slack/render-team.js';
 import { slackErrorKind } from '../core/slack/slack-error-kinds.js';
+import { SLACK_USER_ID } from '../core/slack/slack-ids.js';
 import { stampIteration } from '../core/slack/stamp-iteration.js';
 import { CopyRefused, type PresentContext, type Presenter } from '../queue/presenter.js';
 import { type BatchRecord, FINAL_STATUSES, type Handoff } from '../store/batch-record.js';
@@ -24,9 +25,6 @@ import {
   readPresentation,
   type SlackPresentation,
 } from './slack-presentation.js';
-
-/** Ids of people, who have direct messages (user groups do not). */
-const DM_USER_ID = /^[UW][A-Z0-9]{2,30}$/;
 
 type Message = { text: string; blocks: unknown[] };
 
@@ -274,7 +272,8 @@ export function createSlackPresenter(deps: {
     // a person whose last hand-off could not reach them gets no copy (any more)
     const lastTo = new Map(handoffs.map((h) => [h.to, h] as const));
     const people = [...lastTo.values()]
-      .filter((h) => DM_USER_ID.test(h.to) && !h.undelivered)
+      // people have direct messages, user groups do not
+      .filter((h) => SLACK_USER_ID.test(h.to) && !h.undelivered)
       .map((h) => h.to);
     for (const user of people) {
       try {

@@ -1,12 +1,9 @@
 import { escapeMrkdwn } from './escape-mrkdwn.js';
-
-// Slack ids: users (U/W), bots (B), user groups (S). Anything else is shown as text.
-const USER_ID = /^[UWB][A-Z0-9]{2,30}$/;
-const GROUP_ID = /^S[A-Z0-9]{2,30}$/;
+import { SLACK_BOT_ID, SLACK_GROUP_ID, SLACK_USER_ID } from './slack-ids.js';
 
 /** A user or user group id as a mention Slack shows as a name; anything else as escaped text. */
 export function mentionOf(id: string): string {
-  if (USER_ID.test(id)) return `<@${id}>`;
-  if (GROUP_ID.test(id)) return `<!subteam^${id}>`;
+  if (SLACK_USER_ID.test(id) || SLACK_BOT_ID.test(id)) return `<@${id}>`;
+  if (SLACK_GROUP_ID.test(id)) return `<!subteam^${id}>`;
   return escapeMrkdwn(id);
 }

@@ -8,13 +8,16 @@ export interface ModalTarget {
   questionId: string;
 }
 
+/** What the metadata may take of Slack's 3000 characters: the edge seals it (see `ModalSeal`). */
+const METADATA_ROOM = BLOCK_KIT_LIMITS.privateMetadata - 64;
+
 /**
  * `private_metadata` for a modal: `{ key, revision, questionId, questionIndex }` as JSON. The
  * id is left out (the index stands in) in the unlikely case it would not fit in 3000.
  */
 export function modalMetadata(target: ModalTarget, questionIndex: number): string {
   const full = JSON.stringify({ ...target, questionIndex });
-  if (full.length <= BLOCK_KIT_LIMITS.privateMetadata) return full;
+  if (full.length <= METADATA_ROOM) return full;
   return JSON.stringify({ key: target.key, revision: target.revision, questionIndex });
 }
 

@@ -10,6 +10,7 @@ import { replyThreadTs } from '../../core/slack/reply-thread.js';
 import type { BatchQueue } from '../../queue/batch-queue.js';
 import type { BatchRecord } from '../../store/batch-record.js';
 import type { FullPreviews, OpenModal } from '../full-preview.js';
+import type { ModalSeal } from '../modal-seal.js';
 import { iterationOfMessage, readPresentation } from '../slack-presentation.js';
 import { toBatchView } from '../slack-presenter.js';
 import { type ActionPlace, explainRefusal, refusalFor, tellUser } from '../tell-user.js';
@@ -48,9 +49,9 @@ const RELAY_ACTIONS = /^o7\.(?!hand-off$|claim$)/;
  */
 export function registerAnswerActions(
   app: App,
-  deps: { queue: BatchQueue; log: Logger; fullPreviews: FullPreviews },
+  deps: { queue: BatchQueue; log: Logger; seal: ModalSeal; fullPreviews: FullPreviews },
 ): void {
-  const { queue, fullPreviews } = deps;
+  const { queue, fullPreviews, seal } = deps;
   const log = deps.log.child({ component: 'actions' });
 
   app.action<BlockAction>(RELAY_ACTIONS, async ({ ack, body, action, client }) => {
@@ -93,7 +94,7 @@ export function registerAnswerActions(
       try {
         const opened = await client.views.open({
           trigger_id: body.trigger_id,
-          view: modal as never,
+          view: seal.seal(modal) as never,
         });
         const { id, hash } = opened.view ?? {};
         return id && hash ? { id, hash } : undefined;

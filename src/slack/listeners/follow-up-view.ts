@@ -1,18 +1,18 @@
 import type { App } from '@slack/bolt';
-import type { Logger } from 'pino';
+import { TYPES_WITH_OPTIONS } from '../../core/protocol/question.js';
 import {
   FOLLOW_UP_CALLBACK_ID,
   readFollowUpSubmission,
 } from '../../core/slack/render-follow-up-modal.js';
-import type { BatchQueue } from '../../queue/batch-queue.js';
-import { registerTextModal } from './text-modal-view.js';
+import { registerTextModal, type TextModalDeps } from './text-modal-view.js';
 
 /** Saves the text typed into the follow-up modal as that question's follow-up text. */
-export function registerFollowUpView(app: App, deps: { queue: BatchQueue; log: Logger }): void {
+export function registerFollowUpView(app: App, deps: TextModalDeps): void {
   registerTextModal(app, deps, {
     callbackId: FOLLOW_UP_CALLBACK_ID,
     component: 'follow-up',
     read: readFollowUpSubmission,
+    fits: (question) => TYPES_WITH_OPTIONS.includes(question.type),
     save: (queue, key, input) => queue.saveFollowUp(key, input),
   });
 }

@@ -11,6 +11,7 @@ import type { BatchQueue } from '../../queue/batch-queue.js';
 import { type AllowList, isAllowed } from '../allow-list.js';
 import type { GroupMemberSource } from '../allow-list-groups.js';
 import { lookupTimeLeft, within } from '../lookup-budget.js';
+import { type ModalSeal, UNKNOWN_FORM } from '../modal-seal.js';
 import { slackErrorCode } from '../slack-error-hints.js';
 import { explainRefusal, refusalFor } from '../tell-user.js';
 
@@ -20,6 +21,8 @@ type WebClient = webApi.WebClient;
 export interface HandOffViewDeps {
   queue: BatchQueue;
   log: Logger;
+  /** opens the form's sealed metadata; a form the relay did not open names no batch */
+  seal: ModalSeal;
   allowList: AllowList | undefined;
   groups: GroupMemberSource;
 }
@@ -39,12 +42,12 @@ export function registerHandOffView(app: App, deps: HandOffViewDeps): void {
     const from = body.user.id;
     const errorOn = (blockId: string, text: string) =>
       ack({ response_action: 'errors', errors: { [blockId]: text } });
-    const meta = parseHandOffMetadata(view.private_metadata);
+    const meta = parseHandOffMetadata(deps.seal.open(view.private_metadata) ?? '');
     const found = meta ? await queue.lookup(meta.key) : undefined;
     const gone = refusalFor(found?.record, meta?.revision);
     const closed = gone ? explainRefusal(gone) : undefined;
     if (closed || !meta) {
-      await errorOn(HAND_OFF_INPUTS.user.blockId, closed ?? 'Unknown form.');
+      await errorOn(HAND_OFF_INPUTS.user.blockId, closed ?? UNKNOWN_FORM);
       return;
     }
     const { to, note } = readHandOffSubmission(view.state.values as never);

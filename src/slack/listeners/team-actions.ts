@@ -5,14 +5,18 @@ import { renderHandOffModal } from '../../core/slack/render-hand-off-modal.js';
 import { replyThreadTs } from '../../core/slack/reply-thread.js';
 import { CLAIM_VALUES, TEAM_ACTION_PATTERN, TEAM_ACTIONS } from '../../core/slack/team-ids.js';
 import type { BatchQueue } from '../../queue/batch-queue.js';
+import type { ModalSeal } from '../modal-seal.js';
 import { type ActionPlace, explainRefusal, refusalFor, tellUser } from '../tell-user.js';
 
 /**
  * The team controls on a batch message, in the channel or a direct-message copy: "Hand off"
  * opens the hand-off modal, "I'm on it" / "Release" marks who is answering.
  */
-export function registerTeamActions(app: App, deps: { queue: BatchQueue; log: Logger }): void {
-  const { queue } = deps;
+export function registerTeamActions(
+  app: App,
+  deps: { queue: BatchQueue; log: Logger; seal: ModalSeal },
+): void {
+  const { queue, seal } = deps;
   const log = deps.log.child({ component: 'team' });
 
   app.action<BlockAction<ButtonAction>>(
@@ -44,7 +48,9 @@ export function registerTeamActions(app: App, deps: { queue: BatchQueue; log: Lo
         try {
           await client.views.open({
             trigger_id: body.trigger_id,
-            view: renderHandOffModal({ key: ids.key, revision: ids.revision, title }) as never,
+            view: seal.seal(
+              renderHandOffModal({ key: ids.key, revision: ids.revision, title }),
+            ) as never,
           });
         } catch (err) {
           log.warn({ err, ...context }, 'could not open the hand-off modal');

@@ -1,11 +1,21 @@
 import type { App, ViewSubmitAction } from '@slack/bolt';
 import type { Logger } from 'pino';
+import type { Question } from '../../core/protocol/question.js';
 import { modalMetadataKey, parseModalMetadata } from '../../core/slack/modal-metadata.js';
 import type { DraftOutcome } from '../../queue/batch-actions.js';
 import type { BatchQueue } from '../../queue/batch-queue.js';
 import type { BatchRecord } from '../../store/batch-record.js';
+import { type ModalSeal, UNKNOWN_FORM } from '../modal-seal.js';
 import { readPresentation } from '../slack-presentation.js';
 import { type ActionPlace, explainRefusal, refusalFor, tellUser } from '../tell-user.js';
+
+/** What a text modal's listener needs. */
+export interface TextModalDeps {
+  queue: BatchQueue;
+  log: Logger;
+  /** opens the form's sealed metadata; a form the relay did not open names no batch */
+  seal: ModalSeal;
+}
 
 /** A modal whose one text input is saved against a question of a batch. */
 export interface TextModal {
@@ -15,6 +25,8 @@ export interface TextModal {
   component: string;
   /** the typed text, from the submitted `view.state.values` */
   read(values: Record<string, Record<string, { value?: string | null }>>): string;
+  /** whether the form is one this question has (a free-write answer, text for a choice) */
+  fits(question: Question): boolean;
   /** stores the text for the question */
   save(
     queue: BatchQueue,
@@ -29,24 +41,23 @@ export interface TextModal {
  * only as its index, which the batch's questions turn back into the id. A refusal known before
  * `ack()` shows under the input; one found while saving is told to the person privately.
  */
-export function registerTextModal(
-  app: App,
-  deps: { queue: BatchQueue; log: Logger },
-  modal: TextModal,
-): void {
+export function registerTextModal(app: App, deps: TextModalDeps, modal: TextModal): void {
   const { queue } = deps;
   const log = deps.log.child({ component: modal.component });
   app.view<ViewSubmitAction>(modal.callbackId, async ({ ack, body, view, client }) => {
-    const key = modalMetadataKey(view.private_metadata);
+    // Only metadata the relay sealed names a batch and question: anything else is refused.
+    const metadata = deps.seal.open(view.private_metadata) ?? '';
+    const key = modalMetadataKey(metadata);
     const found = key ? await queue.lookup(key) : undefined;
-    const meta = found
-      ? parseModalMetadata(view.private_metadata, found.batch?.questions ?? [])
-      : undefined;
+    const questions = found?.batch?.questions ?? [];
+    const meta = found ? parseModalMetadata(metadata, questions) : undefined;
+    const question = meta && questions.find((q) => q.id === meta.questionId);
     const refused = refusalFor(found?.record, meta?.revision);
     const refusal = refused ? explainRefusal(refused) : undefined;
-    if (refusal || !meta || !found) {
+    if (refusal || !meta || !found || !question || !modal.fits(question)) {
+      if (!refusal) log.warn({ key, user: body.user.id }, 'refused a form the relay cannot check');
       const blockId = Object.keys(view.state.values)[0] ?? 'answer';
-      await ack({ response_action: 'errors', errors: { [blockId]: refusal ?? 'Unknown form.' } });
+      await ack({ response_action: 'errors', errors: { [blockId]: refusal ?? UNKNOWN_FORM } });
       return;
     }
     await ack();

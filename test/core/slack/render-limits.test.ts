@@ -103,7 +103,7 @@ describe('generated batches', () => {
       }
       for (const question of view.questions) {
         const request = { view, questionId: question.id };
-        const modals = [renderPreviewModal(request), renderOptionsModal(request)];
+        const modals = [renderPreviewModal(request).modal, renderOptionsModal(request)];
         if (question.type === 'free-write') modals.push(renderFreeWriteModal(request));
         for (const modal of modals) {
           assert.deepEqual(

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { afterEach, test } from 'node:test';
 import { App, type BlockAction } from '@slack/bolt';
 import { pino } from 'pino';
@@ -6,6 +7,7 @@ import { modalMetadata } from '../../../src/core/slack/modal-metadata.js';
 import type { DraftOutcome } from '../../../src/queue/batch-actions.js';
 import type { BatchQueue } from '../../../src/queue/batch-queue.js';
 import { registerTextModal } from '../../../src/slack/listeners/text-modal-view.js';
+import { createModalSeal } from '../../../src/slack/modal-seal.js';
 import { makeRecord } from '../../store/make-record.js';
 import { type FakeSlack, startFakeSlack, waitFor } from '../../support/fake-slack/index.js';
 import { silentLogger, webClientFor } from '../../support/fake-slack/slack-clients.js';
@@ -14,6 +16,7 @@ const CHANNEL = 'C0RELAY01';
 const ALICE = 'U0ALICE01';
 const CALLBACK = 'o7.test-text';
 const plain = (text: string) => ({ type: 'plain_text' as const, text });
+const seal = createModalSeal(randomBytes(32));
 
 let fake: FakeSlack | undefined;
 let app: App | undefined;
@@ -45,11 +48,12 @@ test('text modal save refused after ack: the person is told with an ephemeral, n
   app = started;
   registerTextModal(
     started,
-    { queue, log: pino({ level: 'silent' }) },
+    { queue, log: pino({ level: 'silent' }), seal },
     {
       callbackId: CALLBACK,
       component: 'test',
       read: (values) => values.text?.value?.value ?? '',
+      fits: (question) => question.type === 'free-write',
       save: async (_queue, key, input): Promise<DraftOutcome> => {
         saved.push({ key, ...input });
         return { kind: 'closed', status: 'answered' };
@@ -60,7 +64,7 @@ test('text modal save refused after ack: the person is told with an ephemeral, n
     await ack();
     await client.views.open({
       trigger_id: body.trigger_id,
-      view: {
+      view: seal.seal({
         type: 'modal',
         callback_id: CALLBACK,
         title: plain('Answer'),
@@ -77,7 +81,7 @@ test('text modal save refused after ack: the person is told with an ephemeral, n
             element: { type: 'plain_text_input', action_id: 'value' },
           },
         ],
-      },
+      }),
     });
   });
   await started.start();
