@@ -45,19 +45,25 @@ export function registerTextModal(app: App, deps: TextModalDeps, modal: TextModa
   const { queue } = deps;
   const log = deps.log.child({ component: modal.component });
   app.view<ViewSubmitAction>(modal.callbackId, async ({ ack, body, view, client }) => {
+    const refuse = (text: string) => {
+      const blockId = Object.keys(view.state.values)[0] ?? 'answer';
+      return ack({ response_action: 'errors', errors: { [blockId]: text } });
+    };
     // Only metadata the relay sealed names a batch and question: anything else is refused.
-    const metadata = deps.seal.open(view.private_metadata) ?? '';
-    const key = modalMetadataKey(metadata);
+    const metadata = deps.seal.open(view.private_metadata);
+    const key = metadata === undefined ? undefined : modalMetadataKey(metadata);
     const found = key ? await queue.lookup(key) : undefined;
     const questions = found?.batch?.questions ?? [];
-    const meta = found ? parseModalMetadata(metadata, questions) : undefined;
+    const meta = found && metadata ? parseModalMetadata(metadata, questions) : undefined;
     const question = meta && questions.find((q) => q.id === meta.questionId);
+    if (metadata === undefined || (found && (!question || !modal.fits(question)))) {
+      log.warn({ key, user: body.user.id }, 'refused a form the relay cannot check');
+      await refuse(UNKNOWN_FORM);
+      return;
+    }
     const refused = refusalFor(found?.record, meta?.revision);
-    const refusal = refused ? explainRefusal(refused) : undefined;
-    if (refusal || !meta || !found || !question || !modal.fits(question)) {
-      if (!refusal) log.warn({ key, user: body.user.id }, 'refused a form the relay cannot check');
-      const blockId = Object.keys(view.state.values)[0] ?? 'answer';
-      await ack({ response_action: 'errors', errors: { [blockId]: refusal ?? UNKNOWN_FORM } });
+    if (refused || !meta || !found) {
+      await refuse(explainRefusal(refused ?? { kind: 'unknown' }));
       return;
     }
     await ack();

@@ -27,6 +27,7 @@ import type {
 } from './types.js';
 import {
   type ElementRef,
+  type Forge,
   type InteractionResult,
   type SuggestResult,
   UserActions,
@@ -123,6 +124,7 @@ export interface FakeSlack {
     viewId: string;
     user: string;
     values?: Record<string, Record<string, unknown>>;
+    forge?: Forge;
   }): Promise<InteractionResult>;
   closeView(input: {
     viewId: string;

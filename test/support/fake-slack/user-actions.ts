@@ -28,8 +28,19 @@ import { messageSurfaceKey, viewSurfaceKey, type Workspace } from './workspace.j
 /** A message in a channel, or a view, that the user interacts with. */
 export type SurfaceRef = { channel: string; ts: string } | { viewId: string };
 
-/** One element on a surface, acted on by one user. */
-export type ElementRef = SurfaceRef & { actionId: string; blockId?: string; user: string };
+/**
+ * Changes a payload before it is sent: what someone holding the signing secret or app token
+ * could send instead of what Slack's client built.
+ */
+export type Forge = (payload: JsonObject) => JsonObject;
+
+/** One element on a surface, acted on by one user (`forge`: a forged payload instead). */
+export type ElementRef = SurfaceRef & {
+  actionId: string;
+  blockId?: string;
+  user: string;
+  forge?: Forge;
+};
 
 /** What an interaction produced: whether the app acked, what it answered, what was sent. */
 export interface InteractionResult extends AckResult {
@@ -91,7 +102,7 @@ export class UserActions {
       type: 'button',
       action_ts: actionTs(this.workspace.now()),
     };
-    return this.sendBlockAction(user, resolved, action);
+    return this.sendBlockAction(user, resolved, action, ref.forge);
   }
 
   /** Picks one option (static/external select, radio buttons, overflow) or one user (users_select). */
@@ -117,7 +128,7 @@ export class UserActions {
     }
     const value = this.userValue(resolved, located, ref.value);
     this.workspace.elementState.set(resolved.stateKey, located.block, element, value);
-    return this.sendBlockAction(user, resolved, this.actionFor(located, value));
+    return this.sendBlockAction(user, resolved, this.actionFor(located, value), ref.forge);
   }
 
   /** Sets the full selection of checkboxes or a multi select (every tick fires an action in Slack). */
@@ -130,7 +141,7 @@ export class UserActions {
     ]);
     const value = this.userValue(resolved, located, ref.values);
     this.workspace.elementState.set(resolved.stateKey, located.block, located.element, value);
-    return this.sendBlockAction(user, resolved, this.actionFor(located, value));
+    return this.sendBlockAction(user, resolved, this.actionFor(located, value), ref.forge);
   }
 
   /** Types `value` into an external select; returns the options the app answered. */
@@ -167,6 +178,7 @@ export class UserActions {
     viewId: string;
     user: string;
     values?: Record<string, Record<string, unknown>>;
+    forge?: Forge;
   }): Promise<InteractionResult> {
     const user = this.user(input.user);
     const view = this.topModal(input.viewId, user);
@@ -179,12 +191,13 @@ export class UserActions {
       }
     }
     this.checkRequiredInputs(resolved);
-    const payload = viewSubmissionPayload({
+    const built = viewSubmissionPayload({
       workspace: this.workspace,
       user,
       view,
       triggerId: this.workspace.issueTrigger(user.id),
     });
+    const payload = input.forge ? input.forge(structuredClone(built)) : built;
     const result = await this.deps.deliver('interactive', payload, true);
     if (result.acked) {
       applySubmissionAck(this.workspace, view, result.ackPayload, this.deps.recordFailure);
@@ -357,9 +370,10 @@ export class UserActions {
     user: FakeUser,
     resolved: ResolvedSurface,
     action: JsonObject,
+    forge?: Forge,
   ): Promise<InteractionResult> {
     const { surface } = resolved;
-    const payload = blockActionsPayload({
+    const built = blockActionsPayload({
       workspace: this.workspace,
       user,
       surface,
@@ -375,6 +389,7 @@ export class UserActions {
           }
         : {}),
     });
+    const payload = forge ? forge(structuredClone(built)) : built;
     return this.deps
       .deliver('interactive', payload, true)
       .then((result) => ({ ...result, payload }));
