@@ -1,9 +1,10 @@
 import { constants, type Stats } from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
+import { QA_LIMITS } from '../core/protocol/qa-limits.js';
 import { errnoCode } from './file-write-error.js';
 
 /** The most a protocol file may hold; real question files are a few KiB. */
-export const PROTOCOL_FILE_MAX_BYTES = 4 * 1024 * 1024;
+export const PROTOCOL_FILE_MAX_BYTES = QA_LIMITS.fileBytes;
 
 /** What `readProtocolFile` found: the bytes, no file, or a file the relay will not read. */
 export type ProtocolFileRead =

@@ -1,0 +1,39 @@
+import { formatJsonPath, type ProtocolProblem } from './protocol-error.js';
+
+/**
+ * The one field name a JavaScript object cannot hold as data: assigning it replaces the
+ * object's prototype instead. A copy of a question made with it (zod's, the relay's) would
+ * drop the field and could take on fields the file never gave that question.
+ */
+const RESERVED_KEY = '__proto__';
+
+const MESSAGE = `expected no field named "${RESERVED_KEY}": JavaScript gives that name a special meaning, so the relay cannot keep it; rename or remove the field`;
+
+// One is enough to refuse the file; a few show whether it is a pattern.
+const MOST_REPORTED = 10;
+
+/**
+ * Every `__proto__` field in parsed JSON (which `JSON.parse` keeps as an own property), by
+ * JSON path. Walks with an explicit stack; the depth was already limited before parsing.
+ */
+export function findReservedKeys(value: unknown): ProtocolProblem[] {
+  const problems: ProtocolProblem[] = [];
+  const pending: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
+  while (pending.length > 0 && problems.length < MOST_REPORTED) {
+    const { value: current, path } = pending.pop() as (typeof pending)[number];
+    if (path.at(-1) === RESERVED_KEY) {
+      problems.push({ path: formatJsonPath(path), message: MESSAGE });
+    } else if (Array.isArray(current)) {
+      for (let index = current.length - 1; index >= 0; index -= 1) {
+        pending.push({ value: current[index], path: [...path, index] });
+      }
+    } else if (typeof current === 'object' && current !== null) {
+      const keys = Object.keys(current);
+      for (let index = keys.length - 1; index >= 0; index -= 1) {
+        const key = keys[index] as string;
+        pending.push({ value: (current as Record<string, unknown>)[key], path: [...path, key] });
+      }
+    }
+  }
+  return problems;
+}
