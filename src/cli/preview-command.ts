@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { idRecord } from '../core/protocol/id-record.js';
 import { parseQuestionFile } from '../core/protocol/parse-question-file.js';
 import { formatProtocolError } from '../core/protocol/protocol-error.js';
 import { batchKey, fingerprintOf } from '../core/queue/batch-key.js';
@@ -43,7 +44,7 @@ export async function runPreview(
     runDir,
     seq: parsed.value.seq,
     questions: parsed.value.questions,
-    drafts: {},
+    drafts: idRecord(),
     state: { kind: 'open' },
   });
   for (const [index, message] of messages.entries()) {

@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { idRecord } from '../core/protocol/id-record.js';
 import { batchKey } from '../core/queue/batch-key.js';
 import {
   describeGap,
@@ -205,7 +206,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       seq,
       fingerprint: read.fingerprint,
       status,
-      drafts: {},
+      drafts: idRecord(),
       createdAt: previous?.createdAt ?? at,
       updatedAt: at,
       ...(note ? { note } : {}),
@@ -262,5 +263,5 @@ function freshVersion(record: BatchRecord): BatchRecord {
     answeredAt: _at,
     ...rest
   } = record;
-  return { ...rest, drafts: {} };
+  return { ...rest, drafts: idRecord() };
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { idRecord } from '../core/protocol/id-record.js';
 import { parseAnswerFile } from '../core/protocol/parse-answer-file.js';
 import { answerFileName } from '../core/protocol/qa-file-names.js';
 import type { BatchRecord, StateStore } from '../store/batch-record.js';
@@ -48,9 +49,7 @@ export function createRunShower(deps: RunShowerDeps) {
       const text = await readTextQuietly(file);
       const parsed = text === undefined ? undefined : parseAnswerFile(text, file, ctx.batch);
       if (parsed?.ok) {
-        ctx.answersElsewhere = Object.fromEntries(
-          parsed.value.answers.map((a) => [a.id, a.answer]),
-        );
+        ctx.answersElsewhere = idRecord(parsed.value.answers.map((a) => [a.id, a.answer]));
       }
     }
     return ctx;

@@ -81,7 +81,7 @@ describe('batch queue: envelope batches', () => {
     queue = createBatchQueue({ store, presenter: p.presenter, log, settleMs: 50 });
     queue.start();
     await queue.idle();
-    assert.deepEqual(store.get(key)?.followUps, { q2: 'web: /abs/web' });
+    assert.deepEqual({ ...store.get(key)?.followUps }, { q2: 'web: /abs/web' });
 
     const outcome = await queue.submit(key, { revision, by: 'U1', answers: { q1: OTHER_OPTION } });
     assert.deepEqual(outcome, { kind: 'needs-text', questionIds: ['q1'] });

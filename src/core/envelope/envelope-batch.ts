@@ -1,3 +1,4 @@
+import { idRecord, valueFor } from '../protocol/id-record.js';
 import type { Answer, Question, QuestionBatch } from '../protocol/question.js';
 import { ENVELOPE_BATCH_SOURCE } from './envelope-to-batch.js';
 import type { FollowUpText } from './follow-up-text.js';
@@ -60,8 +61,8 @@ export function questionsMissingText(
   texts: Readonly<Record<string, string>>,
 ): string[] {
   return questions
-    .filter((question) => picksWantingText(question, drafts[question.id]).length > 0)
-    .filter((question) => !hasText(texts[question.id]))
+    .filter((question) => picksWantingText(question, valueFor(drafts, question.id)).length > 0)
+    .filter((question) => !hasText(valueFor(texts, question.id)))
     .map((question) => question.id);
 }
 
@@ -75,10 +76,10 @@ export function followUpTextFor(
   drafts: Readonly<Record<string, Answer>>,
   texts: Readonly<Record<string, string>>,
 ): FollowUpText {
-  const wanted: FollowUpText = {};
+  const wanted: FollowUpText = idRecord();
   for (const question of questions) {
-    const text = texts[question.id];
-    if (hasText(text) && picksWantingText(question, drafts[question.id]).length > 0) {
+    const text = valueFor(texts, question.id);
+    if (hasText(text) && picksWantingText(question, valueFor(drafts, question.id)).length > 0) {
       wanted[question.id] = text;
     }
   }

@@ -1,3 +1,4 @@
+import { idRecord } from '../protocol/id-record.js';
 import { type Answer, type Question, TYPES_WITH_OPTIONS } from '../protocol/question.js';
 import { ACTION_KINDS, actionKindOf, parseBlockId } from './ids.js';
 
@@ -147,7 +148,7 @@ export function draftsFromState(
   questions: readonly Question[],
   batch?: { key: string; revision: string },
 ): Record<string, Answer> {
-  const drafts: Record<string, Answer> = {};
+  const drafts = idRecord<Answer>();
   for (const [blockId, actions] of Object.entries(stateValues)) {
     const block = parseBlockId(blockId);
     if (!block || block.role !== undefined) continue;

@@ -10,6 +10,7 @@ import {
 import { envelopeToBatch } from '../../../src/core/envelope/envelope-to-batch.js';
 import { findEnvelope } from '../../../src/core/envelope/find-envelope.js';
 import { OTHER_OPTION } from '../../../src/core/envelope/other-option.js';
+import { idRecord } from '../../../src/core/protocol/id-record.js';
 import { parseQuestionFile } from '../../../src/core/protocol/parse-question-file.js';
 import type { Question } from '../../../src/core/protocol/question.js';
 import {
@@ -89,7 +90,10 @@ describe('envelope batches', () => {
     // q3's text was typed for Other… before the pick changed to Email: it is left out
     assert.deepEqual(
       followUpTextFor(questions, drafts, { q1: 'mine', q2: 'web: /abs', q3: 'stale' }),
-      { q1: 'mine', q2: 'web: /abs' },
+      idRecord([
+        ['q1', 'mine'],
+        ['q2', 'web: /abs'],
+      ]),
     );
   });
 });

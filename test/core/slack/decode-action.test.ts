@@ -164,7 +164,7 @@ describe('draftsFromState', () => {
       [block('q0.preview')]: { 'o7.show-preview:0': { type: 'button' } },
       random: { x: { type: 'plain_text_input', value: 'y' } },
     };
-    assert.deepEqual(draftsFromState(values, questions, ids), { format: 'CSV' });
-    assert.deepEqual(draftsFromState(values, questions), { format: 'CSV', tags: ['a'] });
+    assert.deepEqual({ ...draftsFromState(values, questions, ids) }, { format: 'CSV' });
+    assert.deepEqual({ ...draftsFromState(values, questions) }, { format: 'CSV', tags: ['a'] });
   });
 });
