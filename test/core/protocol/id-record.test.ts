@@ -11,7 +11,8 @@ import {
 describe('id records', () => {
   it('keep __proto__ as an answer, where a plain object would lose it and change', () => {
     const plain: Record<string, unknown> = {};
-    plain.__proto__ = ['web'];
+    const id: string = '__proto__';
+    plain[id] = ['web'];
     assert.equal(Object.hasOwn(plain, '__proto__'), false, 'a plain object drops it');
 
     const drafts = withIdValue(idRecord<string[]>(), '__proto__', ['web']);
