@@ -94,6 +94,7 @@ export async function runStart(
     presenter,
     log: log.child({ component: 'queue' }),
     publish: options.publish,
+    askRoot: asksRoot(config.stateDir),
   });
   const reminders = createReminders({
     store,

@@ -37,6 +37,8 @@ export interface BatchQueueDeps
   settleMs?: number;
   /** Publishes an answer file without overwriting one (the real one unless a test passes another). */
   publish?: typeof publishFileNoClobber;
+  /** The folder of the run folders `ask` hands over: only there is a batch's `source` honoured. */
+  askRoot?: string;
 }
 
 export type BatchQueue = ReturnType<typeof createBatchQueue>;
@@ -60,6 +62,8 @@ export function createBatchQueue(deps: BatchQueueDeps) {
   });
   const questions = createQuestionReader({
     now,
+    log,
+    askRoot: deps.askRoot,
     settleMs: deps.settleMs ?? 1000,
     lookAgain: (runDir, ms) => scheduler.later(ms, runDir),
   });

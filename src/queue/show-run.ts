@@ -5,18 +5,13 @@ import { parseAnswerFile } from '../core/protocol/parse-answer-file.js';
 import { answerFileName } from '../core/protocol/qa-file-names.js';
 import type { BatchRecord, StateStore } from '../store/batch-record.js';
 import type { PresentContext, Presenter } from './presenter.js';
-import {
-  type QuestionReader,
-  questionPath,
-  readQuestionsQuietly,
-  readTextQuietly,
-} from './question-reader.js';
+import { type QuestionReader, questionPath, readTextQuietly } from './question-reader.js';
 import type { RunScheduler } from './run-scheduler.js';
 
 export interface RunShowerDeps {
   store: StateStore;
   presenter: Presenter;
-  questions: Pick<QuestionReader, 'cached'>;
+  questions: Pick<QuestionReader, 'cached' | 'readQuietly'>;
   scheduler: Pick<RunScheduler, 'succeeded' | 'backOff' | 'later'>;
   /** Stores a record (stamped with the time) and gives it back. */
   put: (record: BatchRecord) => Promise<BatchRecord>;
@@ -32,7 +27,7 @@ export function createRunShower(deps: RunShowerDeps) {
     const ctx: PresentContext = { questionFile };
     if (record.status === 'malformed') {
       // only the problem is shown, never an older valid version
-      const read = await readQuestionsQuietly(questionFile);
+      const read = await deps.questions.readQuietly(questionFile);
       if (read && !read.ok) ctx.error = read.error;
       return ctx;
     }
@@ -40,7 +35,7 @@ export function createRunShower(deps: RunShowerDeps) {
     if (cached) {
       ctx.batch = cached;
     } else if (record.status !== 'withdrawn' && record.status !== 'run-removed') {
-      const read = await readQuestionsQuietly(questionFile);
+      const read = await deps.questions.readQuietly(questionFile);
       if (read?.ok) ctx.batch = read.value;
       else if (read) ctx.error = read.error;
     }

@@ -39,6 +39,7 @@ describe('batch queue: envelope batches', () => {
   let cleanup: () => Promise<void>;
   let store: StateStore;
   let run: string;
+  const asks = () => path.join(root, 'state', 'asks');
 
   beforeEach(async () => {
     ({ dir: root, cleanup } = await makeTempDir());
@@ -52,9 +53,17 @@ describe('batch queue: envelope batches', () => {
     await cleanup();
   });
 
-  async function open(presenter: Presenter, batch: object = envelopeBatch()) {
+  async function open(presenter: Presenter, batch: object = envelopeBatch(), runDir = run) {
+    run = runDir;
     await writeQuestionFile(run, 1, batch);
-    const queue = createBatchQueue({ store, presenter, log, settleMs: 50, retryBaseMs: 20 });
+    const queue = createBatchQueue({
+      store,
+      presenter,
+      log,
+      settleMs: 50,
+      retryBaseMs: 20,
+      askRoot: asks(),
+    });
     queue.notify({ type: 'qa-file', runDir: run, name: 'q-out-001.json' });
     queue.start();
     await queue.idle();
@@ -78,7 +87,7 @@ describe('batch queue: envelope batches', () => {
     await store.close();
 
     store = await openFileStateStore(path.join(root, 'state'), { log });
-    queue = createBatchQueue({ store, presenter: p.presenter, log, settleMs: 50 });
+    queue = createBatchQueue({ store, presenter: p.presenter, log, settleMs: 50, askRoot: asks() });
     queue.start();
     await queue.idle();
     assert.deepEqual({ ...store.get(key)?.followUps }, { q2: 'web: /abs/web' });
@@ -123,7 +132,13 @@ describe('batch queue: envelope batches', () => {
 
     store = await openFileStateStore(path.join(root, 'state'), { log });
     const later = recordingPresenter();
-    queue = createBatchQueue({ store, presenter: later.presenter, log, settleMs: 50 });
+    queue = createBatchQueue({
+      store,
+      presenter: later.presenter,
+      log,
+      settleMs: 50,
+      askRoot: asks(),
+    });
     queue.notify({ type: 'qa-file', runDir: run, name: 'q-out-001.json' });
     queue.start();
     await queue.idle();
@@ -146,6 +161,28 @@ describe('batch queue: envelope batches', () => {
     assert.equal(done.kind, 'answered');
     const written = JSON.parse(await readFile(path.join(run, 'qa', 'q-answers-001.json'), 'utf8'));
     assert.deepEqual(Object.keys(written), ['seq', 'answers', 'questions']);
+    await queue.close();
+  });
+
+  test('a q-out outside the ask folders that claims the envelope source is an ordinary batch', async () => {
+    const p = recordingPresenter();
+    const agentRun = path.join(root, 'runs', 'run-a');
+    const { queue, key, revision } = await open(p.presenter, envelopeBatch(), agentRun);
+    assert.deepEqual(await queue.cancel(key, { revision, by: 'U1' }), {
+      kind: 'not-cancellable',
+    });
+    await queue.saveFollowUp(key, { revision, questionId: 'q2', text: 'typed anyway' });
+    const done = await queue.submit(key, {
+      revision,
+      by: 'U1',
+      answers: { q1: OTHER_OPTION, q2: 'Multi-repo' },
+    });
+    assert.equal(done.kind, 'answered', 'no typed text is asked for');
+    const written = JSON.parse(
+      await readFile(path.join(agentRun, 'qa', 'q-answers-001.json'), 'utf8'),
+    );
+    assert.deepEqual(Object.keys(written), ['seq', 'answers', 'questions']);
+    assert.equal(written.questions[0].header, 'Rate limit', 'its extra fields are echoed as read');
     await queue.close();
   });
 });

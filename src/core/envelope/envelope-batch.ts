@@ -4,9 +4,17 @@ import { ENVELOPE_BATCH_SOURCE } from './envelope-to-batch.js';
 import type { FollowUpText } from './follow-up-text.js';
 import { OTHER_OPTION } from './other-option.js';
 
-/** Whether a q-out batch was made from an envelope by `ask` (its top-level `source` says so). */
+/**
+ * Whether a q-out batch was made from an envelope by `ask`: its top-level `source` says so,
+ * and the relay wrote it. Any agent could write that `source`; in a run folder it claims
+ * nothing (the batch is an ordinary one), or Cancel would end it without an answer file.
+ */
 export const isEnvelopeBatch = (batch: QuestionBatch): boolean =>
-  batch.source.source === ENVELOPE_BATCH_SOURCE;
+  batch.writtenByRelay === true && claimsEnvelopeSource(batch.source);
+
+/** Whether a q-out file's top-level object says it was made from an envelope. */
+export const claimsEnvelopeSource = (source: Record<string, unknown>): boolean =>
+  source.source === ENVELOPE_BATCH_SOURCE;
 
 /** What the relay shows and checks for one question of an envelope batch. */
 export interface EnvelopeQuestionExtras {

@@ -38,10 +38,13 @@ const [rate, repos, channels] = questionsOf([
 ]) as [Question, Question, Question];
 
 describe('envelope batches', () => {
-  it('are told apart by their top-level source', () => {
+  it('are told apart by their top-level source, where the relay wrote them', () => {
     const source = { seq: 1, source: 'agent-open-questions', questions: [] };
-    assert.equal(isEnvelopeBatch({ seq: 1, questions: [], source }), true);
-    assert.equal(isEnvelopeBatch({ seq: 1, questions: [], source: { seq: 1 } }), false);
+    const batch = { seq: 1, questions: [], source };
+    assert.equal(isEnvelopeBatch({ ...batch, writtenByRelay: true }), true);
+    assert.equal(isEnvelopeBatch({ ...batch, source: { seq: 1 }, writtenByRelay: true }), false);
+    // anyone can write the field; outside the relay's ask folders it claims nothing
+    assert.equal(isEnvelopeBatch(batch), false);
   });
 
   it('read header, descriptions and the options that ask for text', () => {
