@@ -1,15 +1,20 @@
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseAnswerFile } from '../core/protocol/parse-answer-file.js';
 import { parseQuestionFile } from '../core/protocol/parse-question-file.js';
-import { formatProtocolError, type ProtocolError } from '../core/protocol/protocol-error.js';
+import {
+  formatProtocolError,
+  type ProtocolError,
+  refusedFile,
+} from '../core/protocol/protocol-error.js';
 import {
   parseQaFileName,
   type QaFileName,
   questionFileName,
 } from '../core/protocol/qa-file-names.js';
 import type { QuestionBatch } from '../core/protocol/question.js';
+import { readProtocolFile } from '../fs/read-protocol-file.js';
 
 type Io = { out: (line: string) => void; err: (line: string) => void };
 
@@ -66,13 +71,23 @@ async function filesUnder(folder: string): Promise<QaFile[] | { error: string }>
   }
 }
 
+const cannotRead = (path: string, reason: string): { error: ProtocolError } => {
+  const message = `cannot read the file (${reason}); check that it exists and is readable`;
+  return { error: { file: path, problems: [{ path: '', message }] } };
+};
+
+/**
+ * The file's text through the relay's own guarded reader, so `check` refuses exactly what
+ * the relay refuses (a FIFO, a symlink, a hard link, a file past 4 MiB) and never hangs.
+ */
 async function readText(path: string): Promise<{ text: string } | { error: ProtocolError }> {
   try {
-    return { text: await readFile(path, 'utf8') };
+    const found = await readProtocolFile(path);
+    if (found.kind === 'missing') return cannotRead(path, 'it is gone');
+    if (found.kind === 'refused') return { error: refusedFile(path, found.reason) };
+    return { text: found.bytes.toString('utf8') };
   } catch (caught) {
-    const reason = caught instanceof Error ? caught.message : String(caught);
-    const message = `cannot read the file (${reason}); check that it exists and is readable`;
-    return { error: { file: path, problems: [{ path: '', message }] } };
+    return cannotRead(path, caught instanceof Error ? caught.message : String(caught));
   }
 }
 

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { asksRoot } from '../ask/ask-folder.js';
 import { pruneFinishedAsks } from '../ask/prune-asks.js';
 import type { Config } from '../config/config-schema.js';
+import { FileWriteError } from '../fs/file-write-error.js';
 import { watchRuns } from '../fs/watch-runs.js';
 import { type BatchQueueDeps, createBatchQueue } from '../queue/batch-queue.js';
 import { createReminders } from '../queue/reminders.js';
@@ -126,7 +127,9 @@ export async function runStart(
 
   // `ask` hands its batches over as run folders here, so they are always watched.
   const asks = asksRoot(config.stateDir);
-  await mkdir(asks, { recursive: true });
+  await mkdir(asks, { recursive: true }).catch((error: unknown) => {
+    throw new FileWriteError('Creating the folder for ask', asks, error);
+  });
   // The first scan of the folders and the connection to Slack run side by side; the queue
   // collects what the scan finds and starts once both are done.
   const watcher = watchRuns([...config.watchPaths, asks], (event) => queue.notify(event), {

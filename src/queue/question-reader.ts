@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { claimsEnvelopeSource } from '../core/envelope/envelope-batch.js';
 import { parseQuestionFile } from '../core/protocol/parse-question-file.js';
-import type { ProtocolError } from '../core/protocol/protocol-error.js';
+import { type ProtocolError, refusedFile } from '../core/protocol/protocol-error.js';
 import { questionFileName } from '../core/protocol/qa-file-names.js';
 import type { QuestionBatch } from '../core/protocol/question.js';
 import { fingerprintOf } from '../core/queue/batch-key.js';
@@ -70,7 +70,7 @@ export function createQuestionReader(deps: QuestionReaderDeps) {
       // A FIFO, symlink, folder or huge file in place of a question file: say so, never read it.
       return {
         kind: 'malformed',
-        error: refusal(file, found.reason),
+        error: refusedFile(file, found.reason),
         fingerprint: `refused:${found.reason}`,
       };
     }
@@ -121,7 +121,7 @@ export function createQuestionReader(deps: QuestionReaderDeps) {
         const found = await readProtocolFile(file);
         if (found.kind === 'missing') return undefined;
         if (found.kind === 'refused') {
-          return { ok: false, error: refusal(file, found.reason) } as const;
+          return { ok: false, error: refusedFile(file, found.reason) } as const;
         }
         const parsed = parseQuestionFile(found.bytes.toString('utf8'), file);
         return parsed.ok ? ({ ok: true, value: trusted(file, parsed.value) } as const) : parsed;
@@ -148,9 +148,4 @@ export async function readTextQuietly(file: string): Promise<string | undefined>
   } catch {
     return undefined;
   }
-}
-
-/** Why a question file is not read at all, as a protocol error people can act on. */
-function refusal(file: string, reason: string): ProtocolError {
-  return { file, problems: [{ path: '', message: `the relay will not read it: ${reason}` }] };
 }

@@ -1,9 +1,10 @@
-import { mkdir, readdir, readFile, rename } from 'node:fs/promises';
+import { mkdir, readdir, rename } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { isDurableTempName, removeIfPresent, syncDir } from '../fs/durable-io.js';
 import { FileWriteError } from '../fs/file-write-error.js';
+import { readGuardedFile } from '../fs/read-protocol-file.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import type { BatchRecord, StateStore } from './batch-record.js';
 import { type CoalescingWriter, createCoalescingWriter } from './coalescing-writer.js';
@@ -33,6 +34,8 @@ interface RunSlot {
 }
 
 const RUNS_FOLDER = 'runs';
+/** Far beyond any run's state (a record is about 1 KiB); a bigger file is not ours. */
+const RUN_FILE_MAX_BYTES = 64 * 1024 * 1024;
 // Enough parallel reads to hide latency, few enough to stay far from the open-files limit.
 const LOAD_CONCURRENCY = 16;
 
@@ -200,11 +203,18 @@ async function loadRunFile(
 ): Promise<RunFile | undefined> {
   let problem: string;
   try {
-    const parsed = parseRunFile(await readFile(path, 'utf8'));
-    if (parsed.ok && runFileName(parsed.value.runDir) === name) return parsed.value;
-    problem = parsed.ok
-      ? `its name does not match its runDir ${JSON.stringify(parsed.value.runDir)} (expected ${runFileName(parsed.value.runDir)})`
-      : parsed.error;
+    // a FIFO or a symlink to /dev/zero here must not hang the start
+    const found = await readGuardedFile(path, { maxBytes: RUN_FILE_MAX_BYTES, oneLinkOnly: false });
+    if (found.kind === 'missing') return undefined;
+    if (found.kind === 'refused') {
+      problem = found.reason;
+    } else {
+      const parsed = parseRunFile(found.bytes.toString('utf8'));
+      if (parsed.ok && runFileName(parsed.value.runDir) === name) return parsed.value;
+      problem = parsed.ok
+        ? `its name does not match its runDir ${JSON.stringify(parsed.value.runDir)} (expected ${runFileName(parsed.value.runDir)})`
+        : parsed.error;
+    }
   } catch (error) {
     problem = `unreadable: ${String(error)}`;
   }

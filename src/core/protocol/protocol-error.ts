@@ -30,6 +30,14 @@ export function protocolError(file: string, problems: ProtocolProblem[]): Protoc
   };
 }
 
+/**
+ * Why a protocol file is not read at all (a FIFO, a link, too large, not readable), as an
+ * error people can act on. Nothing of the file's content is in it.
+ */
+export function refusedFile(file: string, reason: string): ProtocolError {
+  return { file, problems: [{ path: '', message: `the relay will not read it: ${reason}` }] };
+}
+
 const FIX_QUESTION_FILE = 'Fix the file and save it again; the relay re-reads it.';
 const FIX_ANSWER_FILE =
   'Fix the file so it follows the Q&A file protocol and answers the questions in its q-out file.';
