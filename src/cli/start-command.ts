@@ -22,6 +22,7 @@ import { registerFreeWriteView } from '../slack/listeners/free-write-view.js';
 import { registerHandOffView } from '../slack/listeners/hand-off-view.js';
 import { registerOptionSuggestions } from '../slack/listeners/option-suggestions.js';
 import { registerTeamActions } from '../slack/listeners/team-actions.js';
+import { createNoticePoster } from '../slack/post-notice.js';
 import { createReminderPoster } from '../slack/post-reminder.js';
 import { createSlackPresenter } from '../slack/slack-presenter.js';
 import { openFileStateStore } from '../store/file-state-store.js';
@@ -96,6 +97,7 @@ export async function runStart(
     log: log.child({ component: 'queue' }),
     publish: options.publish,
     askRoot: asksRoot(config.stateDir),
+    postNotice: createNoticePoster(app.client, config.slack.channelId),
   });
   const reminders = createReminders({
     store,
@@ -135,6 +137,7 @@ export async function runStart(
   const watcher = watchRuns([...config.watchPaths, asks], (event) => queue.notify(event), {
     log: log.child({ component: 'watcher' }),
     usePolling: config.poll,
+    onUnreadable: (where, code) => queue.reportUnreadable(where, code),
   });
   log.info({ mode: config.slack.mode, apiUrl: config.slack.apiUrl }, 'connecting to Slack');
   // Finished `ask` folders are removed after a while, so they don't pile up watches and state.

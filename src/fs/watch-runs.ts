@@ -3,15 +3,13 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { watch } from 'chokidar';
 import type { Logger } from 'pino';
+import { looksLikeQaFileName } from '../core/protocol/look-alike-names.js';
 import { createRootRelister } from './root-relister.js';
 import type { RunFsEvent } from './run-events.js';
 import { watchErrorHint } from './watch-error-hint.js';
 
-/**
- * Names worth reporting: the canonical names `parseQaFileName` accepts (three digits, or more
- * without a leading zero); the consumer parses them.
- */
-const QA_FILE = /^q-(out|answers)-(\d{3}|[1-9]\d{3,})\.json$/;
+// Names reported in qa/ folders (`looksLikeQaFileName`): protocol names, and names that look
+// like them (`q-out-0001.json`), which the consumer points out instead of ignoring them.
 
 /** Polling a few files twice a second is cheap and quick enough for a person answering in Slack. */
 const POLL_INTERVAL_MS = 500;
@@ -43,8 +41,9 @@ function placesOf(p: string, roots: readonly string[]): Place[] {
       if (a === 'qa') places.push({ kind: 'dir', runDir: root });
     } else if (c === undefined) {
       if (b === 'qa') places.push({ kind: 'dir', runDir: child });
-      if (a === 'qa' && QA_FILE.test(b)) places.push({ kind: 'qa-file', runDir: root, name: b });
-    } else if (b === 'qa' && QA_FILE.test(c)) {
+      if (a === 'qa' && looksLikeQaFileName(b))
+        places.push({ kind: 'qa-file', runDir: root, name: b });
+    } else if (b === 'qa' && looksLikeQaFileName(c)) {
       places.push({ kind: 'qa-file', runDir: child, name: c });
     }
   }
@@ -110,6 +109,8 @@ export function watchRuns(
     /** chokidar's `watch`, unless a test passes one that misbehaves on purpose */
     watchTree?: typeof watch;
     relistQuietMs?: number;
+    /** A folder the relay's user may not read (EACCES, EPERM), besides the log line. */
+    onUnreadable?: (path: string, code: string) => void;
   },
 ): { ready: Promise<void>; close(): Promise<void> } {
   const roots = [...new Set(paths.map((p) => path.resolve(p)))];
@@ -147,7 +148,7 @@ export function watchRuns(
     if (polling || closed || qaWatchers.has(qaPath)) return;
     try {
       const folder = watchFolder(qaPath, (_event, name) => {
-        if (!closed && typeof name === 'string' && QA_FILE.test(name)) {
+        if (!closed && typeof name === 'string' && looksLikeQaFileName(name)) {
           onEvent({ type: 'qa-file', runDir, name });
         }
       });
@@ -158,7 +159,7 @@ export function watchRuns(
       const listing = readdir(qaPath, { withFileTypes: true }).then(
         (entries) => {
           for (const entry of entries) {
-            if (closed || entry.isDirectory() || !QA_FILE.test(entry.name)) continue;
+            if (closed || entry.isDirectory() || !looksLikeQaFileName(entry.name)) continue;
             onEvent({ type: 'qa-file', runDir, name: entry.name });
           }
         },
@@ -166,9 +167,16 @@ export function watchRuns(
       );
       if (!scanned) listings.push(listing);
     } catch (err) {
-      const { code } = err as NodeJS.ErrnoException;
-      const hint = watchErrorHint(code);
-      if (hint !== undefined) opts.log.error({ err, path: qaPath, hint }, 'run watcher error');
+      reportError(err, qaPath);
+    }
+  };
+  const reportError = (err: unknown, where: string | undefined) => {
+    const { code } = err as NodeJS.ErrnoException;
+    const hint = watchErrorHint(code);
+    if (hint === undefined) return;
+    opts.log.error({ err, path: where, hint }, 'run watcher error');
+    if ((code === 'EACCES' || code === 'EPERM') && where !== undefined && !closed) {
+      opts.onUnreadable?.(where, code);
     }
   };
   const unwatchQaFolder = (gone: string) => {
@@ -226,11 +234,7 @@ export function watchRuns(
     if (event === 'unlinkDir') unwatchQaFolder(resolved);
     for (const runEvent of toEvents(event, resolved, roots)) onEvent(runEvent);
   });
-  watcher.on('error', (err: unknown) => {
-    const { code, path: errPath } = err as NodeJS.ErrnoException;
-    const hint = watchErrorHint(code);
-    if (hint !== undefined) opts.log.error({ err, path: errPath, hint }, 'run watcher error');
-  });
+  watcher.on('error', (err: unknown) => reportError(err, (err as NodeJS.ErrnoException).path));
   // close() settles ready too, so nobody waits forever on a watcher that never got going
   let resolveReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => {

@@ -18,6 +18,7 @@ import { createBatchActions } from './batch-actions.js';
 import type { Presenter } from './presenter.js';
 import { publishAnswers } from './publish-answers.js';
 import { createQuestionReader, type FileRead } from './question-reader.js';
+import { createRunNotices } from './run-notices.js';
 import { createRunScheduler, type RunSchedulerDeps } from './run-scheduler.js';
 import { createRunShower } from './show-run.js';
 
@@ -39,6 +40,8 @@ export interface BatchQueueDeps
   publish?: typeof publishFileNoClobber;
   /** The folder of the run folders `ask` hands over: only there is a batch's `source` honoured. */
   askRoot?: string;
+  /** Posts a notice about the watched folders for people; without it, notices are only logged. */
+  postNotice?: (text: string) => Promise<void>;
 }
 
 export type BatchQueue = ReturnType<typeof createBatchQueue>;
@@ -69,6 +72,13 @@ export function createBatchQueue(deps: BatchQueueDeps) {
   });
   const readCurrent = questions.read;
   const shower = createRunShower({ store, presenter, questions, scheduler, put, log });
+  const notices = createRunNotices({
+    notices: store.notices,
+    post: deps.postNotice,
+    log,
+    now,
+    gatherMs: deps.settleMs ?? 1000,
+  });
   const presentAll = shower.show;
   const finishSubmit = (record: BatchRecord) =>
     publishAnswers(record, { questions, publish, put, log });
@@ -93,14 +103,25 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       names = await readdir(qaDir(runDir));
     } catch (err) {
       const code = errnoCode(err);
+      if (code === 'EACCES' || code === 'EPERM') {
+        // people are told once; the folder is listed again, slower and slower, until it opens
+        const told = await notices.unreadable(qaDir(runDir), code);
+        log.debug({ runDir, code, told }, 'cannot list the qa/ folder; will look again');
+        scheduler.later(scheduler.backOff(runDir), runDir);
+        return;
+      }
       if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err; // no qa/ folder: the run is gone
     }
     if (names === undefined) {
       await closeGoneRun(runDir);
       return;
     }
+    await notices.readable(qaDir(runDir));
     await advance(runDir, listQaFiles(names));
     await presentAll(runDir);
+    const again = await notices.lookAlikes(runDir, names);
+    if (again === 'back-off') scheduler.later(scheduler.backOff(runDir), runDir);
+    else if (again !== undefined) scheduler.later(again, runDir);
   }
 
   /**
@@ -114,6 +135,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       await put({ ...active, status: 'run-removed' });
     }
     questions.forget(runDir);
+    await notices.forgetRun(runDir);
     await presentAll(runDir);
     const records = store.forRun(runDir);
     if (records.length === 0) return;
@@ -240,6 +262,11 @@ export function createBatchQueue(deps: BatchQueueDeps) {
 
     /** Resolves when no run is being synced and none is waiting (timers aside). */
     idle: () => scheduler.idle(),
+
+    /** The watcher may not read `where` (a run folder, a watched folder): people are told once. */
+    reportUnreadable(where: string, code: string): void {
+      void notices.unreadable(where, code);
+    },
 
     // lookup, saveDraft, saveFollowUp, handOff, amendOpen, claim, cancel, submit
     ...createBatchActions({

@@ -1,4 +1,5 @@
 import type { Answer } from '../core/protocol/question.js';
+import type { NoticeBook } from './notice-book.js';
 
 /** Where a batch is in its life. */
 export const BATCH_STATUSES = [
@@ -82,5 +83,7 @@ export interface StateStore {
   put(record: BatchRecord): Promise<void>;
   /** Drops every record of a run, in memory and on disk (for runs that are gone for good). */
   forget(runDir: string): Promise<void>;
+  /** Notices given about things outside any batch, so each is given once (see `NoticeBook`). */
+  notices: NoticeBook;
   close(): Promise<void>;
 }

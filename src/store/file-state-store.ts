@@ -8,6 +8,7 @@ import { readGuardedFile } from '../fs/read-protocol-file.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import type { BatchRecord, StateStore } from './batch-record.js';
 import { type CoalescingWriter, createCoalescingWriter } from './coalescing-writer.js';
+import { openNoticeBook } from './notice-book.js';
 import {
   batchRecordSchema,
   parseRunFile,
@@ -82,7 +83,9 @@ export async function openFileStateStore(
     return slot;
   };
 
+  let notices: Awaited<ReturnType<typeof openNoticeBook>>;
   try {
+    notices = await openNoticeBook(root, log, now);
     const loaded = await loadRunFiles(runsDir, log, now);
     for (const file of loaded) {
       const slot = slotFor(file.runDir);
@@ -108,6 +111,8 @@ export async function openFileStateStore(
     },
 
     all: () => [...slots.values()].flatMap((slot) => [...slot.batches.values()]),
+
+    notices,
 
     async put(record) {
       if (closing) {
@@ -136,6 +141,7 @@ export async function openFileStateStore(
     close() {
       closing ??= (async () => {
         await Promise.all([...slots.values()].map((slot) => slot.writer.idle()));
+        await notices.idle();
         await lock.release();
       })();
       return closing;
