@@ -14,6 +14,10 @@ import { watchErrorHint } from './watch-error-hint.js';
 /** Polling a few files twice a second is cheap and quick enough for a person answering in Slack. */
 const POLL_INTERVAL_MS = 500;
 
+/** A qa/ folder the relay may not read is tried again after 1 s, doubling up to a minute. */
+const DENIED_RETRY_FIRST_MS = 1000;
+const DENIED_RETRY_MAX_MS = 60_000;
+
 /** A path chokidar may see: a folder we must descend into, or a protocol file of a run. */
 type Place = { kind: 'dir'; runDir?: string } | { kind: 'qa-file'; runDir: string; name: string };
 
@@ -144,6 +148,18 @@ export function watchRuns(
   const qaWatchers = new Map<string, FSWatcher>();
   const listings: Promise<void>[] = [];
   let scanned = false;
+  // qa/ folders the relay may not read: their watch is tried again until permissions allow it,
+  // since nothing else would notice the change (chokidar has already seen the folder)
+  const denied = new Map<string, { timer: NodeJS.Timeout; waitMs: number }>();
+  const retryDenied = (qaPath: string, runDir: string) => {
+    const waitMs = Math.min(
+      (denied.get(qaPath)?.waitMs ?? DENIED_RETRY_FIRST_MS / 2) * 2,
+      DENIED_RETRY_MAX_MS,
+    );
+    const timer = setTimeout(() => watchQaFolder(qaPath, runDir), waitMs);
+    timer.unref();
+    denied.set(qaPath, { timer, waitMs });
+  };
   const watchQaFolder = (qaPath: string, runDir: string) => {
     if (polling || closed || qaWatchers.has(qaPath)) return;
     try {
@@ -166,8 +182,12 @@ export function watchRuns(
         () => undefined, // gone again: chokidar reports that
       );
       if (!scanned) listings.push(listing);
+      denied.delete(qaPath);
     } catch (err) {
-      reportError(err, qaPath);
+      const { code } = err as NodeJS.ErrnoException;
+      // told once (by the consumer); the retries are quiet
+      if (!denied.has(qaPath)) reportError(err, qaPath);
+      if (code === 'EACCES' || code === 'EPERM') retryDenied(qaPath, runDir);
     }
   };
   const reportError = (err: unknown, where: string | undefined) => {
@@ -180,10 +200,17 @@ export function watchRuns(
     }
   };
   const unwatchQaFolder = (gone: string) => {
+    const within = (qaPath: string) => qaPath === gone || qaPath.startsWith(`${gone}${path.sep}`);
     for (const [qaPath, folder] of qaWatchers) {
-      if (qaPath === gone || qaPath.startsWith(`${gone}${path.sep}`)) {
+      if (within(qaPath)) {
         folder.close();
         qaWatchers.delete(qaPath);
+      }
+    }
+    for (const [qaPath, retry] of denied) {
+      if (within(qaPath)) {
+        clearTimeout(retry.timer);
+        denied.delete(qaPath);
       }
     }
   };
@@ -255,6 +282,8 @@ export function watchRuns(
       resolveReady();
       for (const folder of qaWatchers.values()) folder.close();
       qaWatchers.clear();
+      for (const retry of denied.values()) clearTimeout(retry.timer);
+      denied.clear();
       relister.close();
       await watcher.close();
     },

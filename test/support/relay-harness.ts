@@ -15,7 +15,7 @@ export const BOB = 'U0BOB0001';
 export type Mode = 'socket' | 'http';
 
 /** A free loopback port, for HTTP mode. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();

@@ -32,12 +32,19 @@ export interface RelayProcess {
  */
 export function spawnRelay(
   args: string[],
-  opts: { env: Record<string, string>; cwd: string; stdin?: string },
+  opts: {
+    env: Record<string, string>;
+    cwd: string;
+    stdin?: string;
+    /** run as this user and group (the caller must be root), e.g. to meet real EACCES */
+    user?: { uid: number; gid: number };
+  },
 ): RelayProcess {
   const child = spawn(process.execPath, ['--import', tsxLoader, mainTs, ...args], {
     cwd: opts.cwd,
     env: { PATH: process.env.PATH ?? '', ...opts.env },
     stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    ...(opts.user ?? {}),
   });
   if (opts.stdin !== undefined) child.stdin?.end(opts.stdin);
   let out = '';
@@ -83,20 +90,31 @@ export function spawnRelay(
 }
 
 /**
- * `o7-slack-relay start` as a real process in Socket Mode against the stand-in, watching
- * `<root>/runs` with its state in `<root>/state`.
+ * `o7-slack-relay start` as a real process against the stand-in, in Socket Mode unless an
+ * HTTP `port` is given, watching `<root>/runs` with its state in `<root>/state`.
  */
-export function spawnRelayFor(slack: FakeSlack, root: string, logLevel = 'debug'): RelayProcess {
+export function spawnRelayFor(
+  slack: FakeSlack,
+  root: string,
+  logLevel = 'debug',
+  opts: { port?: number; user?: { uid: number; gid: number } } = {},
+): RelayProcess {
+  if (opts.port !== undefined) slack.setRequestUrl(`http://127.0.0.1:${opts.port}/slack/events`);
+  const transport: Record<string, string> =
+    opts.port === undefined
+      ? { SLACK_APP_TOKEN: slack.appToken }
+      : { SLACK_SIGNING_SECRET: slack.signingSecret, PORT: String(opts.port) };
   return spawnRelay(['start'], {
     cwd: root,
     env: {
       SLACK_BOT_TOKEN: slack.botToken,
-      SLACK_APP_TOKEN: slack.appToken,
+      ...transport,
       SLACK_CHANNEL_ID: CHANNEL,
       SLACK_API_URL: slack.apiUrl,
       RELAY_WATCH: path.join(root, 'runs'),
       RELAY_STATE_DIR: path.join(root, 'state'),
       LOG_LEVEL: logLevel,
     },
+    ...(opts.user ? { user: opts.user } : {}),
   });
 }
