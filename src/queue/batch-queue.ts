@@ -15,6 +15,7 @@ import { publishFileNoClobber } from '../fs/publish-file.js';
 import type { RunFsEvent } from '../fs/run-events.js';
 import type { BatchRecord, BatchStatus, StateStore } from '../store/batch-record.js';
 import { createBatchActions } from './batch-actions.js';
+import { removeCrashLeftovers } from './crash-leftovers.js';
 import type { Presenter } from './presenter.js';
 import { publishAnswers } from './publish-answers.js';
 import { createQuestionReader, type FileRead } from './question-reader.js';
@@ -83,6 +84,8 @@ export function createBatchQueue(deps: BatchQueueDeps) {
   const finishSubmit = (record: BatchRecord) =>
     publishAnswers(record, { questions, publish, put, log });
 
+  /** Runs whose `qa/` folder was cleared of our crash leftovers since the relay started. */
+  const cleaned = new Set<string>();
   const nowIso = () => now().toISOString();
   const qaDir = (runDir: string) => path.join(runDir, 'qa');
 
@@ -117,6 +120,11 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       return;
     }
     await notices.readable(qaDir(runDir));
+    if (!cleaned.has(runDir)) {
+      // before anything is read: a leftover hard-linked to an answer file gives it two names
+      cleaned.add(runDir);
+      await removeCrashLeftovers(runDir, names, log);
+    }
     await advance(runDir, listQaFiles(names));
     await presentAll(runDir);
     const again = await notices.lookAlikes(runDir, names);
@@ -135,6 +143,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       await put({ ...active, status: 'run-removed' });
     }
     questions.forget(runDir);
+    cleaned.delete(runDir);
     await notices.forgetRun(runDir);
     await presentAll(runDir);
     const records = store.forRun(runDir);
