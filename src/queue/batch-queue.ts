@@ -16,6 +16,7 @@ import type { RunFsEvent } from '../fs/run-events.js';
 import type { BatchRecord, BatchStatus, StateStore } from '../store/batch-record.js';
 import { createBatchActions } from './batch-actions.js';
 import { removeCrashLeftovers } from './crash-leftovers.js';
+import { createElsewhereAnswers } from './elsewhere-answers.js';
 import type { Presenter } from './presenter.js';
 import { publishAnswers } from './publish-answers.js';
 import { createQuestionReader, type FileRead } from './question-reader.js';
@@ -73,6 +74,15 @@ export function createBatchQueue(deps: BatchQueueDeps) {
   });
   const readCurrent = questions.read;
   const shower = createRunShower({ store, presenter, questions, scheduler, put, log });
+  const elsewhere = createElsewhereAnswers({
+    store,
+    put,
+    log,
+    now,
+    settleMs: deps.settleMs ?? 1000,
+    lookAgain: (runDir, ms) => scheduler.later(ms, runDir),
+    post: deps.postNotice,
+  });
   const notices = createRunNotices({
     notices: store.notices,
     post: deps.postNotice,
@@ -126,6 +136,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       await removeCrashLeftovers(runDir, names, log);
     }
     await advance(runDir, listQaFiles(names));
+    await elsewhere.settle(runDir);
     await presentAll(runDir);
     const again = await notices.lookAlikes(runDir, names);
     if (again === 'back-off') scheduler.later(scheduler.backOff(runDir), runDir);
@@ -144,6 +155,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     }
     questions.forget(runDir);
     cleaned.delete(runDir);
+    elsewhere.forget(runDir);
     await notices.forgetRun(runDir);
     await presentAll(runDir);
     const records = store.forRun(runDir);
@@ -188,7 +200,12 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     }
     if (listing.answers.has(seq)) {
       log.info({ runDir, seq }, 'batch answered by another provider');
-      await put({ ...record, status: 'answered-elsewhere', answeredAt: nowIso() });
+      await put({
+        ...record,
+        status: 'answered-elsewhere',
+        answeredAt: nowIso(),
+        answersPending: true,
+      });
       return false;
     }
     const read = await readCurrent(runDir, seq);

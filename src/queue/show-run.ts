@@ -103,5 +103,7 @@ function visibleSignature(record: BatchRecord): string {
     record.handoffs || record.claimedBy
       ? `|${JSON.stringify([record.handoffs ?? [], record.claimedBy ?? ''])}`
       : '';
-  return `${record.status}|${record.fingerprint}|${JSON.stringify(record.drafts)}|${record.problem ?? ''}${typed}${team}`;
+  // another provider's answers are shown again once their file is whole
+  const pending = record.answersPending ? '|answers-pending' : '';
+  return `${record.status}|${record.fingerprint}|${JSON.stringify(record.drafts)}|${record.problem ?? ''}${typed}${team}${pending}`;
 }

@@ -46,6 +46,11 @@ export interface BatchRecord {
   problem?: string;
   /** A remark for people fixed when the batch opened, e.g. a gap in the run's sequence. */
   note?: string;
+  /**
+   * Answered elsewhere, but that provider's answer file has not been read whole yet (it may
+   * be written in place, bit by bit); cleared once it parses, or once it stops changing.
+   */
+  answersPending?: true;
   /** Every hand-off so far, oldest first; escalations are recorded here too. */
   handoffs?: Handoff[];
   /** Slack user id (or user group id) the batch was last handed to: the last `handoffs[].to`. */

@@ -19,6 +19,7 @@ const handoffSchema: z.ZodType<Handoff> = z.object({
   to: z.string().min(1),
   at: z.string(),
   note: z.string().optional(),
+  answersPending: z.literal(true).optional(),
 });
 
 // Typed against BatchRecord key by key: a field added there but not here fails the typecheck,
@@ -37,6 +38,7 @@ const batchRecordShape = {
   followUps: idRecordSchema(z.string()).optional(),
   problem: z.string().optional(),
   note: z.string().optional(),
+  answersPending: z.literal(true).optional(),
   handoffs: z.array(handoffSchema).optional(),
   assignee: z.string().optional(),
   claimedBy: z.string().optional(),
