@@ -13,7 +13,6 @@ import {
   answerFile,
   answerYesNo,
   assertSlackHealthy,
-  choose,
   headerOf,
   MODES,
   postBatch,
