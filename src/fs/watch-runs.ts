@@ -148,17 +148,18 @@ export function watchRuns(
   const qaWatchers = new Map<string, FSWatcher>();
   const listings: Promise<void>[] = [];
   let scanned = false;
-  // qa/ folders the relay may not read: their watch is tried again until permissions allow it,
-  // since nothing else would notice the change (chokidar has already seen the folder)
+  // Folders the relay may not read: their watch is tried again, more and more slowly, until
+  // permissions allow it, since nothing else would notice the change (the tree watcher has
+  // seen the folder already). Only the first failure is reported.
   const denied = new Map<string, { timer: NodeJS.Timeout; waitMs: number }>();
-  const retryDenied = (qaPath: string, runDir: string) => {
+  const retryDenied = (folder: string, retry: () => void) => {
     const waitMs = Math.min(
-      (denied.get(qaPath)?.waitMs ?? DENIED_RETRY_FIRST_MS / 2) * 2,
+      (denied.get(folder)?.waitMs ?? DENIED_RETRY_FIRST_MS / 2) * 2,
       DENIED_RETRY_MAX_MS,
     );
-    const timer = setTimeout(() => watchQaFolder(qaPath, runDir), waitMs);
+    const timer = setTimeout(retry, waitMs);
     timer.unref();
-    denied.set(qaPath, { timer, waitMs });
+    denied.set(folder, { timer, waitMs });
   };
   const watchQaFolder = (qaPath: string, runDir: string) => {
     if (polling || closed || qaWatchers.has(qaPath)) return;
@@ -184,20 +185,20 @@ export function watchRuns(
       if (!scanned) listings.push(listing);
       denied.delete(qaPath);
     } catch (err) {
-      const { code } = err as NodeJS.ErrnoException;
-      // told once (by the consumer); the retries are quiet
-      if (!denied.has(qaPath)) reportError(err, qaPath);
-      if (code === 'EACCES' || code === 'EPERM') retryDenied(qaPath, runDir);
+      reportError(err, qaPath, () => watchQaFolder(qaPath, runDir));
     }
   };
-  const reportError = (err: unknown, where: string | undefined) => {
+  /** Logs a watch error; one of permission is told to the consumer and retried by `retry`. */
+  const reportError = (err: unknown, where: string | undefined, retry: () => void) => {
     const { code } = err as NodeJS.ErrnoException;
     const hint = watchErrorHint(code);
-    if (hint === undefined) return;
-    opts.log.error({ err, path: where, hint }, 'run watcher error');
-    if ((code === 'EACCES' || code === 'EPERM') && where !== undefined && !closed) {
-      opts.onUnreadable?.(where, code);
+    if (hint === undefined || closed) return;
+    const noAccess = (code === 'EACCES' || code === 'EPERM') && where !== undefined;
+    if (!noAccess || !denied.has(where)) {
+      opts.log.error({ err, path: where, hint }, 'run watcher error');
+      if (noAccess) opts.onUnreadable?.(where, code);
     }
+    if (noAccess) retryDenied(where, retry);
   };
   const unwatchQaFolder = (gone: string) => {
     const within = (qaPath: string) => qaPath === gone || qaPath.startsWith(`${gone}${path.sep}`);
@@ -250,6 +251,13 @@ export function watchRuns(
   watcher.on('all', (event, p) => {
     if (closed) return;
     const resolved = path.resolve(p);
+    // something was found in a folder it could not read: it can read it now
+    const parent = path.dirname(resolved);
+    const retry = denied.get(parent);
+    if (retry && !qaWatchers.has(parent) && (event === 'addDir' || event === 'add')) {
+      clearTimeout(retry.timer);
+      denied.delete(parent);
+    }
     if (event === 'addDir' && roots.includes(resolved)) watchRoot(resolved);
     if (event === 'unlinkDir') relister.unwatch(resolved);
     if (event === 'addDir' && path.basename(resolved) === 'qa') {
@@ -261,7 +269,15 @@ export function watchRuns(
     if (event === 'unlinkDir') unwatchQaFolder(resolved);
     for (const runEvent of toEvents(event, resolved, roots)) onEvent(runEvent);
   });
-  watcher.on('error', (err: unknown) => reportError(err, (err as NodeJS.ErrnoException).path));
+  watcher.on('error', (err: unknown) => {
+    const where = (err as NodeJS.ErrnoException).path;
+    reportError(err, where, () => {
+      // forget the folder and add it again: chokidar reads it anew, or fails (and says so) again
+      if (closed || where === undefined) return;
+      watcher.unwatch(where);
+      watcher.add(where);
+    });
+  });
   // close() settles ready too, so nobody waits forever on a watcher that never got going
   let resolveReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => {

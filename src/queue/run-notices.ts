@@ -18,6 +18,10 @@ export interface RunNoticesDeps {
 
 export type RunNotices = ReturnType<typeof createRunNotices>;
 
+/** Whether `inner` is `outer` or lies below it. */
+const isWithin = (inner: string, outer: string): boolean =>
+  inner === outer || inner.startsWith(`${outer}${path.sep}`);
+
 /**
  * Tells people, once, about things in the watched folders that no batch message can show:
  * files named almost like protocol files, and files or folders the relay may not read. Each
@@ -98,19 +102,24 @@ export function createRunNotices(deps: RunNoticesDeps) {
       return undefined;
     },
 
-    /** Says that the relay may not read `where` (a file or folder), with what to do. */
+    /**
+     * Says that the relay may not read `where` (a file or folder), with what to do. A folder
+     * above or below one already told about is the same problem (an unreadable run folder
+     * makes its `qa/` unreadable too): it is not told again.
+     */
     async unreadable(where: string, code: string): Promise<boolean> {
-      if (notices.has('unreadable', where)) return true;
+      const told = notices.paths('unreadable');
+      if (told.some((p) => isWithin(where, p) || isWithin(p, where))) return true;
       const text = `The relay may not read ${where} (${code}), so questions in it cannot be shown. Grant the user running the relay read permission on it (and search permission on its folders), or stop watching it.`;
       return tell('unreadable', [where], text, { path: where, code }, 'cannot read a watched path');
     },
 
-    /** `where` was read: a later failure to read it is told again. */
+    /** `where` (and so every folder above it) was read: a later failure is told again. */
     async readable(where: string): Promise<void> {
-      if (notices.has('unreadable', where)) {
-        log.info({ path: where }, 'can read this path again');
-        await notices.remove('unreadable', (p) => p === where);
-      }
+      const cleared = notices.paths('unreadable').filter((p) => isWithin(where, p));
+      if (cleared.length === 0) return;
+      log.info({ paths: cleared }, 'can read these paths again');
+      await notices.remove('unreadable', (p) => cleared.includes(p));
     },
 
     /**

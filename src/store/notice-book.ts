@@ -15,6 +15,8 @@ export type NoticeKind = 'look-alike' | 'unreadable';
  */
 export interface NoticeBook {
   has(kind: NoticeKind, path: string): boolean;
+  /** The paths notices of `kind` were given about. */
+  paths(kind: NoticeKind): string[];
   /** Records that a notice was given; resolves once that is on disk. */
   add(kind: NoticeKind, path: string): Promise<void>;
   /** Drops the notices of `kind` about paths `drop` picks; resolves once that is on disk. */
@@ -71,6 +73,7 @@ export async function openNoticeBook(
   );
   return {
     has: (kind, about) => given.has(keyOf(kind, about)),
+    paths: (kind) => [...given.values()].filter((n) => n.kind === kind).map((n) => n.path),
     add(kind, about) {
       given.set(keyOf(kind, about), { kind, path: about, at: now().toISOString() });
       return writer.request();

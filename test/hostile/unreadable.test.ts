@@ -52,10 +52,13 @@ for (const mode of MODES) {
       const file = await writeQuestionFile(fileRun, 1, sampleBatch(1));
       await writeQuestionFile(folderRun, 1, sampleBatch(1));
       const qa = path.join(folderRun, 'qa');
+      const lockedRun = path.join(root, 'runs', 'run-locked');
+      await writeQuestionFile(lockedRun, 1, sampleBatch(1));
       await mkdir(path.join(root, 'state'));
       if (asRoot) execFileSync('chown', ['-R', `${NOBODY.uid}:${NOBODY.gid}`, root]);
       await chmod(file, 0o000);
       await chmod(qa, 0o000);
+      await chmod(lockedRun, 0o000);
 
       const port = mode === 'http' ? await freePort() : undefined;
       relay = spawnRelayFor(slack, root, 'info', {
@@ -76,36 +79,50 @@ for (const mode of MODES) {
         ),
         visibleText(refused),
       );
-      // the unreadable folder: one notice, however many times it was met
-      const notice = `The relay may not read ${qa} (EACCES), so questions in it cannot be shown. Grant the user running the relay read permission on it (and search permission on its folders), or stop watching it.`;
-      await waitFor(() => messages().some((m) => m.text === notice), 'the folder notice', 20_000);
-      await relay.waitForLog('cannot read a watched path');
+      // unreadable folders: one notice each, however many times (and ways) they were met; a
+      // run folder without permissions makes its qa/ unreadable too, which is the same problem
+      const noticeOf = (where: string) =>
+        `The relay may not read ${where} (EACCES), so questions in it cannot be shown. Grant the user running the relay read permission on it (and search permission on its folders), or stop watching it.`;
+      const notices = () => messages().filter((m) => m.text.startsWith('The relay may not read'));
+      await waitFor(() => notices().length === 2, 'the two folder notices', 20_000);
+      assert.deepEqual(
+        notices()
+          .map((m) => m.text)
+          .sort(),
+        [noticeOf(qa), noticeOf(lockedRun)].sort(),
+      );
 
       await chmod(file, 0o644);
       await chmod(qa, 0o755);
+      await chmod(lockedRun, 0o755);
       await waitFor(
         () => elementsOf(batchMessage('run-file')?.blocks ?? []).length > 0,
         'the run-file batch, readable now',
         20_000,
       );
-      const shown = await waitFor(() => batchMessage('run-folder'), 'the run-folder batch', 30_000);
-      // the folder is watched again too: a rewritten q-out in it is seen
-      const rewritten = sampleBatch(1);
-      rewritten.questions[0] = {
-        ...rewritten.questions[0],
-        prompt: 'Output format, second try?',
-      } as never;
-      await writeQuestionFile(folderRun, 1, rewritten);
-      await waitFor(
-        () => visibleText(slack.message(CHANNEL, shown.ts) ?? shown).includes('second try'),
-        'the rewritten batch',
-        20_000,
-      );
-      assert.equal(messages().filter((m) => m.text === notice).length, 1);
+      // the folders are shown and watched again: a rewritten q-out in them is seen
+      for (const [run, dir] of [
+        ['run-folder', folderRun],
+        ['run-locked', lockedRun],
+      ] as const) {
+        const shown = await waitFor(() => batchMessage(run), `the ${run} batch`, 30_000);
+        const rewritten = sampleBatch(1);
+        rewritten.questions[0] = {
+          ...rewritten.questions[0],
+          prompt: 'Output format, second try?',
+        } as never;
+        await writeQuestionFile(dir, 1, rewritten);
+        await waitFor(
+          () => visibleText(slack.message(CHANNEL, shown.ts) ?? shown).includes('second try'),
+          `the rewritten batch of ${run}`,
+          30_000,
+        );
+      }
+      assert.equal(notices().length, 2);
       assert.equal(
         relay.logs.filter((l) => l.msg === 'cannot read a watched path').length,
-        1,
-        'one log warning',
+        2,
+        'one log warning for each',
       );
     });
   });
