@@ -18,6 +18,18 @@ interface Frame {
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
+/** Where the string that starts before `from` ends: its unescaped `"`, or -1 for none. */
+function closingQuote(text: string, from: number): number {
+  let at = text.indexOf('"', from);
+  while (at !== -1) {
+    let backslashes = 0;
+    while (text.charCodeAt(at - 1 - backslashes) === BACKSLASH) backslashes += 1;
+    if (backslashes % 2 === 0) return at;
+    at = text.indexOf('"', at + 1);
+  }
+  return -1;
+}
+
 /** A key as JSON spells it, decoded; a key with a broken escape stays as written. */
 function decodeKey(quoted: string): string {
   try {
@@ -39,14 +51,8 @@ export function findTooDeep(text: string, maxDepth: number): DepthFault | undefi
   while (pos < text.length) {
     const code = text.charCodeAt(pos);
     if (code === QUOTE) {
-      let end = pos + 1;
-      while (end < text.length) {
-        const inner = text.charCodeAt(end);
-        if (inner === BACKSLASH) end += 2;
-        else if (inner === QUOTE) break;
-        else end += 1;
-      }
-      if (end >= text.length) return undefined; // unterminated: the parser says where
+      const end = closingQuote(text, pos + 1);
+      if (end === -1) return undefined; // unterminated: the parser says where
       const top = stack.at(-1);
       if (top?.open === '{' && top.expectingKey) top.key = decodeKey(text.slice(pos, end + 1));
       pos = end + 1;
