@@ -6,6 +6,8 @@ export const ErrorCode = {
   StateLocked: 'o7_state_locked',
   /** a durable write (answers, state) failed */
   FileWriteFailed: 'o7_file_write_failed',
+  /** something in the state folder is not what the relay keeps there (a folder as the lock, …) */
+  StateDirUnusable: 'o7_state_dir_unusable',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { errnoCode } from '../fs/file-write-error.js';
+import { readGuardedFile } from '../fs/read-protocol-file.js';
 import { LOCK_FILE_NAME, parseLockPid, processIsAlive } from '../store/state-dir-lock.js';
 
 /**
@@ -8,13 +7,12 @@ import { LOCK_FILE_NAME, parseLockPid, processIsAlive } from '../store/state-dir
  * `undefined` when there is no lock, it is unreadable, or its process is gone (a crash).
  */
 export async function findRunningRelay(stateDir: string): Promise<number | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path.join(stateDir, LOCK_FILE_NAME), 'utf8');
-  } catch (error) {
-    if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') return undefined;
-    throw error;
-  }
-  const pid = parseLockPid(text);
+  // the relay reads its lock this way too: something odd in its place is no relay
+  const found = await readGuardedFile(path.join(stateDir, LOCK_FILE_NAME), {
+    maxBytes: 64,
+    oneLinkOnly: false,
+  });
+  if (found.kind !== 'ok') return undefined;
+  const pid = parseLockPid(found.bytes.toString('utf8'));
   return pid !== undefined && processIsAlive(pid) ? pid : undefined;
 }

@@ -1,5 +1,4 @@
 import { type FSWatcher, watch } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   type AskCancellation,
@@ -7,7 +6,7 @@ import {
   parseCancellation,
 } from '../core/envelope/ask-cancellation.js';
 import { removeIfPresent } from '../fs/durable-io.js';
-import { errnoCode } from '../fs/file-write-error.js';
+import { readGuardedFile } from '../fs/read-protocol-file.js';
 import type { AskFolder } from './ask-folder.js';
 
 /** How an `ask` ended. */
@@ -30,14 +29,15 @@ export interface WaitOptions {
 
 const DEFAULT_POLL_MS = 1000;
 
+/** Answer files echo their questions, so they can be a little over the 4 MiB of a q-out. */
+const OUTCOME_MAX_BYTES = 16 * 1024 * 1024;
+
 async function readIfPresent(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    const code = errnoCode(error);
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw error;
-  }
+  // the relay writes these files, but a FIFO put in their place must not hang `ask`
+  const found = await readGuardedFile(file, { maxBytes: OUTCOME_MAX_BYTES, oneLinkOnly: false });
+  if (found.kind === 'missing') return undefined;
+  if (found.kind === 'refused') throw new Error(`${file} cannot be read: ${found.reason}`);
+  return found.bytes.toString('utf8');
 }
 
 /** The outcome the folder shows now, if any: an answer wins over a cancellation. */

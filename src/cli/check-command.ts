@@ -1,15 +1,21 @@
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { lookAlikeFix, PROTOCOL_NAMES_RULE } from '../core/protocol/look-alike-names.js';
 import { parseAnswerFile } from '../core/protocol/parse-answer-file.js';
 import { parseQuestionFile } from '../core/protocol/parse-question-file.js';
-import { formatProtocolError, type ProtocolError } from '../core/protocol/protocol-error.js';
+import {
+  formatProtocolError,
+  type ProtocolError,
+  refusedFile,
+} from '../core/protocol/protocol-error.js';
 import {
   parseQaFileName,
   type QaFileName,
   questionFileName,
 } from '../core/protocol/qa-file-names.js';
 import type { QuestionBatch } from '../core/protocol/question.js';
+import { readProtocolFile } from '../fs/read-protocol-file.js';
 
 type Io = { out: (line: string) => void; err: (line: string) => void };
 
@@ -27,16 +33,32 @@ async function kindOf(path: string): Promise<'file' | 'folder' | 'missing'> {
 const bySeqThenQuestionFirst = (a: QaFileName, b: QaFileName): number =>
   a.seq - b.seq || (a.kind === b.kind ? 0 : a.kind === 'question' ? -1 : 1);
 
-type QaFile = { path: string; name: QaFileName };
+/** A protocol file to check, or a name that only looks like one (`q-out-0001.json`). */
+type QaFile = { path: string; name: QaFileName } | { path: string; lookAlike: string };
+
+const seqOf = (file: QaFile) => ('name' in file ? file.name.seq : Number.POSITIVE_INFINITY);
 
 async function protocolFilesIn(folder: string): Promise<QaFile[]> {
   const entries = await readdir(folder, { withFileTypes: true });
-  const files = entries.flatMap((entry) => {
+  const files = entries.flatMap((entry): QaFile[] => {
+    if (entry.isDirectory()) return [];
+    const path = join(folder, entry.name);
     const name = parseQaFileName(entry.name);
-    return name && !entry.isDirectory() ? [{ name, path: join(folder, entry.name) }] : [];
+    if (name) return [{ name, path }];
+    const fix = lookAlikeFix(entry.name);
+    return fix === undefined ? [] : [{ path, lookAlike: fix }];
   });
-  return files.sort((a, b) => bySeqThenQuestionFirst(a.name, b.name));
+  return files.sort(
+    (a, b) =>
+      seqOf(a) - seqOf(b) ||
+      ('name' in a && 'name' in b ? bySeqThenQuestionFirst(a.name, b.name) : 0) ||
+      a.path.localeCompare(b.path),
+  );
 }
+
+/** What `check` says of a look-alike name: the same fix the relay posts in Slack. */
+const lookAlikeLine = (path: string, fix: string) =>
+  `${path}: not a Q&A file name, so the relay ignores it: ${fix}. ${PROTOCOL_NAMES_RULE}.`;
 
 const mayBeFolder = (entry: Dirent): boolean => entry.isDirectory() || entry.isSymbolicLink();
 
@@ -66,13 +88,23 @@ async function filesUnder(folder: string): Promise<QaFile[] | { error: string }>
   }
 }
 
+const cannotRead = (path: string, reason: string): { error: ProtocolError } => {
+  const message = `cannot read the file (${reason}); check that it exists and is readable`;
+  return { error: { file: path, problems: [{ path: '', message }] } };
+};
+
+/**
+ * The file's text through the relay's own guarded reader, so `check` refuses exactly what
+ * the relay refuses (a FIFO, a symlink, a hard link, a file past 4 MiB) and never hangs.
+ */
 async function readText(path: string): Promise<{ text: string } | { error: ProtocolError }> {
   try {
-    return { text: await readFile(path, 'utf8') };
+    const found = await readProtocolFile(path);
+    if (found.kind === 'missing') return cannotRead(path, 'it is gone');
+    if (found.kind === 'refused') return { error: refusedFile(path, found.reason) };
+    return { text: found.bytes.toString('utf8') };
   } catch (caught) {
-    const reason = caught instanceof Error ? caught.message : String(caught);
-    const message = `cannot read the file (${reason}); check that it exists and is readable`;
-    return { error: { file: path, problems: [{ path: '', message }] } };
+    return cannotRead(path, caught instanceof Error ? caught.message : String(caught));
   }
 }
 
@@ -107,10 +139,16 @@ export async function runCheck(paths: string[], io: Io): Promise<number> {
   let valid = 0;
   let invalid = 0;
   const seen = new Set<string>();
-  const check = async ({ path, name }: QaFile): Promise<void> => {
+  const check = async (file: QaFile): Promise<void> => {
+    const { path } = file;
     if (seen.has(resolve(path))) return;
     seen.add(resolve(path));
-    const error = await problemsOf(path, name);
+    if ('lookAlike' in file) {
+      invalid += 1;
+      io.err(lookAlikeLine(path, file.lookAlike));
+      return;
+    }
+    const error = await problemsOf(path, file.name);
     if (error === undefined) {
       valid += 1;
       io.out(`ok  ${path}`);
@@ -127,7 +165,9 @@ export async function runCheck(paths: string[], io: Io): Promise<number> {
       io.err(`${path}: no such file or folder; ${WHAT_TO_PASS}`);
     } else if (kind === 'file') {
       const name = parseQaFileName(basename(path));
+      const fix = lookAlikeFix(basename(path));
       if (name) await check({ path, name });
+      else if (fix !== undefined) await check({ path, lookAlike: fix });
       else {
         invalid += 1;
         io.err(`${path}: not a Q&A protocol file; expected a name like ${EXPECTED_NAMES}`);

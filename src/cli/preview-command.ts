@@ -1,10 +1,11 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { idRecord } from '../core/protocol/id-record.js';
 import { parseQuestionFile } from '../core/protocol/parse-question-file.js';
-import { formatProtocolError } from '../core/protocol/protocol-error.js';
+import { formatProtocolError, refusedFile } from '../core/protocol/protocol-error.js';
 import { batchKey, fingerprintOf } from '../core/queue/batch-key.js';
 import { revisionOf } from '../core/slack/batch-view.js';
 import { renderBatchMessages } from '../core/slack/render-batch-messages.js';
+import { readProtocolFile } from '../fs/read-protocol-file.js';
 
 const BUILDER = 'https://app.slack.com/block-kit-builder/#';
 
@@ -21,15 +22,22 @@ export async function runPreview(
   file: string,
   io: { out: (line: string) => void; err: (line: string) => void },
 ): Promise<number> {
-  let text: string;
+  // the relay's guarded reader: a FIFO, a link or a huge file is refused as the relay would
+  let found: Awaited<ReturnType<typeof readProtocolFile>>;
   try {
-    text = await readFile(file, 'utf8');
+    found = await readProtocolFile(file);
   } catch (error) {
-    io.err(
-      `Cannot read ${file}: ${(error as Error).message}. Give the path of a q-out-NNN.json file.`,
-    );
+    found = { kind: 'refused', reason: (error as Error).message };
+  }
+  if (found.kind === 'missing') {
+    io.err(`Cannot read ${file}: no such file. Give the path of a q-out-NNN.json file.`);
     return 2;
   }
+  if (found.kind === 'refused') {
+    io.err(formatProtocolError(refusedFile(file, found.reason)));
+    return 1;
+  }
+  const text = found.bytes.toString('utf8');
   const parsed = parseQuestionFile(text, file);
   if (!parsed.ok) {
     io.err(formatProtocolError(parsed.error));
@@ -43,7 +51,7 @@ export async function runPreview(
     runDir,
     seq: parsed.value.seq,
     questions: parsed.value.questions,
-    drafts: {},
+    drafts: idRecord(),
     state: { kind: 'open' },
   });
   for (const [index, message] of messages.entries()) {

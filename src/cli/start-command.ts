@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { asksRoot } from '../ask/ask-folder.js';
 import { pruneFinishedAsks } from '../ask/prune-asks.js';
 import type { Config } from '../config/config-schema.js';
+import { FileWriteError } from '../fs/file-write-error.js';
 import { watchRuns } from '../fs/watch-runs.js';
 import { type BatchQueueDeps, createBatchQueue } from '../queue/batch-queue.js';
 import { createReminders } from '../queue/reminders.js';
@@ -26,6 +27,7 @@ import { registerOptionSuggestions } from '../slack/listeners/option-suggestions
 import { registerTeamActions } from '../slack/listeners/team-actions.js';
 import { noteArrival } from '../slack/lookup-budget.js';
 import { createModalSeal, loadModalSealKey } from '../slack/modal-seal.js';
+import { createNoticePoster } from '../slack/post-notice.js';
 import { createReminderPoster } from '../slack/post-reminder.js';
 import { createSlackPresenter } from '../slack/slack-presenter.js';
 import { checkClient } from '../slack/token-check.js';
@@ -119,6 +121,8 @@ export async function runStart(
     presenter,
     log: log.child({ component: 'queue' }),
     publish: options.publish,
+    askRoot: asksRoot(config.stateDir),
+    postNotice: createNoticePoster(app.client, config.slack.channelId),
   });
   const reminders = createReminders({
     store,
@@ -162,12 +166,15 @@ export async function runStart(
 
   // `ask` hands its batches over as run folders here, so they are always watched.
   const asks = asksRoot(config.stateDir);
-  await mkdir(asks, { recursive: true });
+  await mkdir(asks, { recursive: true }).catch((error: unknown) => {
+    throw new FileWriteError('Creating the folder for ask', asks, error);
+  });
   // The first scan of the folders and the connection to Slack run side by side; the queue
   // collects what the scan finds and starts once both are done.
   const watcher = watchRuns([...config.watchPaths, asks], (event) => queue.notify(event), {
     log: log.child({ component: 'watcher' }),
     usePolling: config.poll,
+    onUnreadable: (where, code) => queue.reportUnreadable(where, code),
   });
   log.info({ mode: config.slack.mode, apiUrl: config.slack.apiUrl }, 'connecting to Slack');
   // Finished `ask` folders are removed after a while, so they don't pile up watches and state.

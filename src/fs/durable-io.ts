@@ -17,6 +17,20 @@ export function isDurableTempName(name: string): boolean {
   return name.startsWith('.') && name.endsWith('.tmp');
 }
 
+const TEMP_NAME = /^\.(.+)\.(\d+)\.[0-9a-f]{12}\.tmp$/;
+
+/**
+ * What a temp file `tempPathBeside` made is for: the name it stands in for, and the pid of
+ * the process that made it. `undefined` for any other name, so in folders others write to
+ * (agents' `qa/`) only our own temp files are ever taken for leftovers.
+ */
+export function parseDurableTempName(name: string): { target: string; pid: number } | undefined {
+  const match = TEMP_NAME.exec(name);
+  if (!match) return undefined;
+  const pid = Number(match[2]);
+  return Number.isSafeInteger(pid) ? { target: match[1] as string, pid } : undefined;
+}
+
 /** Creates `path` (never an existing file), writes `content` and fsyncs it before closing. */
 export async function writeNewFileSynced(path: string, content: string): Promise<void> {
   const handle = await open(path, 'wx', 0o644);

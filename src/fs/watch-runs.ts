@@ -3,18 +3,20 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { watch } from 'chokidar';
 import type { Logger } from 'pino';
+import { looksLikeQaFileName } from '../core/protocol/look-alike-names.js';
 import { createRootRelister } from './root-relister.js';
 import type { RunFsEvent } from './run-events.js';
 import { watchErrorHint } from './watch-error-hint.js';
 
-/**
- * Names worth reporting: the canonical names `parseQaFileName` accepts (three digits, or more
- * without a leading zero); the consumer parses them.
- */
-const QA_FILE = /^q-(out|answers)-(\d{3}|[1-9]\d{3,})\.json$/;
+// Names reported in qa/ folders (`looksLikeQaFileName`): protocol names, and names that look
+// like them (`q-out-0001.json`), which the consumer points out instead of ignoring them.
 
 /** Polling a few files twice a second is cheap and quick enough for a person answering in Slack. */
 const POLL_INTERVAL_MS = 500;
+
+/** A qa/ folder the relay may not read is tried again after 1 s, doubling up to a minute. */
+const DENIED_RETRY_FIRST_MS = 1000;
+const DENIED_RETRY_MAX_MS = 60_000;
 
 /** A path chokidar may see: a folder we must descend into, or a protocol file of a run. */
 type Place = { kind: 'dir'; runDir?: string } | { kind: 'qa-file'; runDir: string; name: string };
@@ -43,8 +45,9 @@ function placesOf(p: string, roots: readonly string[]): Place[] {
       if (a === 'qa') places.push({ kind: 'dir', runDir: root });
     } else if (c === undefined) {
       if (b === 'qa') places.push({ kind: 'dir', runDir: child });
-      if (a === 'qa' && QA_FILE.test(b)) places.push({ kind: 'qa-file', runDir: root, name: b });
-    } else if (b === 'qa' && QA_FILE.test(c)) {
+      if (a === 'qa' && looksLikeQaFileName(b))
+        places.push({ kind: 'qa-file', runDir: root, name: b });
+    } else if (b === 'qa' && looksLikeQaFileName(c)) {
       places.push({ kind: 'qa-file', runDir: child, name: c });
     }
   }
@@ -110,6 +113,8 @@ export function watchRuns(
     /** chokidar's `watch`, unless a test passes one that misbehaves on purpose */
     watchTree?: typeof watch;
     relistQuietMs?: number;
+    /** A folder the relay's user may not read (EACCES, EPERM), besides the log line. */
+    onUnreadable?: (path: string, code: string) => void;
   },
 ): { ready: Promise<void>; close(): Promise<void> } {
   const roots = [...new Set(paths.map((p) => path.resolve(p)))];
@@ -143,11 +148,24 @@ export function watchRuns(
   const qaWatchers = new Map<string, FSWatcher>();
   const listings: Promise<void>[] = [];
   let scanned = false;
+  // Folders the relay may not read: their watch is tried again, more and more slowly, until
+  // permissions allow it, since nothing else would notice the change (the tree watcher has
+  // seen the folder already). Only the first failure is reported.
+  const denied = new Map<string, { timer: NodeJS.Timeout; waitMs: number }>();
+  const retryDenied = (folder: string, retry: () => void) => {
+    const waitMs = Math.min(
+      (denied.get(folder)?.waitMs ?? DENIED_RETRY_FIRST_MS / 2) * 2,
+      DENIED_RETRY_MAX_MS,
+    );
+    const timer = setTimeout(retry, waitMs);
+    timer.unref();
+    denied.set(folder, { timer, waitMs });
+  };
   const watchQaFolder = (qaPath: string, runDir: string) => {
     if (polling || closed || qaWatchers.has(qaPath)) return;
     try {
       const folder = watchFolder(qaPath, (_event, name) => {
-        if (!closed && typeof name === 'string' && QA_FILE.test(name)) {
+        if (!closed && typeof name === 'string' && looksLikeQaFileName(name)) {
           onEvent({ type: 'qa-file', runDir, name });
         }
       });
@@ -158,24 +176,42 @@ export function watchRuns(
       const listing = readdir(qaPath, { withFileTypes: true }).then(
         (entries) => {
           for (const entry of entries) {
-            if (closed || entry.isDirectory() || !QA_FILE.test(entry.name)) continue;
+            if (closed || entry.isDirectory() || !looksLikeQaFileName(entry.name)) continue;
             onEvent({ type: 'qa-file', runDir, name: entry.name });
           }
         },
         () => undefined, // gone again: chokidar reports that
       );
       if (!scanned) listings.push(listing);
+      denied.delete(qaPath);
     } catch (err) {
-      const { code } = err as NodeJS.ErrnoException;
-      const hint = watchErrorHint(code);
-      if (hint !== undefined) opts.log.error({ err, path: qaPath, hint }, 'run watcher error');
+      reportError(err, qaPath, () => watchQaFolder(qaPath, runDir));
     }
   };
+  /** Logs a watch error; one of permission is told to the consumer and retried by `retry`. */
+  const reportError = (err: unknown, where: string | undefined, retry: () => void) => {
+    const { code } = err as NodeJS.ErrnoException;
+    const hint = watchErrorHint(code);
+    if (hint === undefined || closed) return;
+    const noAccess = (code === 'EACCES' || code === 'EPERM') && where !== undefined;
+    if (!noAccess || !denied.has(where)) {
+      opts.log.error({ err, path: where, hint }, 'run watcher error');
+      if (noAccess) opts.onUnreadable?.(where, code);
+    }
+    if (noAccess) retryDenied(where, retry);
+  };
   const unwatchQaFolder = (gone: string) => {
+    const within = (qaPath: string) => qaPath === gone || qaPath.startsWith(`${gone}${path.sep}`);
     for (const [qaPath, folder] of qaWatchers) {
-      if (qaPath === gone || qaPath.startsWith(`${gone}${path.sep}`)) {
+      if (within(qaPath)) {
         folder.close();
         qaWatchers.delete(qaPath);
+      }
+    }
+    for (const [qaPath, retry] of denied) {
+      if (within(qaPath)) {
+        clearTimeout(retry.timer);
+        denied.delete(qaPath);
       }
     }
   };
@@ -215,6 +251,13 @@ export function watchRuns(
   watcher.on('all', (event, p) => {
     if (closed) return;
     const resolved = path.resolve(p);
+    // something was found in a folder it could not read: it can read it now
+    const parent = path.dirname(resolved);
+    const retry = denied.get(parent);
+    if (retry && !qaWatchers.has(parent) && (event === 'addDir' || event === 'add')) {
+      clearTimeout(retry.timer);
+      denied.delete(parent);
+    }
     if (event === 'addDir' && roots.includes(resolved)) watchRoot(resolved);
     if (event === 'unlinkDir') relister.unwatch(resolved);
     if (event === 'addDir' && path.basename(resolved) === 'qa') {
@@ -227,9 +270,13 @@ export function watchRuns(
     for (const runEvent of toEvents(event, resolved, roots)) onEvent(runEvent);
   });
   watcher.on('error', (err: unknown) => {
-    const { code, path: errPath } = err as NodeJS.ErrnoException;
-    const hint = watchErrorHint(code);
-    if (hint !== undefined) opts.log.error({ err, path: errPath, hint }, 'run watcher error');
+    const where = (err as NodeJS.ErrnoException).path;
+    reportError(err, where, () => {
+      // forget the folder and add it again: chokidar reads it anew, or fails (and says so) again
+      if (closed || where === undefined) return;
+      watcher.unwatch(where);
+      watcher.add(where);
+    });
   });
   // close() settles ready too, so nobody waits forever on a watcher that never got going
   let resolveReady: () => void = () => {};
@@ -251,6 +298,8 @@ export function watchRuns(
       resolveReady();
       for (const folder of qaWatchers.values()) folder.close();
       qaWatchers.clear();
+      for (const retry of denied.values()) clearTimeout(retry.timer);
+      denied.clear();
       relister.close();
       await watcher.close();
     },

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { CANCELLED_FILE_NAME, serializeCancellation } from '../core/envelope/ask-cancellation.js';
 import { isEnvelopeBatch, questionsMissingText } from '../core/envelope/envelope-batch.js';
 import { buildAnswerFile } from '../core/protocol/build-answer-file.js';
+import { idRecord, valueFor, withIdValue } from '../core/protocol/id-record.js';
 import type { Answer } from '../core/protocol/question.js';
 import { revisionOf } from '../core/slack/batch-view.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
@@ -125,12 +126,10 @@ export function createBatchActions(deps: BatchActionsDeps) {
       key: string,
       input: { revision: string; questionId: string; answer: Answer | undefined },
     ): Promise<DraftOutcome> {
-      return updateOpen(key, input.revision, (record) => {
-        const drafts = { ...record.drafts };
-        if (input.answer === undefined) delete drafts[input.questionId];
-        else drafts[input.questionId] = input.answer;
-        return { ...record, drafts };
-      });
+      return updateOpen(key, input.revision, (record) => ({
+        ...record,
+        drafts: withIdValue(record.drafts, input.questionId, input.answer),
+      }));
     },
 
     /** Records the text typed for an envelope question's choice (`''` clears it), like a draft. */
@@ -138,12 +137,10 @@ export function createBatchActions(deps: BatchActionsDeps) {
       key: string,
       input: { revision: string; questionId: string; text: string },
     ): Promise<DraftOutcome> {
-      return updateOpen(key, input.revision, (record) => {
-        const followUps = { ...record.followUps };
-        if (input.text === '') delete followUps[input.questionId];
-        else followUps[input.questionId] = input.text;
-        return { ...record, followUps };
-      });
+      return updateOpen(key, input.revision, (record) => ({
+        ...record,
+        followUps: withIdValue(record.followUps, input.questionId, input.text || undefined),
+      }));
     },
 
     /**
@@ -248,16 +245,20 @@ export function createBatchActions(deps: BatchActionsDeps) {
             return { kind: 'out-of-date' } as const;
           }
           const batch = read.batch;
-          const tapped = input.tapped && { [input.tapped.questionId]: input.tapped.answer };
-          const drafts = { ...Object.fromEntries(input.unsaved ?? []), ...open.drafts, ...tapped };
+          // the drafts win over what a screen reports; a tapped answer is the answer itself
+          const drafts = idRecord([
+            ...(input.unsaved ?? []),
+            ...Object.entries(open.drafts),
+            ...(input.tapped ? [[input.tapped.questionId, input.tapped.answer] as const] : []),
+          ]);
           const built = buildAnswerFile(batch, drafts);
           if (!built.ok) {
             const missing = batch.questions
-              .filter((q) => drafts[q.id] === undefined)
+              .filter((q) => valueFor(drafts, q.id) === undefined)
               .map((q) => q.id);
             return { kind: 'incomplete', missing, problems: built.error.map((p) => p.message) };
           }
-          const texts = open.followUps ?? {};
+          const texts = open.followUps ?? idRecord();
           const needText = isEnvelopeBatch(batch)
             ? questionsMissingText(batch.questions, drafts, texts)
             : [];

@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { idRecord } from '../core/protocol/id-record.js';
 import { batchKey } from '../core/queue/batch-key.js';
 import {
   describeGap,
@@ -14,9 +15,12 @@ import { publishFileNoClobber } from '../fs/publish-file.js';
 import type { RunFsEvent } from '../fs/run-events.js';
 import type { BatchRecord, BatchStatus, StateStore } from '../store/batch-record.js';
 import { createBatchActions } from './batch-actions.js';
+import { removeCrashLeftovers } from './crash-leftovers.js';
+import { createElsewhereAnswers } from './elsewhere-answers.js';
 import type { Presenter } from './presenter.js';
 import { publishAnswers } from './publish-answers.js';
 import { createQuestionReader, type FileRead } from './question-reader.js';
+import { createRunNotices } from './run-notices.js';
 import { createRunScheduler, type RunSchedulerDeps } from './run-scheduler.js';
 import { createRunShower } from './show-run.js';
 
@@ -38,6 +42,10 @@ export interface BatchQueueDeps
   publish?: typeof publishFileNoClobber;
   /** How long a batch Slack refused for good waits before it is tried again unchanged (1 h). */
   refusedRetryMs?: number;
+  /** The folder of the run folders `ask` hands over: only there is a batch's `source` honoured. */
+  askRoot?: string;
+  /** Posts a notice about the watched folders for people; without it, notices are only logged. */
+  postNotice?: (text: string) => Promise<void>;
 }
 
 export type BatchQueue = ReturnType<typeof createBatchQueue>;
@@ -61,6 +69,8 @@ export function createBatchQueue(deps: BatchQueueDeps) {
   });
   const questions = createQuestionReader({
     now,
+    log,
+    askRoot: deps.askRoot,
     settleMs: deps.settleMs ?? 1000,
     lookAgain: (runDir, ms) => scheduler.later(ms, runDir),
   });
@@ -75,10 +85,28 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     now,
     refusedRetryMs: deps.refusedRetryMs,
   });
+  const elsewhere = createElsewhereAnswers({
+    store,
+    put,
+    log,
+    now,
+    settleMs: deps.settleMs ?? 1000,
+    lookAgain: (runDir, ms) => scheduler.later(ms, runDir),
+    post: deps.postNotice,
+  });
+  const notices = createRunNotices({
+    notices: store.notices,
+    post: deps.postNotice,
+    log,
+    now,
+    gatherMs: deps.settleMs ?? 1000,
+  });
   const presentAll = shower.show;
   const finishSubmit = (record: BatchRecord) =>
     publishAnswers(record, { questions, publish, put, log });
 
+  /** Runs whose `qa/` folder was cleared of our crash leftovers since the relay started. */
+  const cleaned = new Set<string>();
   const nowIso = () => now().toISOString();
   const qaDir = (runDir: string) => path.join(runDir, 'qa');
 
@@ -99,14 +127,31 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       names = await readdir(qaDir(runDir));
     } catch (err) {
       const code = errnoCode(err);
+      if (code === 'EACCES' || code === 'EPERM') {
+        // people are told once; the folder is listed again, slower and slower, until it opens
+        const told = await notices.unreadable(qaDir(runDir), code);
+        log.debug({ runDir, code, told }, 'cannot list the qa/ folder; will look again');
+        scheduler.later(scheduler.backOff(runDir), runDir);
+        return;
+      }
       if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err; // no qa/ folder: the run is gone
     }
     if (names === undefined) {
       await closeGoneRun(runDir);
       return;
     }
+    await notices.readable(qaDir(runDir));
+    if (!cleaned.has(runDir)) {
+      // before anything is read: a leftover hard-linked to an answer file gives it two names
+      cleaned.add(runDir);
+      await removeCrashLeftovers(runDir, names, log);
+    }
     await advance(runDir, listQaFiles(names));
+    await elsewhere.settle(runDir);
     await presentAll(runDir);
+    const again = await notices.lookAlikes(runDir, names);
+    if (again === 'back-off') scheduler.later(scheduler.backOff(runDir), runDir);
+    else if (again !== undefined) scheduler.later(again, runDir);
   }
 
   /**
@@ -120,6 +165,9 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       await put({ ...active, status: 'run-removed' });
     }
     questions.forget(runDir);
+    cleaned.delete(runDir);
+    elsewhere.forget(runDir);
+    await notices.forgetRun(runDir);
     await presentAll(runDir);
     const records = store.forRun(runDir);
     if (records.length === 0) return;
@@ -163,7 +211,12 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     }
     if (listing.answers.has(seq)) {
       log.info({ runDir, seq }, 'batch answered by another provider');
-      await put({ ...record, status: 'answered-elsewhere', answeredAt: nowIso() });
+      await put({
+        ...record,
+        status: 'answered-elsewhere',
+        answeredAt: nowIso(),
+        answersPending: true,
+      });
       return false;
     }
     const read = await readCurrent(runDir, seq);
@@ -216,7 +269,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       seq,
       fingerprint: read.fingerprint,
       status,
-      drafts: {},
+      drafts: idRecord(),
       createdAt: previous?.createdAt ?? at,
       updatedAt: at,
       ...(note ? { note } : {}),
@@ -252,6 +305,11 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       for (const runDir of shower.release()) scheduler.schedule(runDir);
     },
 
+    /** The watcher may not read `where` (a run folder, a watched folder): people are told once. */
+    reportUnreadable(where: string, code: string): void {
+      void notices.unreadable(where, code);
+    },
+
     // lookup, saveDraft, saveFollowUp, handOff, amendOpen, claim, cancel, submit
     ...createBatchActions({
       store,
@@ -278,5 +336,5 @@ function freshVersion(record: BatchRecord): BatchRecord {
     answeredAt: _at,
     ...rest
   } = record;
-  return { ...rest, drafts: {} };
+  return { ...rest, drafts: idRecord() };
 }

@@ -59,7 +59,7 @@ export async function publishAnswers(
     return { kind: 'answered', record: done };
   }
   log.info({ runDir: record.runDir, seq: record.seq }, 'another provider answered first');
-  const done = await put({ ...rest, status: 'answered-elsewhere' });
+  const done = await put({ ...rest, status: 'answered-elsewhere', answersPending: true });
   return { kind: 'answered-elsewhere', record: done };
 }
 

@@ -1,6 +1,8 @@
 import path from 'node:path';
+import type { Logger } from 'pino';
+import { claimsEnvelopeSource } from '../core/envelope/envelope-batch.js';
 import { parseQuestionFile } from '../core/protocol/parse-question-file.js';
-import type { ProtocolError } from '../core/protocol/protocol-error.js';
+import { type ProtocolError, refusedFile } from '../core/protocol/protocol-error.js';
 import { questionFileName } from '../core/protocol/qa-file-names.js';
 import type { QuestionBatch } from '../core/protocol/question.js';
 import { fingerprintOf } from '../core/queue/batch-key.js';
@@ -17,6 +19,9 @@ export type FileRead =
 
 export interface QuestionReaderDeps {
   now: () => Date;
+  /** The folder of the run folders the relay itself writes (`ask`'s); its batches are trusted. */
+  askRoot?: string;
+  log?: Logger;
   /** How long a question file must stay unparseable, unchanged, before it is reported malformed. */
   settleMs: number;
   /** Called when a file is still settling: the run should be read again in `ms`. */
@@ -36,6 +41,24 @@ export const questionPath = (runDir: string, seq: number): string =>
  */
 export function createQuestionReader(deps: QuestionReaderDeps) {
   const { now, settleMs, lookAgain } = deps;
+  const askRoot = deps.askRoot === undefined ? undefined : path.resolve(deps.askRoot);
+  const warnedSource = new Set<string>();
+
+  /** The batch as the relay may take it: fields only it may set count only in its own folders. */
+  function trusted(file: string, batch: QuestionBatch): QuestionBatch {
+    const runDir = path.dirname(path.dirname(file));
+    if (askRoot !== undefined && path.dirname(path.resolve(runDir)) === askRoot) {
+      return { ...batch, writtenByRelay: true };
+    }
+    if (claimsEnvelopeSource(batch.source) && !warnedSource.has(file)) {
+      warnedSource.add(file);
+      deps.log?.warn(
+        { file },
+        'question file claims "source": "agent-open-questions" outside the relay\'s ask folders; showing it as an ordinary batch',
+      );
+    }
+    return batch;
+  }
   const batches = new Map<string, { fingerprint: string; batch: QuestionBatch }>();
   const unsettled = new Map<string, { fingerprint: string; since: number }>();
 
@@ -47,7 +70,7 @@ export function createQuestionReader(deps: QuestionReaderDeps) {
       // A FIFO, symlink, folder or huge file in place of a question file: say so, never read it.
       return {
         kind: 'malformed',
-        error: refusal(file, found.reason),
+        error: refusedFile(file, found.reason),
         fingerprint: `refused:${found.reason}`,
       };
     }
@@ -59,8 +82,9 @@ export function createQuestionReader(deps: QuestionReaderDeps) {
     const parsed = parseQuestionFile(found.bytes.toString('utf8'), file);
     if (parsed.ok) {
       unsettled.delete(file);
-      batches.set(runDir, { fingerprint, batch: parsed.value });
-      return { kind: 'valid', batch: parsed.value, fingerprint };
+      const batch = trusted(file, parsed.value);
+      batches.set(runDir, { fingerprint, batch });
+      return { kind: 'valid', batch, fingerprint };
     }
     const seen = unsettled.get(file);
     const at = now().getTime();
@@ -91,25 +115,29 @@ export function createQuestionReader(deps: QuestionReaderDeps) {
       return cached?.batch.seq === seq ? cached.batch : undefined;
     },
 
+    /** A question file parsed, or why not; undefined when missing or unreadable. No caching. */
+    async readQuietly(file: string) {
+      try {
+        const found = await readProtocolFile(file);
+        if (found.kind === 'missing') return undefined;
+        if (found.kind === 'refused') {
+          return { ok: false, error: refusedFile(file, found.reason) } as const;
+        }
+        const parsed = parseQuestionFile(found.bytes.toString('utf8'), file);
+        return parsed.ok ? ({ ok: true, value: trusted(file, parsed.value) } as const) : parsed;
+      } catch {
+        return undefined;
+      }
+    },
+
     /** The run folder is gone: drop what is kept for it. */
     forget(runDir: string) {
       batches.delete(runDir);
       const qa = path.join(runDir, 'qa', '');
       for (const file of unsettled.keys()) if (file.startsWith(qa)) unsettled.delete(file);
+      for (const file of warnedSource) if (file.startsWith(qa)) warnedSource.delete(file);
     },
   };
-}
-
-/** A question file parsed, or why not; undefined when missing or unreadable. No caching. */
-export async function readQuestionsQuietly(file: string) {
-  try {
-    const found = await readProtocolFile(file);
-    if (found.kind === 'missing') return undefined;
-    if (found.kind === 'refused') return { ok: false, error: refusal(file, found.reason) } as const;
-    return parseQuestionFile(found.bytes.toString('utf8'), file);
-  } catch {
-    return undefined;
-  }
 }
 
 /** A protocol file's text, or undefined when it is missing, refused or unreadable. */
@@ -120,9 +148,4 @@ export async function readTextQuietly(file: string): Promise<string | undefined>
   } catch {
     return undefined;
   }
-}
-
-/** Why a question file is not read at all, as a protocol error people can act on. */
-function refusal(file: string, reason: string): ProtocolError {
-  return { file, problems: [{ path: '', message: `the relay will not read it: ${reason}` }] };
 }

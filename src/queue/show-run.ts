@@ -1,22 +1,18 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { idRecord } from '../core/protocol/id-record.js';
 import { parseAnswerFile } from '../core/protocol/parse-answer-file.js';
 import { answerFileName } from '../core/protocol/qa-file-names.js';
 import type { BatchRecord, StateStore } from '../store/batch-record.js';
 import { CopyRefused, type PresentContext, type Presenter, PresentRefused } from './presenter.js';
-import {
-  type QuestionReader,
-  questionPath,
-  readQuestionsQuietly,
-  readTextQuietly,
-} from './question-reader.js';
+import { type QuestionReader, questionPath, readTextQuietly } from './question-reader.js';
 import type { RunScheduler } from './run-scheduler.js';
 import { withUndeliveredHandoff } from './with-handoff.js';
 
 export interface RunShowerDeps {
   store: StateStore;
   presenter: Presenter;
-  questions: Pick<QuestionReader, 'cached'>;
+  questions: Pick<QuestionReader, 'cached' | 'readQuietly'>;
   scheduler: Pick<RunScheduler, 'succeeded' | 'backOff' | 'later' | 'schedule'>;
   /** Stores a record (stamped with the time) and gives it back. */
   put: (record: BatchRecord) => Promise<BatchRecord>;
@@ -85,7 +81,7 @@ export function createRunShower(deps: RunShowerDeps) {
     const ctx: PresentContext = { questionFile };
     if (record.status === 'malformed') {
       // only the problem is shown, never an older valid version
-      const read = await readQuestionsQuietly(questionFile);
+      const read = await deps.questions.readQuietly(questionFile);
       if (read && !read.ok) ctx.error = read.error;
       return ctx;
     }
@@ -93,7 +89,7 @@ export function createRunShower(deps: RunShowerDeps) {
     if (cached) {
       ctx.batch = cached;
     } else if (record.status !== 'withdrawn' && record.status !== 'run-removed') {
-      const read = await readQuestionsQuietly(questionFile);
+      const read = await deps.questions.readQuietly(questionFile);
       if (read?.ok) ctx.batch = read.value;
       else if (read) ctx.error = read.error;
     }
@@ -102,9 +98,7 @@ export function createRunShower(deps: RunShowerDeps) {
       const text = await readTextQuietly(file);
       const parsed = text === undefined ? undefined : parseAnswerFile(text, file, ctx.batch);
       if (parsed?.ok) {
-        ctx.answersElsewhere = Object.fromEntries(
-          parsed.value.answers.map((a) => [a.id, a.answer]),
-        );
+        ctx.answersElsewhere = idRecord(parsed.value.answers.map((a) => [a.id, a.answer]));
       }
     }
     return ctx;
@@ -184,5 +178,7 @@ function visibleSignature(record: BatchRecord): string {
     record.handoffs || record.claimedBy
       ? `|${JSON.stringify([record.handoffs ?? [], record.claimedBy ?? ''])}`
       : '';
-  return `${record.status}|${record.fingerprint}|${JSON.stringify(record.drafts)}|${record.problem ?? ''}${typed}${team}`;
+  // another provider's answers are shown again once their file is whole
+  const pending = record.answersPending ? '|answers-pending' : '';
+  return `${record.status}|${record.fingerprint}|${JSON.stringify(record.drafts)}|${record.problem ?? ''}${typed}${team}${pending}`;
 }

@@ -6,6 +6,7 @@ type WebClient = webApi.WebClient;
 
 import type { Logger } from 'pino';
 import { isEnvelopeBatch } from '../core/envelope/envelope-batch.js';
+import { idRecord } from '../core/protocol/id-record.js';
 import { formatProtocolError } from '../core/protocol/protocol-error.js';
 import { questionFileName } from '../core/protocol/qa-file-names.js';
 import { type BatchView, revisionOf } from '../core/slack/batch-view.js';
@@ -398,7 +399,9 @@ export function toBatchView(record: BatchRecord, ctx: PresentContext): BatchView
     }
   })();
   const envelope =
-    ctx.batch && isEnvelopeBatch(ctx.batch) ? { followUpText: record.followUps ?? {} } : undefined;
+    ctx.batch && isEnvelopeBatch(ctx.batch)
+      ? { followUpText: record.followUps ?? idRecord<string>() }
+      : undefined;
   return {
     ...(envelope ? { envelope } : {}),
     key: record.key,
@@ -426,11 +429,11 @@ export function toBatchView(record: BatchRecord, ctx: PresentContext): BatchView
 function shownAnswers(record: BatchRecord, ctx: PresentContext): BatchRecord['drafts'] {
   switch (record.status) {
     case 'answered-elsewhere':
-      return ctx.answersElsewhere ?? {};
+      return ctx.answersElsewhere ?? idRecord();
     case 'withdrawn':
     case 'run-removed':
     case 'cancelled':
-      return {};
+      return idRecord();
     default:
       return record.drafts;
   }

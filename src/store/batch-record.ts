@@ -1,4 +1,5 @@
 import type { Answer } from '../core/protocol/question.js';
+import type { NoticeBook } from './notice-book.js';
 
 /** Where a batch is in its life. */
 export const BATCH_STATUSES = [
@@ -47,6 +48,11 @@ export interface BatchRecord {
   note?: string;
   /** Why people cannot be shown the batch (a refusal no retry fixes); cleared once it is shown. */
   undeliverable?: Undeliverable;
+  /**
+   * Answered elsewhere, but that provider's answer file has not been read whole yet (it may
+   * be written in place, bit by bit); cleared once it parses, or once it stops changing.
+   */
+  answersPending?: true;
   /** Every hand-off so far, oldest first; escalations are recorded here too. */
   handoffs?: Handoff[];
   /** Slack user id (or user group id) the batch was last handed to: the last `handoffs[].to`. */
@@ -98,5 +104,7 @@ export interface StateStore {
   put(record: BatchRecord): Promise<void>;
   /** Drops every record of a run, in memory and on disk (for runs that are gone for good). */
   forget(runDir: string): Promise<void>;
+  /** Notices given about things outside any batch, so each is given once (see `NoticeBook`). */
+  notices: NoticeBook;
   close(): Promise<void>;
 }

@@ -4,9 +4,11 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { isDurableTempName, removeIfPresent, syncDir } from '../fs/durable-io.js';
 import { FileWriteError } from '../fs/file-write-error.js';
+import { readGuardedFile } from '../fs/read-protocol-file.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import type { BatchRecord, StateStore } from './batch-record.js';
 import { type CoalescingWriter, createCoalescingWriter } from './coalescing-writer.js';
+import { openNoticeBook } from './notice-book.js';
 import {
   batchRecordSchema,
   parseRunFile,
@@ -33,6 +35,8 @@ interface RunSlot {
 }
 
 const RUNS_FOLDER = 'runs';
+/** Far beyond any run's state (a record is about 1 KiB); a bigger file is not ours. */
+const RUN_FILE_MAX_BYTES = 64 * 1024 * 1024;
 // Enough parallel reads to hide latency, few enough to stay far from the open-files limit.
 const LOAD_CONCURRENCY = 16;
 
@@ -79,7 +83,9 @@ export async function openFileStateStore(
     return slot;
   };
 
+  let notices: Awaited<ReturnType<typeof openNoticeBook>>;
   try {
+    notices = await openNoticeBook(root, log, now);
     const loaded = await loadRunFiles(runsDir, log, now);
     for (const file of loaded) {
       const slot = slotFor(file.runDir);
@@ -105,6 +111,8 @@ export async function openFileStateStore(
     },
 
     all: () => [...slots.values()].flatMap((slot) => [...slot.batches.values()]),
+
+    notices,
 
     async put(record) {
       if (closing) {
@@ -133,6 +141,7 @@ export async function openFileStateStore(
     close() {
       closing ??= (async () => {
         await Promise.all([...slots.values()].map((slot) => slot.writer.idle()));
+        await notices.idle();
         await lock.release();
       })();
       return closing;
@@ -200,11 +209,18 @@ async function loadRunFile(
 ): Promise<RunFile | undefined> {
   let problem: string;
   try {
-    const parsed = parseRunFile(await readFile(path, 'utf8'));
-    if (parsed.ok && runFileName(parsed.value.runDir) === name) return parsed.value;
-    problem = parsed.ok
-      ? `its name does not match its runDir ${JSON.stringify(parsed.value.runDir)} (expected ${runFileName(parsed.value.runDir)})`
-      : parsed.error;
+    // a FIFO or a symlink to /dev/zero here must not hang the start
+    const found = await readGuardedFile(path, { maxBytes: RUN_FILE_MAX_BYTES, oneLinkOnly: false });
+    if (found.kind === 'missing') return undefined;
+    if (found.kind === 'refused') {
+      problem = found.reason;
+    } else {
+      const parsed = parseRunFile(found.bytes.toString('utf8'));
+      if (parsed.ok && runFileName(parsed.value.runDir) === name) return parsed.value;
+      problem = parsed.ok
+        ? `its name does not match its runDir ${JSON.stringify(parsed.value.runDir)} (expected ${runFileName(parsed.value.runDir)})`
+        : parsed.error;
+    }
   } catch (error) {
     problem = `unreadable: ${String(error)}`;
   }

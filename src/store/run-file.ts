@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { idRecordSchema } from '../core/protocol/id-record.js';
 import type { Answer } from '../core/protocol/question.js';
 import { err, ok, type Result } from '../core/result.js';
 import { BATCH_STATUSES, type BatchRecord, type Handoff } from './batch-record.js';
@@ -29,16 +30,18 @@ const batchRecordShape = {
   seq: z.number().int().positive(),
   fingerprint: z.string(),
   status: z.enum(BATCH_STATUSES),
-  drafts: z.record(z.string(), answerSchema),
+  // keyed by question ids from files: kept in records without a prototype
+  drafts: idRecordSchema(answerSchema),
   presentation: z.record(z.string(), z.unknown()).optional(),
   answeredBy: z.string().optional(),
   answeredAt: z.string().optional(),
-  followUps: z.record(z.string(), z.string()).optional(),
+  followUps: idRecordSchema(z.string()).optional(),
   problem: z.string().optional(),
   note: z.string().optional(),
   undeliverable: z
     .object({ code: z.string(), fix: z.string(), at: z.string(), told: z.boolean() })
     .optional(),
+  answersPending: z.literal(true).optional(),
   handoffs: z.array(handoffSchema).optional(),
   assignee: z.string().optional(),
   claimedBy: z.string().optional(),

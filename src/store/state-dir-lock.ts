@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { ErrorCode, RelayError } from '../errors.js';
 import { removeIfPresent } from '../fs/durable-io.js';
 import { errnoCode } from '../fs/file-write-error.js';
 import { publishFileNoClobber } from '../fs/publish-file.js';
+import { readGuardedFile } from '../fs/read-protocol-file.js';
 
 /** Name of the lock file inside the state folder; it holds the owning relay's pid. */
 export const LOCK_FILE_NAME = 'relay.lock';
@@ -63,20 +63,33 @@ export async function acquireStateDirLock(dir: string, log: Logger): Promise<Sta
   );
 }
 
+/** A lock file holds a pid and a newline; anything much longer is not one. */
+const LOCK_MAX_BYTES = 64;
+
+/**
+ * The pid in the lock file. Read like an agent's file (no FIFO, symlink or folder is
+ * followed), so something else under the lock's name stops the start with a clear error
+ * instead of hanging it or ending in a stack trace.
+ */
 async function readLockOwner(path: string): Promise<number | 'gone' | 'unreadable'> {
-  let text: string;
+  let found: Awaited<ReturnType<typeof readGuardedFile>>;
   try {
-    text = await readFile(path, 'utf8');
+    found = await readGuardedFile(path, { maxBytes: LOCK_MAX_BYTES, oneLinkOnly: false });
   } catch (error) {
-    if (errnoCode(error) === 'ENOENT') return 'gone';
-    throw new Error(
+    throw new RelayError(
+      ErrorCode.StateDirUnusable,
       `could not read the relay lock ${path}: ${String(error)}. Check its permissions.`,
-      {
-        cause: error,
-      },
+      { cause: error },
     );
   }
-  return parseLockPid(text) ?? 'unreadable';
+  if (found.kind === 'missing') return 'gone';
+  if (found.kind === 'refused') {
+    throw new RelayError(
+      ErrorCode.StateDirUnusable,
+      `${path} is in the way of the relay's lock: ${found.reason}. The lock is a small file the relay creates itself; move this one away (or fix its permissions), then start the relay again.`,
+    );
+  }
+  return parseLockPid(found.bytes.toString('utf8')) ?? 'unreadable';
 }
 
 /** The pid a lock file holds, if it holds one. */

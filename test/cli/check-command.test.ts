@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCheck } from '../../src/cli/check-command.js';
+import { PROTOCOL_NAMES_RULE } from '../../src/core/protocol/look-alike-names.js';
 
 const FORMAT = {
   id: 'format',
@@ -153,5 +154,19 @@ describe('runCheck', () => {
       out: [`${empty}: no Q&A files in it, in its qa/ folder or in <subfolder>/qa/`],
       err: [],
     });
+  });
+
+  it('points out names that only look like Q&A files, as the relay does, and fails', async () => {
+    const odd = await put('odd/qa/q-out-0001.json', questions(1, SHIP));
+    const named = await check(odd);
+    const line = `${odd}: not a Q&A file name, so the relay ignores it: if it is batch 1, rename it to q-out-001.json. ${PROTOCOL_NAMES_RULE}.`;
+    assert.deepEqual(named, {
+      code: 1,
+      out: ['checked 1 file: 0 ok, 1 with problems'],
+      err: [line],
+    });
+    const inFolder = await check(join(root, 'odd'));
+    assert.deepEqual(inFolder.err, [line]);
+    assert.equal(inFolder.code, 1);
   });
 });

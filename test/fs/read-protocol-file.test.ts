@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, symlink, truncate, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, rm, symlink, truncate, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { type TestContext, test } from 'node:test';
-import { PROTOCOL_FILE_MAX_BYTES, readProtocolFile } from '../../src/fs/read-protocol-file.js';
+import {
+  PROTOCOL_FILE_MAX_BYTES,
+  readGuardedFile,
+  readProtocolFile,
+} from '../../src/fs/read-protocol-file.js';
 
 async function tempDir(t: TestContext): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'read-protocol-file-'));
@@ -106,4 +110,33 @@ test('agent-controlled huge file is refused without reading it', async (t) => {
   await truncate(edge, PROTOCOL_FILE_MAX_BYTES);
   const read = await readProtocolFile(edge);
   assert.equal(read.kind === 'ok' && read.bytes.length, PROTOCOL_FILE_MAX_BYTES);
+});
+
+test('a protocol file with a second name (a hard link) is refused without reading it', async (t) => {
+  const dir = await tempDir(t);
+  const secret = path.join(dir, 'outside-the-run.txt');
+  await writeFile(secret, 'token=xoxb-not-for-slack');
+  const file = path.join(dir, 'q-out-001.json');
+  await link(secret, file);
+  assert.deepEqual(await readProtocolFile(file), {
+    kind: 'refused',
+    reason:
+      'a hard link (2 names share its content); the relay reads only files with one name, so that no file elsewhere can be shown through it',
+  });
+  await unlink(secret);
+  assert.equal((await readProtocolFile(file)).kind, 'ok', 'once it has one name it is read');
+});
+
+test('files of our own may have several names, and have their own size limit', async (t) => {
+  const dir = await tempDir(t);
+  const file = path.join(dir, 'relay.lock');
+  await writeFile(file, '123\n');
+  await link(file, path.join(dir, '.relay.lock.tmp'));
+  const read = await readGuardedFile(file, { maxBytes: 10, oneLinkOnly: false });
+  assert.equal(read.kind === 'ok' && read.bytes.toString(), '123\n');
+  await writeFile(file, 'x'.repeat(11));
+  assert.deepEqual(await readGuardedFile(file, { maxBytes: 10, oneLinkOnly: false }), {
+    kind: 'refused',
+    reason: 'too large: 11 bytes, at most 10 bytes',
+  });
 });

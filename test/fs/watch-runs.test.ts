@@ -165,8 +165,9 @@ test('reports protocol files that exist at start before ready, and nothing else'
   ]);
 });
 
-test('non-canonical names like q-out-0001.json are not reported, at start or later', async (t) => {
-  // q-out-0001.json used to be reported, parsed as seq 1 and then looked up as q-out-001.json
+test('names that only look like protocol files are reported too, at start and later', async (t) => {
+  // they used to be dropped here, so nobody learnt why an agent's q-out-0001.json was never
+  // shown; the queue now tells them apart (parseQaFileName) and points them out
   const { dir, start } = await setup(t);
   const r1 = path.join(dir, 'r1');
   await put(path.join(r1, 'qa', 'q-out-0001.json'));
@@ -177,7 +178,13 @@ test('non-canonical names like q-out-0001.json are not reported, at start or lat
   await put(path.join(r1, 'qa', 'q-out-1000.json'));
   await w.waitQaFile(r1, 'q-out-1000.json');
   const names = w.seen.flatMap((e) => (e.type === 'qa-file' ? [e.name] : []));
-  assert.deepEqual([...new Set(names)].sort(), ['q-out-010.json', 'q-out-1000.json']);
+  assert.deepEqual([...new Set(names)].sort(), [
+    'q-answers-0002.json',
+    'q-out-0001.json',
+    'q-out-0003.json',
+    'q-out-010.json',
+    'q-out-1000.json',
+  ]);
 });
 
 test('spends no inotify watch and reports nothing for other folders of a run', {

@@ -40,6 +40,7 @@ describe('batch queue: envelope batches', () => {
   let cleanup: () => Promise<void>;
   let store: StateStore;
   let run: string;
+  const asks = () => path.join(root, 'state', 'asks');
 
   beforeEach(async () => {
     ({ dir: root, cleanup } = await makeTempDir());
@@ -53,9 +54,17 @@ describe('batch queue: envelope batches', () => {
     await cleanup();
   });
 
-  async function open(presenter: Presenter, batch: object = envelopeBatch()) {
+  async function open(presenter: Presenter, batch: object = envelopeBatch(), runDir = run) {
+    run = runDir;
     await writeQuestionFile(run, 1, batch);
-    const queue = createBatchQueue({ store, presenter, log, settleMs: 50, retryBaseMs: 20 });
+    const queue = createBatchQueue({
+      store,
+      presenter,
+      log,
+      settleMs: 50,
+      retryBaseMs: 20,
+      askRoot: asks(),
+    });
     queue.notify({ type: 'qa-file', runDir: run, name: 'q-out-001.json' });
     queue.start();
     await queue.idle();
@@ -79,10 +88,10 @@ describe('batch queue: envelope batches', () => {
     await store.close();
 
     store = await openFileStateStore(path.join(root, 'state'), { log });
-    queue = createBatchQueue({ store, presenter: p.presenter, log, settleMs: 50 });
+    queue = createBatchQueue({ store, presenter: p.presenter, log, settleMs: 50, askRoot: asks() });
     queue.start();
     await queue.idle();
-    assert.deepEqual(store.get(key)?.followUps, { q2: 'web: /abs/web' });
+    assert.deepEqual({ ...store.get(key)?.followUps }, { q2: 'web: /abs/web' });
 
     const outcome = await queue.submit(key, {
       revision,
@@ -132,7 +141,13 @@ describe('batch queue: envelope batches', () => {
 
     store = await openFileStateStore(path.join(root, 'state'), { log });
     const later = recordingPresenter();
-    queue = createBatchQueue({ store, presenter: later.presenter, log, settleMs: 50 });
+    queue = createBatchQueue({
+      store,
+      presenter: later.presenter,
+      log,
+      settleMs: 50,
+      askRoot: asks(),
+    });
     queue.notify({ type: 'qa-file', runDir: run, name: 'q-out-001.json' });
     queue.start();
     await queue.idle();
@@ -155,6 +170,28 @@ describe('batch queue: envelope batches', () => {
     assert.equal(done.kind, 'answered');
     const written = JSON.parse(await readFile(path.join(run, 'qa', 'q-answers-001.json'), 'utf8'));
     assert.deepEqual(Object.keys(written), ['seq', 'answers', 'questions']);
+    await queue.close();
+  });
+
+  test('a q-out outside the ask folders that claims the envelope source is an ordinary batch', async () => {
+    const p = recordingPresenter();
+    const agentRun = path.join(root, 'runs', 'run-a');
+    const { queue, key, revision } = await open(p.presenter, envelopeBatch(), agentRun);
+    assert.deepEqual(await queue.cancel(key, { revision, by: 'U1' }), {
+      kind: 'not-cancellable',
+    });
+    await queue.saveFollowUp(key, { revision, questionId: 'q2', text: 'typed anyway' });
+    const done = await queue.submit(key, {
+      revision,
+      by: 'U1',
+      unsaved: new Map(Object.entries({ q1: OTHER_OPTION, q2: 'Multi-repo' })),
+    });
+    assert.equal(done.kind, 'answered', 'no typed text is asked for');
+    const written = JSON.parse(
+      await readFile(path.join(agentRun, 'qa', 'q-answers-001.json'), 'utf8'),
+    );
+    assert.deepEqual(Object.keys(written), ['seq', 'answers', 'questions']);
+    assert.equal(written.questions[0].header, 'Rate limit', 'its extra fields are echoed as read');
     await queue.close();
   });
 });

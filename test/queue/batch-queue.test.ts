@@ -192,14 +192,14 @@ describe('batch queue', () => {
       questionId: 'format',
       answer: 'JSON',
     });
-    assert.deepEqual(store.get(key)?.drafts, { format: 'JSON' });
+    assert.deepEqual({ ...store.get(key)?.drafts }, { format: 'JSON' });
 
     await writeQuestionFile(run, 1, sampleBatch(1, { note: 'second version' }));
     touch(queue);
     await queue.idle();
     const second = store.get(key) as BatchRecord;
     assert.notEqual(second.fingerprint, first.fingerprint);
-    assert.deepEqual(second.drafts, {});
+    assert.deepEqual({ ...second.drafts }, {});
     assert.equal(second.status, 'open');
     assert.equal(second.presentation?.ts, first.presentation?.ts, 'same message, updated');
 
@@ -477,7 +477,7 @@ describe('batch queue', () => {
     queue.start();
     await queue.idle();
     assert.equal(again.shown.length, 0, 'already shown, not shown again');
-    assert.deepEqual(store.get(key)?.drafts, { go: false });
+    assert.deepEqual({ ...store.get(key)?.drafts }, { go: false });
     await queue.close();
   });
 

@@ -113,7 +113,7 @@ describe('openFileStateStore', () => {
     const file = JSON.parse(await readFile(join(dir, 'runs', runFileName('/runs/clicky')), 'utf8'));
     assert.equal(file.version, 1);
     assert.equal(file.runDir, '/runs/clicky');
-    assert.deepEqual(file.batches[String(last?.seq)], last);
+    assert.deepEqual(file.batches[String(last?.seq)], JSON.parse(JSON.stringify(last)));
     assert.deepEqual(file.batches['2'].drafts, { pick: 'option 298' });
     assert.deepEqual(file.batches['3'].drafts, { pick: 'option 299' });
     assert.deepEqual(file.batches['1'].drafts, { pick: 'option 300' });
@@ -128,7 +128,7 @@ describe('openFileStateStore', () => {
     const saved = store.put(record);
     record.drafts.q = 'changed later';
     await saved;
-    assert.deepEqual(store.get(record.key)?.drafts, { q: 'first' });
+    assert.deepEqual({ ...store.get(record.key)?.drafts }, { q: 'first' });
     await store.close();
   });
 

@@ -1,7 +1,11 @@
+import { idRecord } from '../../src/core/protocol/id-record.js';
 import { batchKey } from '../../src/core/queue/batch-key.js';
 import type { BatchRecord } from '../../src/store/batch-record.js';
 
-/** A valid open batch record for tests; `changes` override any field. */
+/**
+ * A valid open batch record for tests; `changes` override any field. Records keyed by question
+ * id are without a prototype, as the store keeps them.
+ */
 export function makeRecord(
   runDir: string,
   seq: number,
@@ -13,9 +17,10 @@ export function makeRecord(
     seq,
     fingerprint: `fp-${seq}`,
     status: 'open',
-    drafts: {},
     createdAt: '2025-01-01T00:00:00.000Z',
     updatedAt: '2025-01-01T00:00:00.000Z',
     ...changes,
+    drafts: idRecord(Object.entries(changes.drafts ?? {})),
+    ...(changes.followUps ? { followUps: idRecord(Object.entries(changes.followUps)) } : {}),
   };
 }

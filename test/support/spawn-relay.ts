@@ -32,12 +32,19 @@ export interface RelayProcess {
  */
 export function spawnRelay(
   args: string[],
-  opts: { env: Record<string, string>; cwd: string; stdin?: string },
+  opts: {
+    env: Record<string, string>;
+    cwd: string;
+    stdin?: string;
+    /** run as this user and group (the caller must be root), e.g. to meet real EACCES */
+    user?: { uid: number; gid: number };
+  },
 ): RelayProcess {
   const child = spawn(process.execPath, ['--import', tsxLoader, mainTs, ...args], {
     cwd: opts.cwd,
     env: { PATH: process.env.PATH ?? '', ...opts.env },
     stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    ...(opts.user ?? {}),
   });
   if (opts.stdin !== undefined) child.stdin?.end(opts.stdin);
   let out = '';
@@ -85,12 +92,18 @@ export function spawnRelay(
 /**
  * `o7-slack-relay start` as a real process against the stand-in, watching `<root>/runs` with
  * its state in `<root>/state`: in Socket Mode, or with `httpPort` in HTTP mode on that port
- * (the stand-in then posts interactions there); `env` adds or overrides variables.
+ * (the stand-in then posts interactions there); `env` adds or overrides variables, `user`
+ * runs it as another user.
  */
 export function spawnRelayFor(
   slack: FakeSlack,
   root: string,
-  options: { logLevel?: string; httpPort?: number; env?: Record<string, string> } = {},
+  options: {
+    logLevel?: string;
+    httpPort?: number;
+    env?: Record<string, string>;
+    user?: { uid: number; gid: number };
+  } = {},
 ): RelayProcess {
   const { logLevel = 'debug', httpPort, env = {} } = options;
   if (httpPort !== undefined) slack.setRequestUrl(`http://127.0.0.1:${httpPort}/slack/events`);
@@ -110,5 +123,6 @@ export function spawnRelayFor(
       LOG_LEVEL: logLevel,
       ...env,
     },
+    ...(options.user ? { user: options.user } : {}),
   });
 }

@@ -1,11 +1,20 @@
+import { idRecord, valueFor } from '../protocol/id-record.js';
 import type { Answer, Question, QuestionBatch } from '../protocol/question.js';
 import { ENVELOPE_BATCH_SOURCE } from './envelope-to-batch.js';
 import type { FollowUpText } from './follow-up-text.js';
 import { OTHER_OPTION } from './other-option.js';
 
-/** Whether a q-out batch was made from an envelope by `ask` (its top-level `source` says so). */
+/**
+ * Whether a q-out batch was made from an envelope by `ask`: its top-level `source` says so,
+ * and the relay wrote it. Any agent could write that `source`; in a run folder it claims
+ * nothing (the batch is an ordinary one), or Cancel would end it without an answer file.
+ */
 export const isEnvelopeBatch = (batch: QuestionBatch): boolean =>
-  batch.source.source === ENVELOPE_BATCH_SOURCE;
+  batch.writtenByRelay === true && claimsEnvelopeSource(batch.source);
+
+/** Whether a q-out file's top-level object says it was made from an envelope. */
+export const claimsEnvelopeSource = (source: Record<string, unknown>): boolean =>
+  source.source === ENVELOPE_BATCH_SOURCE;
 
 /** What the relay shows and checks for one question of an envelope batch. */
 export interface EnvelopeQuestionExtras {
@@ -60,8 +69,8 @@ export function questionsMissingText(
   texts: Readonly<Record<string, string>>,
 ): string[] {
   return questions
-    .filter((question) => picksWantingText(question, drafts[question.id]).length > 0)
-    .filter((question) => !hasText(texts[question.id]))
+    .filter((question) => picksWantingText(question, valueFor(drafts, question.id)).length > 0)
+    .filter((question) => !hasText(valueFor(texts, question.id)))
     .map((question) => question.id);
 }
 
@@ -75,10 +84,10 @@ export function followUpTextFor(
   drafts: Readonly<Record<string, Answer>>,
   texts: Readonly<Record<string, string>>,
 ): FollowUpText {
-  const wanted: FollowUpText = {};
+  const wanted: FollowUpText = idRecord();
   for (const question of questions) {
-    const text = texts[question.id];
-    if (hasText(text) && picksWantingText(question, drafts[question.id]).length > 0) {
+    const text = valueFor(texts, question.id);
+    if (hasText(text) && picksWantingText(question, valueFor(drafts, question.id)).length > 0) {
       wanted[question.id] = text;
     }
   }

@@ -1,5 +1,6 @@
 import { parseJsonText } from '../protocol/json-text.js';
 import type { ProtocolProblem } from '../protocol/protocol-error.js';
+import { findReservedKeys } from '../protocol/reserved-keys.js';
 import { isRecord } from '../protocol/schema-messages.js';
 import { problemsFromZod } from '../protocol/zod-problems.js';
 import { type EnvelopeScan, unaskedQuestions } from './envelope.js';
@@ -43,13 +44,17 @@ export function findEnvelope(message: string): EnvelopeScan {
     const json = parseJsonText(block.content);
     if (!json.ok) {
       if (!triesToBeEnvelope(block)) continue;
-      const { line, column, message: text } = json.error;
-      return {
-        kind: 'malformed',
-        error: formatEnvelopeError(block.number, [syntaxProblem(line, column, text)]),
-      };
+      const { line, column, message: text, path } = json.error;
+      const problem =
+        path === undefined ? syntaxProblem(line, column, text) : { path, message: text };
+      return { kind: 'malformed', error: formatEnvelopeError(block.number, [problem]) };
     }
     if (!isRecord(json.value) || !Object.hasOwn(json.value, 'openQuestions')) continue;
+    // zod's copies would turn a `__proto__` field into a prototype
+    const reserved = findReservedKeys(json.value);
+    if (reserved.length > 0) {
+      return { kind: 'malformed', error: formatEnvelopeError(block.number, reserved) };
+    }
     const parsed = envelopeSchema.safeParse(json.value);
     if (!parsed.success) {
       const problems = sortEnvelopeProblems(problemsFromZod(parsed.error));

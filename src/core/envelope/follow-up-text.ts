@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idRecord, idRecordSchema } from '../protocol/id-record.js';
 import type { ProtocolProblem } from '../protocol/protocol-error.js';
 import type { AnswerFile } from '../protocol/question.js';
 import { expecting } from '../protocol/schema-messages.js';
@@ -18,10 +19,9 @@ export interface EnvelopeAnswerExtras {
 }
 
 /** `followUpText`: an object of strings keyed by question id. */
-export const followUpTextSchema = z.record(
-  z.string(),
+export const followUpTextSchema = idRecordSchema(
   z.string({ error: expecting('followUpText', 'a string (the text the user typed)') }),
-  { error: expecting('followUpText', 'an object of strings keyed by question id') },
+  (input) => expecting('followUpText', 'an object of strings keyed by question id')({ input }),
 );
 
 const extrasSchema = z.looseObject(
@@ -36,12 +36,12 @@ const extrasSchema = z.looseObject(
 export function readFollowUpText(answerFile: unknown): Result<FollowUpText, ProtocolProblem[]> {
   const parsed = extrasSchema.safeParse(answerFile);
   if (!parsed.success) return err(problemsFromZod(parsed.error));
-  return ok(parsed.data.followUpText ?? {});
+  return ok(parsed.data.followUpText ?? idRecord());
 }
 
 /** The choose answers of an answer file by question id, the shape the resume message takes. */
 export function answersById(file: AnswerFile): Record<string, string | string[]> {
-  const answers: Record<string, string | string[]> = {};
+  const answers = idRecord<string | string[]>();
   for (const entry of file.answers) {
     if (typeof entry.answer !== 'boolean') answers[entry.id] = entry.answer;
   }

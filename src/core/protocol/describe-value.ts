@@ -7,9 +7,22 @@ export function shorten(text: string, limit = QUOTE_LIMIT): string {
   return chars.length <= limit ? text : `${chars.slice(0, limit - 1).join('')}…`;
 }
 
-/** A string as JSON would spell it, shortened: `"JSON"`, `""`, `"a very long…"`. */
+// Characters that show nothing or reorder what follows (zero-width, right-to-left overrides):
+// a message quoting them would hide what is really in the file.
+const INVISIBLE = /[\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+const escapeInvisible = (text: string): string =>
+  text.replace(
+    INVISIBLE,
+    (char) => `\\u${(char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`,
+  );
+
+/**
+ * A string as JSON would spell it, shortened, invisible characters written as `\u200b`:
+ * `"JSON"`, `""`, `"a very long…"`.
+ */
 export function quote(text: string): string {
-  return JSON.stringify(shorten(text, QUOTE_LIMIT - 2));
+  return escapeInvisible(JSON.stringify(shorten(text, QUOTE_LIMIT - 2)));
 }
 
 /**

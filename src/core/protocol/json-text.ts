@@ -1,12 +1,31 @@
 import { err, ok, type Result } from '../result.js';
+import { findTooDeep } from './json-depth.js';
 import { findJsonSyntaxError, lineAndColumn } from './json-syntax-scan.js';
+import { formatJsonPath } from './protocol-error.js';
+import { QA_LIMITS } from './qa-limits.js';
 
-/** Why a text is not JSON, pointing at the spot an editor would show. */
+/** Why a text is not JSON the relay reads, pointing at the spot an editor would show. */
 export interface JsonTextError {
   line: number;
   column: number;
   /** e.g. `invalid JSON at line 3, column 7: expected ',' or '}' after a property value, found '"'` */
   message: string;
+  /** JSON path of the value at fault, when it is known (nesting too deep) */
+  path?: string;
+}
+
+// A path 64 levels deep with long keys would bury the message it belongs to.
+const PATH_SHOWN = 100;
+
+/** The path's leading segments that fit in `PATH_SHOWN` characters, then `…` if any are left. */
+function shortPath(path: readonly (string | number)[]): string {
+  let shown = '';
+  for (let count = 1; count <= path.length; count += 1) {
+    const next = formatJsonPath(path.slice(0, count));
+    if (next.length > PATH_SHOWN) return `${shown}…`;
+    shown = next;
+  }
+  return shown;
 }
 
 const BYTE_ORDER_MARK = '\uFEFF';
@@ -14,12 +33,23 @@ const V8_POSITION = /at position (\d+)/;
 
 /**
  * Parses a JSON text, or says where it breaks with a 1-based line and column. A leading byte
- * order mark is ignored, since some editors add one and it is invisible.
+ * order mark is ignored, since some editors add one and it is invisible. Nesting deeper than
+ * `QA_LIMITS.jsonDepth` is refused before parsing, with the path where it goes too deep.
  */
 export function parseJsonText(text: string): Result<unknown, JsonTextError> {
   const body = text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text;
   if (body.trim() === '') {
     return err({ line: 1, column: 1, message: 'expected a JSON object, found an empty file' });
+  }
+  const deep = findTooDeep(body, QA_LIMITS.jsonDepth);
+  if (deep !== undefined) {
+    const { line, column } = lineAndColumn(body, deep.offset);
+    return err({
+      line,
+      column,
+      path: shortPath(deep.path),
+      message: `expected at most ${QA_LIMITS.jsonDepth} levels of nesting, found more at line ${line}, column ${column}`,
+    });
   }
   try {
     return ok(JSON.parse(body));

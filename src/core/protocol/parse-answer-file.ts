@@ -3,9 +3,9 @@ import { answerFileSchema } from './answer-file-schema.js';
 import { answerMismatch } from './answer-rules.js';
 import { describeValue, listChoices, quote } from './describe-value.js';
 import { checkSeqMatchesName } from './file-seq.js';
-import { parseJsonText } from './json-text.js';
 import { sortProblems } from './problem-order.js';
-import type { ProtocolError, ProtocolProblem } from './protocol-error.js';
+import { type ProtocolError, type ProtocolProblem, protocolError } from './protocol-error.js';
+import { parseProtocolJson } from './protocol-json.js';
 import type { AnswerFile, QuestionBatch } from './question.js';
 import { problemsFromZod } from './zod-problems.js';
 
@@ -56,17 +56,15 @@ export function parseAnswerFile(
   filePath: string,
   questions?: QuestionBatch,
 ): Result<AnswerFile, ProtocolError> {
-  const json = parseJsonText(text);
-  if (!json.ok) {
-    return err({ file: filePath, problems: [{ path: '', message: json.error.message }] });
-  }
+  const json = parseProtocolJson(text);
+  if (!json.ok) return err({ file: filePath, problems: json.error });
   const parsed = answerFileSchema.safeParse(json.value);
   const problems = sortProblems([
     ...checkSeqMatchesName(json.value, filePath, 'answer'),
     ...(parsed.success ? [] : problemsFromZod(parsed.error)),
   ]);
-  if (!parsed.success || problems.length > 0) return err({ file: filePath, problems });
+  if (!parsed.success || problems.length > 0) return err(protocolError(filePath, problems));
   const file: AnswerFile = parsed.data;
   const mismatches = questions === undefined ? [] : checkAgainstBatch(file, questions);
-  return mismatches.length > 0 ? err({ file: filePath, problems: mismatches }) : ok(file);
+  return mismatches.length > 0 ? err(protocolError(filePath, mismatches)) : ok(file);
 }

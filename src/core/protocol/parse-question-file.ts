@@ -1,8 +1,8 @@
 import { err, ok, type Result } from '../result.js';
 import { checkSeqMatchesName } from './file-seq.js';
-import { parseJsonText } from './json-text.js';
 import { sortProblems } from './problem-order.js';
-import type { ProtocolError } from './protocol-error.js';
+import { type ProtocolError, protocolError } from './protocol-error.js';
+import { parseProtocolJson } from './protocol-json.js';
 import type { Question, QuestionBatch } from './question.js';
 import { questionFileSchema } from './question-file-schema.js';
 import { isRecord } from './schema-messages.js';
@@ -16,17 +16,15 @@ export function parseQuestionFile(
   text: string,
   filePath: string,
 ): Result<QuestionBatch, ProtocolError> {
-  const json = parseJsonText(text);
-  if (!json.ok) {
-    return err({ file: filePath, problems: [{ path: '', message: json.error.message }] });
-  }
+  const json = parseProtocolJson(text);
+  if (!json.ok) return err({ file: filePath, problems: json.error });
   const parsed = questionFileSchema.safeParse(json.value);
   const problems = sortProblems([
     ...checkSeqMatchesName(json.value, filePath, 'question'),
     ...(parsed.success ? [] : problemsFromZod(parsed.error)),
   ]);
   if (!parsed.success || problems.length > 0 || !isRecord(json.value)) {
-    return err({ file: filePath, problems });
+    return err(protocolError(filePath, problems));
   }
   const questions: Question[] = parsed.data.questions;
   return ok({ seq: parsed.data.seq, questions, source: json.value });

@@ -13,6 +13,29 @@ export interface ProtocolProblem {
 export interface ProtocolError {
   file: string;
   problems: ProtocolProblem[];
+  /** problems found beyond those listed (see `protocolError`) */
+  omitted?: number;
+}
+
+/** How many problems of one file are kept; a file with thousands would bury the first. */
+export const MOST_PROBLEMS = 50;
+
+/** A file's error with at most `MOST_PROBLEMS` problems; how many more there were is counted. */
+export function protocolError(file: string, problems: ProtocolProblem[]): ProtocolError {
+  if (problems.length <= MOST_PROBLEMS) return { file, problems };
+  return {
+    file,
+    problems: problems.slice(0, MOST_PROBLEMS),
+    omitted: problems.length - MOST_PROBLEMS,
+  };
+}
+
+/**
+ * Why a protocol file is not read at all (a FIFO, a link, too large, not readable), as an
+ * error people can act on. Nothing of the file's content is in it.
+ */
+export function refusedFile(file: string, reason: string): ProtocolError {
+  return { file, problems: [{ path: '', message: `the relay will not read it: ${reason}` }] };
 }
 
 const FIX_QUESTION_FILE = 'Fix the file and save it again; the relay re-reads it.';
@@ -24,11 +47,13 @@ const FIX_ANSWER_FILE =
  * per problem, then how to fix it. Tests pin this text; change it deliberately.
  */
 export function formatProtocolError(error: ProtocolError): string {
-  const count = error.problems.length;
+  const omitted = error.omitted ?? 0;
+  const count = error.problems.length + omitted;
   const lines = [`${error.file}: ${count} ${count === 1 ? 'problem' : 'problems'}`];
   for (const problem of error.problems) {
     lines.push(`  - at ${problem.path === '' ? '(whole file)' : problem.path}: ${problem.message}`);
   }
+  if (omitted > 0) lines.push(`  - and ${omitted} more, not listed`);
   lines.push(
     parseQaFileName(baseNameOf(error.file))?.kind === 'answer'
       ? FIX_ANSWER_FILE

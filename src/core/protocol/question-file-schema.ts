@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeValue, listChoices, quote } from './describe-value.js';
+import { formatCount, QA_LIMITS, QUESTION_ID, QUESTION_ID_RULE } from './qa-limits.js';
 import {
   PREVIEW_TYPES,
   QUESTION_TYPES,
@@ -17,6 +18,25 @@ export const nonEmptyString = (key: string) =>
     .string({ error: expecting(key, 'a non-empty string') })
     .refine((text) => text.trim() !== '', { error: expecting(key, 'a non-empty string') });
 
+/** `found 12,345 characters`, for a text over its limit. */
+const tooLong =
+  (what: string, limit: number, hint = '') =>
+  (issue: { input?: unknown }) =>
+    `expected ${what} of at most ${formatCount(limit)} characters${hint}, found ${formatCount(String(issue.input).length)}`;
+
+/** A non-empty string of at most `limit` characters. */
+const boundedString = (key: string, what: string, limit: number, hint = '') =>
+  nonEmptyString(key).refine((text) => text.length <= limit, {
+    error: tooLong(what, limit, hint),
+  });
+
+/** A question's id: see `QUESTION_ID`. */
+const questionIdSchema = z
+  .string({ error: expecting('id', QUESTION_ID_RULE) })
+  .refine((id) => id.length <= QA_LIMITS.idLength && QUESTION_ID.test(id), {
+    error: expecting('id', QUESTION_ID_RULE),
+  });
+
 /** `seq`: the batch number, a positive integer (its match with the file name is checked by the caller). */
 export const seqSchema = z
   .number({ error: expecting('seq', 'a positive integer') })
@@ -31,7 +51,11 @@ export const questionTypeSchema = z.enum(QUESTION_TYPES, {
 const previewSchema = z.looseObject(
   {
     type: z.enum(PREVIEW_TYPES, { error: expecting('type', '"markdown" or "ascii"') }),
-    content: z.string({ error: expecting('content', 'a string') }),
+    content: z
+      .string({ error: expecting('content', 'a string') })
+      .refine((text) => text.length <= QA_LIMITS.previewLength, {
+        error: tooLong('a preview', QA_LIMITS.previewLength),
+      }),
   },
   {
     error: expecting(
@@ -85,12 +109,21 @@ function checkOptionsFitType(question: unknown, ctx: z.RefinementCtx): void {
 export const questionSchema = z
   .looseObject(
     {
-      id: nonEmptyString('id'),
+      id: questionIdSchema,
       type: questionTypeSchema,
-      prompt: nonEmptyString('prompt'),
+      prompt: boundedString(
+        'prompt',
+        'a prompt',
+        QA_LIMITS.promptLength,
+        ' (longer context belongs in "preview")',
+      ),
       options: z
-        .array(nonEmptyString('option'), {
+        .array(boundedString('option', 'an option', QA_LIMITS.optionLength), {
           error: expecting('options', 'an array of option strings'),
+        })
+        .max(QA_LIMITS.options, {
+          error: (issue) =>
+            `expected at most ${QA_LIMITS.options} options, found ${formatCount((issue.input as unknown[]).length)}`,
         })
         .optional(),
       preview: previewSchema.optional(),
@@ -101,6 +134,32 @@ export const questionSchema = z
 
 const QUESTIONS_EXPECTED = 'a non-empty array of question objects';
 
+/** Characters of a question's prompt, options and preview, as far as they are strings. */
+function textOf(question: unknown): number {
+  if (!isRecord(question)) return 0;
+  const { prompt, options, preview } = question;
+  let length = typeof prompt === 'string' ? prompt.length : 0;
+  if (Array.isArray(options)) {
+    for (const option of options) if (typeof option === 'string') length += option.length;
+  }
+  if (isRecord(preview) && typeof preview.content === 'string') length += preview.content.length;
+  return length;
+}
+
+// A batch of many long questions would be a stream of Slack messages; the count alone is
+// reported when that is over too.
+function checkBatchText(questions: unknown[], ctx: z.RefinementCtx): void {
+  if (questions.length > QA_LIMITS.questions) return;
+  const total = questions.reduce((sum: number, question) => sum + textOf(question), 0);
+  if (total <= QA_LIMITS.batchText) return;
+  ctx.addIssue({
+    code: 'custom',
+    path: [],
+    input: questions,
+    message: `expected at most ${formatCount(QA_LIMITS.batchText)} characters of prompts, options and previews in one batch, found ${formatCount(total)}; split the questions into several batches`,
+  });
+}
+
 /** The shape of a `q-out-NNN.json` file; unknown fields are kept at every level. */
 export const questionFileSchema = z.looseObject(
   {
@@ -108,9 +167,14 @@ export const questionFileSchema = z.looseObject(
     questions: z
       .array(questionSchema, { error: expecting('questions', QUESTIONS_EXPECTED) })
       .min(1, { error: expecting('questions', QUESTIONS_EXPECTED) })
+      .max(QA_LIMITS.questions, {
+        error: (issue) =>
+          `expected at most ${QA_LIMITS.questions} questions, found ${formatCount((issue.input as unknown[]).length)}; split them into several batches (q-out-001.json, q-out-002.json, …)`,
+      })
       .superRefine(checkUniqueIds('questions'), {
         when: (payload) => Array.isArray(payload.value),
-      }),
+      })
+      .superRefine(checkBatchText, { when: (payload) => Array.isArray(payload.value) }),
   },
   { error: expecting('file', 'a JSON object with "seq" and "questions"') },
 );

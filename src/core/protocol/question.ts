@@ -29,6 +29,11 @@ export interface QuestionBatch {
   seq: number;
   questions: Question[];
   source: Record<string, unknown>;
+  /**
+   * Set when the relay itself wrote the file (`ask` hands batches over in the relay's own
+   * folder); only then do fields such as `source` change how the batch is answered.
+   */
+  writtenByRelay?: true;
 }
 
 /** A typed answer: choose-one and free-write a string, choose-many strings, yes-no a boolean. */

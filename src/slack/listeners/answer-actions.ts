@@ -1,5 +1,6 @@
 import type { App, BlockAction } from '@slack/bolt';
 import type { Logger } from 'pino';
+import { idRecord } from '../../core/protocol/id-record.js';
 import type { Answer, Question } from '../../core/protocol/question.js';
 import { revisionOf } from '../../core/slack/batch-view.js';
 import { decodeAction, draftsFromState, parseBlockId } from '../../core/slack/decode-action.js';
@@ -173,7 +174,7 @@ export function registerAnswerActions(
             await tellUser(client, log, place, describeMissing(questions, outcome.missing));
             return;
           case 'needs-text': {
-            const drafts = { ...Object.fromEntries(unsaved), ...found.record.drafts };
+            const drafts = idRecord([...unsaved, ...Object.entries(found.record.drafts)]);
             const text = describeMissingText(questions, drafts, outcome.questionIds);
             await tellUser(client, log, place, text);
             return;

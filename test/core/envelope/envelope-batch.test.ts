@@ -10,6 +10,7 @@ import {
 import { envelopeToBatch } from '../../../src/core/envelope/envelope-to-batch.js';
 import { findEnvelope } from '../../../src/core/envelope/find-envelope.js';
 import { OTHER_OPTION } from '../../../src/core/envelope/other-option.js';
+import { idRecord } from '../../../src/core/protocol/id-record.js';
 import { parseQuestionFile } from '../../../src/core/protocol/parse-question-file.js';
 import type { Question } from '../../../src/core/protocol/question.js';
 import {
@@ -37,10 +38,13 @@ const [rate, repos, channels] = questionsOf([
 ]) as [Question, Question, Question];
 
 describe('envelope batches', () => {
-  it('are told apart by their top-level source', () => {
+  it('are told apart by their top-level source, where the relay wrote them', () => {
     const source = { seq: 1, source: 'agent-open-questions', questions: [] };
-    assert.equal(isEnvelopeBatch({ seq: 1, questions: [], source }), true);
-    assert.equal(isEnvelopeBatch({ seq: 1, questions: [], source: { seq: 1 } }), false);
+    const batch = { seq: 1, questions: [], source };
+    assert.equal(isEnvelopeBatch({ ...batch, writtenByRelay: true }), true);
+    assert.equal(isEnvelopeBatch({ ...batch, source: { seq: 1 }, writtenByRelay: true }), false);
+    // anyone can write the field; outside the relay's ask folders it claims nothing
+    assert.equal(isEnvelopeBatch(batch), false);
   });
 
   it('read header, descriptions and the options that ask for text', () => {
@@ -89,7 +93,10 @@ describe('envelope batches', () => {
     // q3's text was typed for Other… before the pick changed to Email: it is left out
     assert.deepEqual(
       followUpTextFor(questions, drafts, { q1: 'mine', q2: 'web: /abs', q3: 'stale' }),
-      { q1: 'mine', q2: 'web: /abs' },
+      idRecord([
+        ['q1', 'mine'],
+        ['q2', 'web: /abs'],
+      ]),
     );
   });
 });

@@ -178,6 +178,30 @@ describe('findEnvelope: a malformed envelope', () => {
     assert.equal(scan.kind, 'malformed');
   });
 
+  it('refuses an envelope nested past 64 levels, saying where, before parsing it', () => {
+    const deep = `{"openQuestions": [], "extra": ${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    assert.equal(
+      errorOf(findEnvelope(`\`\`\`json\n${deep}\n\`\`\``)),
+      [
+        'The openQuestions envelope (the 1st ```json block of your message) could not be read: 1 problem.',
+        `  - at extra${'[0]'.repeat(31)}…: expected at most 64 levels of nesting, found more at line 1, column 95`,
+        CORRECTION_TAIL,
+      ].join('\n'),
+    );
+  });
+
+  it('refuses a __proto__ field, which would turn into a prototype when copied', () => {
+    const text = `{"openQuestions": [{"question": "Q?", "header": "H", "options": [{"label": "A"}], "__proto__": {"multiSelect": true}}]}`;
+    assert.equal(
+      errorOf(findEnvelope(`\`\`\`json\n${text}\n\`\`\``)),
+      [
+        'The openQuestions envelope (the 1st ```json block of your message) could not be read: 1 problem.',
+        '  - at openQuestions[0].__proto__: expected no field named "__proto__": JavaScript gives that name a special meaning, so the relay cannot keep it; rename or remove the field',
+        CORRECTION_TAIL,
+      ].join('\n'),
+    );
+  });
+
   it('refuses an openQuestions that is not an array', () => {
     assert.equal(
       errorOf(findEnvelope(jsonBlock({ openQuestions: rateLimitQuestion }))),

@@ -1,18 +1,23 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { answersById, readFollowUpText } from '../../../src/core/envelope/follow-up-text.js';
+import { idRecord } from '../../../src/core/protocol/id-record.js';
 import type { AnswerFile } from '../../../src/core/protocol/question.js';
 
 describe('readFollowUpText', () => {
   it('reads the typed text by question id', () => {
     const file = { seq: 1, answers: [], questions: [], followUpText: { q1: 'SQLite', q3: '' } };
-    assert.deepEqual(readFollowUpText(file), { ok: true, value: { q1: 'SQLite', q3: '' } });
+    const value = idRecord([
+      ['q1', 'SQLite'],
+      ['q3', ''],
+    ]);
+    assert.deepEqual(readFollowUpText(file), { ok: true, value });
   });
 
   it('gives no text for an answer file without the field', () => {
     assert.deepEqual(readFollowUpText({ seq: 1, answers: [], questions: [] }), {
       ok: true,
-      value: {},
+      value: idRecord(),
     });
   });
 
@@ -55,6 +60,6 @@ describe('answersById', () => {
       ],
       questions: [],
     };
-    assert.deepEqual(answersById(file), { q1: 'A', q2: ['A', 'B'] });
+    assert.deepEqual({ ...answersById(file) }, { q1: 'A', q2: ['A', 'B'] });
   });
 });

@@ -50,3 +50,11 @@ describe('listChoices', () => {
     );
   });
 });
+
+describe('quote', () => {
+  it('writes invisible and direction-changing characters as escapes', () => {
+    assert.equal(quote('ship\u200b'), '"ship\\u200b"');
+    assert.equal(quote('\u202eevil'), '"\\u202eevil"');
+    assert.equal(quote('a\u2028b'), '"a\\u2028b"');
+  });
+});

@@ -1,0 +1,24 @@
+import type { webApi } from '@slack/bolt';
+import { escapeMrkdwn } from '../core/slack/escape-mrkdwn.js';
+import { renderNotice } from '../core/slack/render-notice.js';
+import { truncatePlain } from '../core/slack/text-cut.js';
+
+/** The notification text of a notice: its first line, which says what it is about. */
+const NOTIFICATION_SHOWN = 300;
+
+/**
+ * Posts notices about the watched folders (odd file names, unreadable folders) to the
+ * channel, as plain text escaped for mrkdwn: paths and names come from the file system.
+ */
+export function createNoticePoster(client: webApi.WebClient, channel: string) {
+  return async (text: string): Promise<void> => {
+    const firstLine = text.split('\n')[0] ?? text;
+    await client.chat.postMessage({
+      channel,
+      text: escapeMrkdwn(truncatePlain(firstLine, NOTIFICATION_SHOWN)),
+      blocks: renderNotice(text),
+      unfurl_links: false,
+      unfurl_media: false,
+    });
+  };
+}
