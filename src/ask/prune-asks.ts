@@ -1,7 +1,8 @@
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { FINAL_STATUSES, type StateStore } from '../store/batch-record.js';
+import { FINAL_STATUSES } from '../core/batch/batch-record.js';
+import type { StateStore } from '../store/state-store.js';
 
 /** How long a finished ask folder is kept: long past the moment `ask` read its outcome. */
 const FINISHED_ASK_KEPT_MS = 60 * 60_000;

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Config } from '../config/config-schema.js';
+import type { BatchRecord } from '../core/batch/batch-record.js';
 import { checkEscalationTarget, escalationProblem } from '../slack/escalation-target.js';
 import { compareScopes, REQUIRED_BOT_SCOPES } from '../slack/required-scopes.js';
 import { describeSlackError, fixFor } from '../slack/slack-error-hints.js';
@@ -10,7 +11,6 @@ import {
   checkClient,
   tokenFix,
 } from '../slack/token-check.js';
-import type { BatchRecord } from '../store/batch-record.js';
 
 type Io = { out: (line: string) => void };
 

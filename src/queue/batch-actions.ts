@@ -1,16 +1,24 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
+import {
+  cancelled,
+  submitting,
+  withClaim,
+  withDraft,
+  withFollowUp,
+} from '../core/batch/batch-changes.js';
+import type { BatchRecord, BatchStatus } from '../core/batch/batch-record.js';
+import { withHandoff } from '../core/batch/handoff.js';
 import { CANCELLED_FILE_NAME, serializeCancellation } from '../core/envelope/ask-cancellation.js';
 import { isEnvelopeBatch, questionsMissingText } from '../core/envelope/envelope-batch.js';
 import { buildAnswerFile } from '../core/protocol/build-answer-file.js';
-import { idRecord, valueFor, withIdValue } from '../core/protocol/id-record.js';
+import { idRecord, valueFor } from '../core/protocol/id-record.js';
 import type { Answer } from '../core/protocol/question.js';
 import { revisionOf } from '../core/slack/batch-view.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
-import type { BatchRecord, BatchStatus, StateStore } from '../store/batch-record.js';
+import type { StateStore } from '../store/state-store.js';
 import type { QuestionReader } from './question-reader.js';
 import type { RunScheduler } from './run-scheduler.js';
-import { withHandoff } from './with-handoff.js';
 
 /** Result of a person pressing Submit (or a one-tap answer). */
 export type SubmitOutcome =
@@ -126,10 +134,9 @@ export function createBatchActions(deps: BatchActionsDeps) {
       key: string,
       input: { revision: string; questionId: string; answer: Answer | undefined },
     ): Promise<DraftOutcome> {
-      return updateOpen(key, input.revision, (record) => ({
-        ...record,
-        drafts: withIdValue(record.drafts, input.questionId, input.answer),
-      }));
+      return updateOpen(key, input.revision, (record) =>
+        withDraft(record, input.questionId, input.answer),
+      );
     },
 
     /** Records the text typed for an envelope question's choice (`''` clears it), like a draft. */
@@ -137,10 +144,9 @@ export function createBatchActions(deps: BatchActionsDeps) {
       key: string,
       input: { revision: string; questionId: string; text: string },
     ): Promise<DraftOutcome> {
-      return updateOpen(key, input.revision, (record) => ({
-        ...record,
-        followUps: withIdValue(record.followUps, input.questionId, input.text || undefined),
-      }));
+      return updateOpen(key, input.revision, (record) =>
+        withFollowUp(record, input.questionId, input.text),
+      );
     },
 
     /**
@@ -181,11 +187,9 @@ export function createBatchActions(deps: BatchActionsDeps) {
       input: { revision: string; user: string; release: boolean },
     ): Promise<ClaimOutcome> {
       return onOpen(key, input.revision, async (record): Promise<ClaimOutcome> => {
-        const owner = record.claimedBy;
-        if (owner && owner !== input.user) return { kind: 'claimed-by-other', by: owner };
-        const { claimedBy: _, ...rest } = record;
-        const changed = input.release ? rest : { ...rest, claimedBy: input.user };
-        return { kind: 'saved', record: await saveAndShow(changed) };
+        const change = withClaim(record, input.user, input.release);
+        if (change.kind === 'claimed-by-other') return change;
+        return { kind: 'saved', record: await saveAndShow(change.record) };
       });
     },
 
@@ -211,12 +215,7 @@ export function createBatchActions(deps: BatchActionsDeps) {
           };
         }
         log.info({ runDir, seq, by: input.by }, 'batch cancelled');
-        const record = await saveAndShow({
-          ...open,
-          status: 'cancelled',
-          answeredBy: input.by,
-          answeredAt: at,
-        });
+        const record = await saveAndShow(cancelled(open, input.by, at));
         return { kind: 'cancelled', record };
       });
     },
@@ -263,14 +262,8 @@ export function createBatchActions(deps: BatchActionsDeps) {
             ? questionsMissingText(batch.questions, drafts, texts)
             : [];
           if (needText.length > 0) return { kind: 'needs-text', questionIds: needText };
-          const submitting = await put({
-            ...open,
-            drafts,
-            status: 'submitting',
-            answeredBy: input.by,
-            answeredAt: nowIso(),
-          });
-          const result = await deps.finishSubmit(submitting);
+          const submittingRecord = await put(submitting(open, drafts, input.by, nowIso()));
+          const result = await deps.finishSubmit(submittingRecord);
           await deps.show(runDir);
           return result;
         },

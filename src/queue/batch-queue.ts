@@ -1,19 +1,21 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { answeredElsewhere, ended, freshVersion } from '../core/batch/batch-changes.js';
+import { batchKey } from '../core/batch/batch-key.js';
+import type { BatchRecord, BatchStatus } from '../core/batch/batch-record.js';
 import { idRecord } from '../core/protocol/id-record.js';
-import { batchKey } from '../core/queue/batch-key.js';
 import {
   describeGap,
   listQaFiles,
   missingBefore,
   nextUnansweredSeq,
   type QaListing,
-} from '../core/queue/qa-listing.js';
+} from '../core/protocol/qa-listing.js';
 import { errnoCode } from '../fs/file-write-error.js';
 import { publishFileNoClobber } from '../fs/publish-file.js';
 import type { RunFsEvent } from '../fs/run-events.js';
-import type { BatchRecord, BatchStatus, StateStore } from '../store/batch-record.js';
+import type { StateStore } from '../store/state-store.js';
 import { createBatchActions } from './batch-actions.js';
 import { removeCrashLeftovers } from './crash-leftovers.js';
 import { createElsewhereAnswers } from './elsewhere-answers.js';
@@ -162,7 +164,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     const active = activeRecord(runDir);
     if (active) {
       log.info({ runDir, seq: active.seq }, 'run folder removed; closing its open batch');
-      await put({ ...active, status: 'run-removed' });
+      await put(ended(active, 'run-removed'));
     }
     questions.forget(runDir);
     cleaned.delete(runDir);
@@ -211,27 +213,22 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     }
     if (listing.answers.has(seq)) {
       log.info({ runDir, seq }, 'batch answered by another provider');
-      await put({
-        ...record,
-        status: 'answered-elsewhere',
-        answeredAt: nowIso(),
-        answersPending: true,
-      });
+      await put(answeredElsewhere(record, nowIso()));
       return false;
     }
     const read = await readCurrent(runDir, seq);
     if (read.kind === 'missing') {
       log.info({ runDir, seq }, 'question file deleted before it was answered; batch withdrawn');
-      await put({ ...record, status: 'withdrawn' });
+      await put(ended(record, 'withdrawn'));
       return false;
     }
     if (read.kind === 'settling' || read.fingerprint === record.fingerprint) return true;
     if (read.kind === 'valid') {
       log.info({ runDir, seq }, 'question file rewritten; showing the new version');
-      await put({ ...freshVersion(record), status: 'open', fingerprint: read.fingerprint });
+      await put(freshVersion(record, read.fingerprint, 'open'));
     } else {
       log.warn({ runDir, seq, error: read.error }, 'question file rewritten and now malformed');
-      await put({ ...freshVersion(record), status: 'malformed', fingerprint: read.fingerprint });
+      await put(freshVersion(record, read.fingerprint, 'malformed'));
     }
     return true;
   }
@@ -325,16 +322,4 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     /** Stops timers and further syncs; waits for syncs under way, at most `closeGraceMs`. */
     close: () => scheduler.close(),
   };
-}
-
-/** A record for a rewritten question file: what belonged to the old version is dropped. */
-function freshVersion(record: BatchRecord): BatchRecord {
-  const {
-    problem: _problem,
-    followUps: _followUps,
-    answeredBy: _by,
-    answeredAt: _at,
-    ...rest
-  } = record;
-  return { ...rest, drafts: idRecord() };
 }

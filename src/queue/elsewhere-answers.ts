@@ -1,5 +1,7 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { fingerprintOf } from '../core/batch/batch-key.js';
+import type { BatchRecord } from '../core/batch/batch-record.js';
 import { parseAnswerFile } from '../core/protocol/parse-answer-file.js';
 import {
   formatProtocolError,
@@ -7,9 +9,8 @@ import {
   refusedFile,
 } from '../core/protocol/protocol-error.js';
 import { answerFileName } from '../core/protocol/qa-file-names.js';
-import { fingerprintOf } from '../core/queue/batch-key.js';
 import { readProtocolFile } from '../fs/read-protocol-file.js';
-import type { BatchRecord, StateStore } from '../store/batch-record.js';
+import type { StateStore } from '../store/state-store.js';
 
 export interface ElsewhereAnswersDeps {
   store: Pick<StateStore, 'forRun'>;

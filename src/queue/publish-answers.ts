@@ -1,12 +1,13 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { answered, answeredElsewhere, writeFailed } from '../core/batch/batch-changes.js';
+import type { BatchRecord, BatchStatus } from '../core/batch/batch-record.js';
 import { followUpTextFor, isEnvelopeBatch } from '../core/envelope/envelope-batch.js';
 import type { EnvelopeAnswerExtras } from '../core/envelope/follow-up-text.js';
 import { buildAnswerFile, serializeAnswerFile } from '../core/protocol/build-answer-file.js';
 import { answerFileName } from '../core/protocol/qa-file-names.js';
 import type { AnswerFile, QuestionBatch } from '../core/protocol/question.js';
 import type { publishFileNoClobber } from '../fs/publish-file.js';
-import type { BatchRecord, BatchStatus } from '../store/batch-record.js';
 import type { SubmitOutcome } from './batch-actions.js';
 import { type QuestionReader, readTextQuietly } from './question-reader.js';
 
@@ -46,20 +47,19 @@ export async function publishAnswers(
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     log.error({ err, runDir: record.runDir, seq: record.seq }, 'could not write answer file');
-    await put({ ...record, status: 'open', problem: message });
+    await put(writeFailed(record, message));
     return { kind: 'write-failed', message };
   }
   if (outcome === 'exists' && (await readTextQuietly(path.join(dir, name))) === content) {
     outcome = 'published'; // our own write from before a crash
   }
-  const { problem: _, ...rest } = record;
   if (outcome === 'published') {
     log.info({ runDir: record.runDir, seq: record.seq, by: record.answeredBy }, 'answers written');
-    const done = await put({ ...rest, status: 'answered' });
+    const done = await put(answered(record));
     return { kind: 'answered', record: done };
   }
   log.info({ runDir: record.runDir, seq: record.seq }, 'another provider answered first');
-  const done = await put({ ...rest, status: 'answered-elsewhere', answersPending: true });
+  const done = await put(answeredElsewhere(record, record.updatedAt));
   return { kind: 'answered-elsewhere', record: done };
 }
 

@@ -1,13 +1,13 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { fingerprintOf } from '../core/batch/batch-key.js';
+import type { BatchRecord } from '../core/batch/batch-record.js';
 import { claimsEnvelopeSource } from '../core/envelope/envelope-batch.js';
 import { parseQuestionFile } from '../core/protocol/parse-question-file.js';
 import { type ProtocolError, refusedFile } from '../core/protocol/protocol-error.js';
 import { questionFileName } from '../core/protocol/qa-file-names.js';
 import type { QuestionBatch } from '../core/protocol/question.js';
-import { fingerprintOf } from '../core/queue/batch-key.js';
 import { readProtocolFile } from '../fs/read-protocol-file.js';
-import type { BatchRecord } from '../store/batch-record.js';
 
 /** What reading a run's current question file found. */
 export type FileRead =

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
-import type { BatchRecord, StateStore } from '../store/batch-record.js';
+import type { BatchRecord } from '../core/batch/batch-record.js';
+import { withHandoff } from '../core/batch/handoff.js';
+import type { StateStore } from '../store/state-store.js';
 import type { BatchQueue } from './batch-queue.js';
-import { withHandoff } from './with-handoff.js';
 
 /** Who escalations are recorded as coming from in the hand-off chain. */
 export const ESCALATION_FROM = 'the relay';

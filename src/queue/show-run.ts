@@ -1,13 +1,14 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
+import type { BatchRecord } from '../core/batch/batch-record.js';
+import { withUndeliveredHandoff } from '../core/batch/handoff.js';
 import { idRecord } from '../core/protocol/id-record.js';
 import { parseAnswerFile } from '../core/protocol/parse-answer-file.js';
 import { answerFileName } from '../core/protocol/qa-file-names.js';
-import type { BatchRecord, StateStore } from '../store/batch-record.js';
+import type { StateStore } from '../store/state-store.js';
 import { CopyRefused, type PresentContext, type Presenter, PresentRefused } from './presenter.js';
 import { type QuestionReader, questionPath, readTextQuietly } from './question-reader.js';
 import type { RunScheduler } from './run-scheduler.js';
-import { withUndeliveredHandoff } from './with-handoff.js';
 
 export interface RunShowerDeps {
   store: StateStore;

@@ -4,7 +4,7 @@ type WebClient = webApi.WebClient;
 
 import type { Logger } from 'pino';
 import { renderHome, selectHomeBatches } from '../core/slack/render-home.js';
-import type { StateStore } from '../store/batch-record.js';
+import type { StateStore } from '../store/state-store.js';
 import { createHomeDetailSource } from './home-details.js';
 
 /** Default wait after a batch changes before Home tabs are refreshed; changes inside it merge. */

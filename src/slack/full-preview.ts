@@ -1,9 +1,9 @@
 import type { webApi } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import type { Logger } from 'pino';
+import type { BatchRecord } from '../core/batch/batch-record.js';
 import type { BatchView } from '../core/slack/batch-view.js';
 import { type FullPreviewAt, renderPreviewModal } from '../core/slack/render-modals.js';
-import type { BatchRecord } from '../store/batch-record.js';
 import type { ModalSeal } from './modal-seal.js';
 import { describeSlackError } from './slack-error-hints.js';
 import { readPresentation } from './slack-presentation.js';

@@ -4,11 +4,11 @@ import type { webApi } from '@slack/bolt';
 type WebClient = webApi.WebClient;
 
 import type { Logger } from 'pino';
+import type { BatchRecord } from '../core/batch/batch-record.js';
 import { parseQuestionFile } from '../core/protocol/parse-question-file.js';
 import { questionFileName } from '../core/protocol/qa-file-names.js';
 import type { HomeDetails } from '../core/slack/render-home.js';
 import { readProtocolFile } from '../fs/read-protocol-file.js';
-import type { BatchRecord } from '../store/batch-record.js';
 import { readPresentation } from './slack-presentation.js';
 
 /** Finds the first question and the message link of the batches the Home tab lists. */

@@ -1,6 +1,6 @@
 import type { webApi } from '@slack/bolt';
+import type { BatchRecord } from '../core/batch/batch-record.js';
 import { renderReminder } from '../core/slack/render-reminder.js';
-import type { BatchRecord } from '../store/batch-record.js';
 import { readPresentation } from './slack-presentation.js';
 
 type WebClient = webApi.WebClient;

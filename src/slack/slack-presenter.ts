@@ -5,6 +5,7 @@ import type { webApi } from '@slack/bolt';
 type WebClient = webApi.WebClient;
 
 import type { Logger } from 'pino';
+import { type BatchRecord, FINAL_STATUSES, type Handoff } from '../core/batch/batch-record.js';
 import { isEnvelopeBatch } from '../core/envelope/envelope-batch.js';
 import { idRecord } from '../core/protocol/id-record.js';
 import { formatProtocolError } from '../core/protocol/protocol-error.js';
@@ -19,7 +20,6 @@ import { slackErrorKind } from '../core/slack/slack-error-kinds.js';
 import { SLACK_USER_ID } from '../core/slack/slack-ids.js';
 import { stampIteration } from '../core/slack/stamp-iteration.js';
 import { CopyRefused, type PresentContext, type Presenter } from '../queue/presenter.js';
-import { type BatchRecord, FINAL_STATUSES, type Handoff } from '../store/batch-record.js';
 import { slackErrorCode } from './slack-error-hints.js';
 import {
   type MessageCopy,

@@ -3,10 +3,10 @@ import type { webApi } from '@slack/bolt';
 type WebClient = webApi.WebClient;
 
 import type { Logger } from 'pino';
+import type { BatchRecord } from '../core/batch/batch-record.js';
 import { revisionOf } from '../core/slack/batch-view.js';
 import { escapeMrkdwn } from '../core/slack/escape-mrkdwn.js';
 import { renderNotice } from '../core/slack/render-notice.js';
-import type { BatchRecord } from '../store/batch-record.js';
 
 /** Where a person acted: enough to answer them privately. */
 export interface ActionPlace {

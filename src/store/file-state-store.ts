@@ -2,11 +2,11 @@ import { lstat, mkdir, readdir, readFile, rename } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import type { BatchRecord } from '../core/batch/batch-record.js';
 import { isDurableTempName, removeIfPresent, syncDir } from '../fs/durable-io.js';
 import { FileWriteError } from '../fs/file-write-error.js';
 import { readGuardedFile } from '../fs/read-protocol-file.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
-import type { BatchRecord, StateStore } from './batch-record.js';
 import { type CoalescingWriter, createCoalescingWriter } from './coalescing-writer.js';
 import { openNoticeBook } from './notice-book.js';
 import {
@@ -17,6 +17,7 @@ import {
   serializeRunFile,
 } from './run-file.js';
 import { acquireStateDirLock } from './state-dir-lock.js';
+import type { StateStore } from './state-store.js';
 
 export { StateDirLockedError } from './state-dir-lock.js';
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { BATCH_STATUSES, type BatchRecord, type Handoff } from '../core/batch/batch-record.js';
 import { idRecordSchema } from '../core/protocol/id-record.js';
 import type { Answer } from '../core/protocol/question.js';
 import { err, ok, type Result } from '../core/result.js';
-import { BATCH_STATUSES, type BatchRecord, type Handoff } from './batch-record.js';
 
 /** On-disk format of one run's state: every batch record of that run, keyed by seq. */
 export interface RunFile {

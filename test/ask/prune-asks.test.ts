@@ -4,7 +4,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { pino } from 'pino';
 import { pruneFinishedAsks } from '../../src/ask/prune-asks.js';
-import type { BatchRecord } from '../../src/store/batch-record.js';
+import type { BatchRecord } from '../../src/core/batch/batch-record.js';
 import { openFileStateStore } from '../../src/store/file-state-store.js';
 import { makeTempDir } from '../support/temp-dir.js';
 

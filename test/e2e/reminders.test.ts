@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, test } from 'node:test';
-import type { BatchRecord } from '../../src/store/batch-record.js';
+import type { BatchRecord } from '../../src/core/batch/batch-record.js';
 import { parseRunFile } from '../../src/store/run-file.js';
 import {
   ALICE,

@@ -3,14 +3,15 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { pino } from 'pino';
+import type { BatchRecord } from '../../src/core/batch/batch-record.js';
 import { parseCancellation } from '../../src/core/envelope/ask-cancellation.js';
 import { envelopeToBatch } from '../../src/core/envelope/envelope-to-batch.js';
 import { findEnvelope } from '../../src/core/envelope/find-envelope.js';
 import { OTHER_OPTION } from '../../src/core/envelope/other-option.js';
 import { createBatchQueue } from '../../src/queue/batch-queue.js';
 import type { Presenter } from '../../src/queue/presenter.js';
-import type { BatchRecord, StateStore } from '../../src/store/batch-record.js';
 import { openFileStateStore } from '../../src/store/file-state-store.js';
+import type { StateStore } from '../../src/store/state-store.js';
 import { jsonBlock, rateLimitQuestion, reposQuestion } from '../core/envelope/envelope-samples.js';
 import { makeTempDir, sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
 

@@ -4,11 +4,12 @@ import { mkdir, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promise
 import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { pino } from 'pino';
+import type { BatchRecord } from '../../src/core/batch/batch-record.js';
 import type { Answer } from '../../src/core/protocol/question.js';
 import { createBatchQueue } from '../../src/queue/batch-queue.js';
 import { type PresentContext, type Presenter, PresentRefused } from '../../src/queue/presenter.js';
-import type { BatchRecord, StateStore } from '../../src/store/batch-record.js';
 import { openFileStateStore } from '../../src/store/file-state-store.js';
+import type { StateStore } from '../../src/store/state-store.js';
 import { makeTempDir, sampleBatch, waitFor, writeQuestionFile } from '../support/temp-dir.js';
 
 const log = pino({ level: process.env.TEST_LOG ?? 'silent' });
@@ -167,13 +168,11 @@ describe('batch queue', () => {
     await writeFile(path.join(run, 'qa', 'q-answers-001.json'), '{"seq":1}');
     queue.notify({ type: 'qa-file', runDir: run, name: 'q-answers-001.json' });
     await queue.idle();
+    // (an answer file that does not parse is shown again once the relay gives up reading it)
+    const steps = p.shown.map((s) => `${s.seq} ${s.status}`);
     assert.deepEqual(
-      p.shown.map((s) => [s.seq, s.status]),
-      [
-        [1, 'open'],
-        [1, 'answered-elsewhere'],
-        [2, 'open'],
-      ],
+      steps.filter((step, i) => step !== steps[i - 1]),
+      ['1 open', '1 answered-elsewhere', '2 open'],
     );
     await queue.close();
   });
@@ -358,7 +357,7 @@ describe('batch queue', () => {
       });
       assert.deepEqual(outcome, { kind: 'out-of-date' }, JSON.stringify(forged));
     }
-    assert.deepEqual(store.get(key)?.drafts, {});
+    assert.deepEqual({ ...store.get(key)?.drafts }, {});
     await queue.close();
   });
 

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { pino } from 'pino';
+import type { BatchRecord } from '../../src/core/batch/batch-record.js';
 import {
   createReminders,
   ESCALATION_FROM,
   type ReminderPolicy,
 } from '../../src/queue/reminders.js';
-import type { BatchRecord } from '../../src/store/batch-record.js';
 
 const MINUTE = 60_000;
 const START = Date.parse('2026-01-05T09:00:00.000Z');

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { pino } from 'pino';
 import type { Presenter } from '../../src/queue/presenter.js';
 import { withAppHomeRefresh } from '../../src/slack/app-home-refresh.js';
-import { makeRecord } from '../store/make-record.js';
+import { makeRecord } from '../support/make-record.js';
 
 const log = pino({ level: 'silent' });
 const ctx = { questionFile: '/r/qa/q-out-001.json' };

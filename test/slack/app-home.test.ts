@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { webApi } from '@slack/bolt';
 import { pino } from 'pino';
+import type { BatchRecord } from '../../src/core/batch/batch-record.js';
 import { type AppHome, createAppHome } from '../../src/slack/app-home.js';
-import type { BatchRecord } from '../../src/store/batch-record.js';
-import { makeRecord } from '../store/make-record.js';
 import { type FakeSlack, startFakeSlack, waitFor } from '../support/fake-slack/index.js';
 import { silentLogger } from '../support/fake-slack/slack-clients.js';
+import { makeRecord } from '../support/make-record.js';
 
 const ALICE = 'U0ALICE01';
 const BOB = 'U0BOB0001';

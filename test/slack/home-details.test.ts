@@ -8,9 +8,9 @@ import { test } from 'node:test';
 import { webApi } from '@slack/bolt';
 import { pino } from 'pino';
 import { createHomeDetailSource } from '../../src/slack/home-details.js';
-import { makeRecord } from '../store/make-record.js';
 import { startFakeSlack } from '../support/fake-slack/index.js';
 import { silentLogger } from '../support/fake-slack/slack-clients.js';
+import { makeRecord } from '../support/make-record.js';
 
 const question = (seq: number) =>
   JSON.stringify({

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
+import type { BatchRecord } from '../../src/core/batch/batch-record.js';
 import { ErrorCode } from '../../src/errors.js';
-import type { BatchRecord } from '../../src/store/batch-record.js';
 import { openFileStateStore, StateDirLockedError } from '../../src/store/file-state-store.js';
 import { runFileName } from '../../src/store/run-file.js';
-import { makeRecord } from './make-record.js';
+import { makeRecord } from '../support/make-record.js';
 
 const log = pino({ level: 'silent' });
 

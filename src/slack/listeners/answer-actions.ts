@@ -1,5 +1,6 @@
 import type { App, BlockAction } from '@slack/bolt';
 import type { Logger } from 'pino';
+import type { BatchRecord } from '../../core/batch/batch-record.js';
 import { idRecord } from '../../core/protocol/id-record.js';
 import type { Answer, Question } from '../../core/protocol/question.js';
 import { revisionOf } from '../../core/slack/batch-view.js';
@@ -9,7 +10,6 @@ import { describeMissingText } from '../../core/slack/missing-text.js';
 import { renderFreeWriteModal, renderOptionsModal } from '../../core/slack/render-modals.js';
 import { replyThreadTs } from '../../core/slack/reply-thread.js';
 import type { BatchQueue } from '../../queue/batch-queue.js';
-import type { BatchRecord } from '../../store/batch-record.js';
 import type { FullPreviews, OpenModal } from '../full-preview.js';
 import type { ModalSeal } from '../modal-seal.js';
 import { iterationOfMessage, readPresentation } from '../slack-presentation.js';

@@ -1,9 +1,9 @@
 import type { ModalView } from '@slack/types';
+import type { BatchRecord } from '../../core/batch/batch-record.js';
 import { isEnvelopeBatch, picksWantingText } from '../../core/envelope/envelope-batch.js';
 import type { Answer, QuestionBatch } from '../../core/protocol/question.js';
 import { renderFollowUpModal } from '../../core/slack/render-follow-up-modal.js';
 import type { CancelOutcome } from '../../queue/batch-actions.js';
-import type { BatchRecord } from '../../store/batch-record.js';
 import { toBatchView } from '../slack-presenter.js';
 import { explainRefusal } from '../tell-user.js';
 

@@ -1,10 +1,10 @@
 import type { App, ViewSubmitAction } from '@slack/bolt';
 import type { Logger } from 'pino';
+import type { BatchRecord } from '../../core/batch/batch-record.js';
 import type { Question } from '../../core/protocol/question.js';
 import { modalMetadataKey, parseModalMetadata } from '../../core/slack/modal-metadata.js';
 import type { DraftOutcome } from '../../queue/batch-actions.js';
 import type { BatchQueue } from '../../queue/batch-queue.js';
-import type { BatchRecord } from '../../store/batch-record.js';
 import { type ModalSeal, UNKNOWN_FORM } from '../modal-seal.js';
 import { readPresentation } from '../slack-presentation.js';
 import { type ActionPlace, explainRefusal, refusalFor, tellUser } from '../tell-user.js';

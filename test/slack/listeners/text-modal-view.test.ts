@@ -8,9 +8,9 @@ import type { DraftOutcome } from '../../../src/queue/batch-actions.js';
 import type { BatchQueue } from '../../../src/queue/batch-queue.js';
 import { registerTextModal } from '../../../src/slack/listeners/text-modal-view.js';
 import { createModalSeal } from '../../../src/slack/modal-seal.js';
-import { makeRecord } from '../../store/make-record.js';
 import { type FakeSlack, startFakeSlack, waitFor } from '../../support/fake-slack/index.js';
 import { silentLogger, webClientFor } from '../../support/fake-slack/slack-clients.js';
+import { makeRecord } from '../../support/make-record.js';
 
 const CHANNEL = 'C0RELAY01';
 const ALICE = 'U0ALICE01';

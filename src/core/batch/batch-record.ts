@@ -1,5 +1,4 @@
-import type { Answer } from '../core/protocol/question.js';
-import type { NoticeBook } from './notice-book.js';
+import type { Answer } from '../protocol/question.js';
 
 /** Where a batch is in its life. */
 export const BATCH_STATUSES = [
@@ -94,17 +93,4 @@ export interface Handoff {
   note?: string;
   /** Slack's reason the copy could not reach `to` (e.g. `user_disabled`); the hand-off ended there */
   undelivered?: string;
-}
-
-/** Durable per-batch state. Reads are from memory; `put` resolves once the write is durable. */
-export interface StateStore {
-  get(key: string): BatchRecord | undefined;
-  forRun(runDir: string): BatchRecord[];
-  all(): BatchRecord[];
-  put(record: BatchRecord): Promise<void>;
-  /** Drops every record of a run, in memory and on disk (for runs that are gone for good). */
-  forget(runDir: string): Promise<void>;
-  /** Notices given about things outside any batch, so each is given once (see `NoticeBook`). */
-  notices: NoticeBook;
-  close(): Promise<void>;
 }

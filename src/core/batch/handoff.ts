@@ -1,4 +1,4 @@
-import type { BatchRecord, Handoff } from '../store/batch-record.js';
+import type { BatchRecord, Handoff } from './batch-record.js';
 
 /**
  * A record whose last hand-off to `to` could not reach them (`reason`: what Slack said): that

@@ -5,7 +5,7 @@ import {
   listQaFiles,
   missingBefore,
   nextUnansweredSeq,
-} from '../../../src/core/queue/qa-listing.js';
+} from '../../../src/core/protocol/qa-listing.js';
 
 test('listQaFiles sorts question and answer seqs and ignores other names', () => {
   const listing = listQaFiles([

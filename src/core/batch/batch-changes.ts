@@ -1,0 +1,101 @@
+import { idRecord, withIdValue } from '../protocol/id-record.js';
+import type { Answer } from '../protocol/question.js';
+import type { BatchRecord, BatchStatus } from './batch-record.js';
+
+/**
+ * What happens to a batch, as pure changes of its record: each takes the record as it is and
+ * gives the record as it should be stored. The queue decides when; these say what.
+ */
+
+/** One choice recorded (`undefined` clears it). */
+export const withDraft = (record: BatchRecord, questionId: string, answer: Answer | undefined) => ({
+  ...record,
+  drafts: withIdValue(record.drafts, questionId, answer),
+});
+
+/** The text typed for an envelope question's choice recorded (`''` clears it). */
+export const withFollowUp = (record: BatchRecord, questionId: string, text: string) => ({
+  ...record,
+  followUps: withIdValue(record.followUps, questionId, text || undefined),
+});
+
+/** Who pressed "I'm on it" (or released it), or who holds the batch already. */
+export type ClaimChange =
+  | { kind: 'changed'; record: BatchRecord }
+  | { kind: 'claimed-by-other'; by: string };
+
+/** `user` marks the batch as theirs, or with `release` clears their mark; nobody takes another's. */
+export function withClaim(record: BatchRecord, user: string, release: boolean): ClaimChange {
+  const owner = record.claimedBy;
+  if (owner && owner !== user) return { kind: 'claimed-by-other', by: owner };
+  const { claimedBy: _, ...rest } = record;
+  return { kind: 'changed', record: release ? rest : { ...rest, claimedBy: user } };
+}
+
+/**
+ * The record for a rewritten question file (`fingerprint`), open again or malformed: what
+ * belonged to the old version (choices, typed text, who answered, a write problem) is dropped.
+ */
+export function freshVersion(
+  record: BatchRecord,
+  fingerprint: string,
+  status: Extract<BatchStatus, 'open' | 'malformed'>,
+): BatchRecord {
+  const {
+    problem: _problem,
+    followUps: _followUps,
+    answeredBy: _by,
+    answeredAt: _at,
+    ...rest
+  } = record;
+  return { ...rest, drafts: idRecord(), fingerprint, status };
+}
+
+/** The batch ends without answers from anyone: its file or its run folder went away. */
+export const ended = (record: BatchRecord, status: 'withdrawn' | 'run-removed'): BatchRecord => ({
+  ...record,
+  status,
+});
+
+/**
+ * Another provider answered first; its answers are shown once its file reads whole
+ * (`answersPending` until then).
+ */
+export function answeredElsewhere(record: BatchRecord, at: string): BatchRecord {
+  const { problem: _, ...rest } = record;
+  return {
+    ...rest,
+    status: 'answered-elsewhere',
+    answeredAt: record.answeredAt ?? at,
+    answersPending: true,
+  };
+}
+
+/** Submit pressed with these answers: the answer file is being published. */
+export const submitting = (
+  record: BatchRecord,
+  drafts: BatchRecord['drafts'],
+  by: string,
+  at: string,
+): BatchRecord => ({ ...record, drafts, status: 'submitting', answeredBy: by, answeredAt: at });
+
+/** The answer file is published. */
+export function answered(record: BatchRecord): BatchRecord {
+  const { problem: _, ...rest } = record;
+  return { ...rest, status: 'answered' };
+}
+
+/** The answer file could not be written: the batch is open again, with why. */
+export const writeFailed = (record: BatchRecord, problem: string): BatchRecord => ({
+  ...record,
+  status: 'open',
+  problem,
+});
+
+/** Someone pressed Cancel on an envelope batch: closed without answers, saying who. */
+export const cancelled = (record: BatchRecord, by: string, at: string): BatchRecord => ({
+  ...record,
+  status: 'cancelled',
+  answeredBy: by,
+  answeredAt: at,
+});
