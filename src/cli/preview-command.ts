@@ -1,9 +1,8 @@
 import path from 'node:path';
-import { batchKey, fingerprintOf } from '../core/batch/batch-key.js';
+import { batchKey, fingerprintOf, revisionOf } from '../core/batch/batch-key.js';
 import { idRecord } from '../core/protocol/id-record.js';
 import { parseQuestionFile } from '../core/protocol/parse-question-file.js';
 import { formatProtocolError, refusedFile } from '../core/protocol/protocol-error.js';
-import { revisionOf } from '../core/slack/batch-view.js';
 import { renderBatchMessages } from '../core/slack/render-batch-messages.js';
 import { readProtocolFile } from '../fs/read-protocol-file.js';
 

@@ -9,7 +9,6 @@ import { type BatchQueueDeps, createBatchQueue } from '../queue/batch-queue.js';
 import { createReminders } from '../queue/reminders.js';
 import { isAllowed } from '../slack/allow-list.js';
 import { createGroupMembers } from '../slack/allow-list-groups.js';
-import { createAllowListMiddleware } from '../slack/allow-list-middleware.js';
 import { createAppHome } from '../slack/app-home.js';
 import { withAppHomeRefresh } from '../slack/app-home-refresh.js';
 import { checkChannel } from '../slack/check-channel.js';
@@ -17,15 +16,7 @@ import { createSlackApp } from '../slack/create-slack-app.js';
 import { checkEscalationAtStart } from '../slack/escalation-target.js';
 import { withSlackErrorHints } from '../slack/explain-slack-errors.js';
 import { createFullPreviews } from '../slack/full-preview.js';
-import { createInteractionGuard } from '../slack/interaction-guard.js';
-import { registerAnswerActions } from '../slack/listeners/answer-actions.js';
-import { registerAppHomeOpened } from '../slack/listeners/app-home-opened.js';
-import { registerFollowUpView } from '../slack/listeners/follow-up-view.js';
-import { registerFreeWriteView } from '../slack/listeners/free-write-view.js';
-import { registerHandOffView } from '../slack/listeners/hand-off-view.js';
-import { registerOptionSuggestions } from '../slack/listeners/option-suggestions.js';
-import { registerTeamActions } from '../slack/listeners/team-actions.js';
-import { noteArrival } from '../slack/lookup-budget.js';
+import { registerListeners } from '../slack/listeners/register-listeners.js';
 import { createModalSeal, loadModalSealKey } from '../slack/modal-seal.js';
 import { createNoticePoster } from '../slack/post-notice.js';
 import { createReminderPoster } from '../slack/post-reminder.js';
@@ -138,14 +129,8 @@ export async function runStart(
     log: log.child({ component: 'allow-list' }),
     ...options.allowList,
   });
-  app.use(noteArrival());
-  // first in line: the relay's interactions are checked before anything reads them
-  app.use(createInteractionGuard(log.child({ component: 'slack-guard' })));
-  if (config.allowedUsers) {
-    app.use(createAllowListMiddleware({ allowList: config.allowedUsers, groups, log }));
-  }
-  registerAnswerActions(app, {
-    queue,
+  registerListeners(app, {
+    actions: queue,
     log,
     seal,
     fullPreviews: createFullPreviews({
@@ -153,15 +138,9 @@ export async function runStart(
       seal,
       log: log.child({ component: 'previews' }),
     }),
-  });
-  registerFreeWriteView(app, { queue, log, seal });
-  registerFollowUpView(app, { queue, log, seal });
-  registerOptionSuggestions(app, { queue });
-  registerTeamActions(app, { queue, log, seal });
-  registerHandOffView(app, { queue, log, seal, allowList: config.allowedUsers, groups });
-  registerAppHomeOpened(app, { home });
-  app.error(async (err) => {
-    log.error({ err }, 'unhandled error in a Slack listener');
+    home,
+    allowList: config.allowedUsers,
+    groups,
   });
 
   // `ask` hands its batches over as run folders here, so they are always watched.

@@ -7,55 +7,26 @@ import {
   withDraft,
   withFollowUp,
 } from '../core/batch/batch-changes.js';
-import type { BatchRecord, BatchStatus } from '../core/batch/batch-record.js';
+import type { BatchRecord } from '../core/batch/batch-record.js';
 import { withHandoff } from '../core/batch/handoff.js';
+import type {
+  CancelOutcome,
+  ClaimOutcome,
+  DraftOutcome,
+  SubmitOutcome,
+} from '../core/batch/outcomes.js';
+import { type Refusal, refusalFor } from '../core/batch/refusal.js';
 import { CANCELLED_FILE_NAME, serializeCancellation } from '../core/envelope/ask-cancellation.js';
 import { isEnvelopeBatch, questionsMissingText } from '../core/envelope/envelope-batch.js';
 import { buildAnswerFile } from '../core/protocol/build-answer-file.js';
 import { idRecord, valueFor } from '../core/protocol/id-record.js';
 import type { Answer } from '../core/protocol/question.js';
-import { revisionOf } from '../core/slack/batch-view.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import type { StateStore } from '../store/state-store.js';
 import type { QuestionReader } from './question-reader.js';
 import type { RunScheduler } from './run-scheduler.js';
 
-/** Result of a person pressing Submit (or a one-tap answer). */
-export type SubmitOutcome =
-  | { kind: 'answered'; record: BatchRecord }
-  | { kind: 'answered-elsewhere'; record: BatchRecord }
-  | { kind: 'incomplete'; missing: string[]; problems: string[] }
-  /** envelope batch: these questions' choices ask for typed text that is missing */
-  | { kind: 'needs-text'; questionIds: string[] }
-  | { kind: 'write-failed'; message: string }
-  | { kind: 'closed'; status: BatchStatus }
-  | { kind: 'out-of-date' }
-  | { kind: 'unknown' };
-
-/** Why an action on a batch changed nothing. */
-type Refusal =
-  | { kind: 'unknown' }
-  | { kind: 'closed'; status: BatchStatus }
-  | { kind: 'out-of-date' };
-
-/** Result of recording one choice. */
-export type DraftOutcome =
-  | { kind: 'saved'; record: BatchRecord }
-  | { kind: 'closed'; status: BatchStatus }
-  | { kind: 'out-of-date' }
-  | { kind: 'unknown' };
-
-/** Result of "I'm on it" / "Release": someone else may hold the batch already. */
-export type ClaimOutcome = DraftOutcome | { kind: 'claimed-by-other'; by: string };
-
-/** Result of pressing Cancel on an envelope batch. */
-export type CancelOutcome =
-  | { kind: 'cancelled'; record: BatchRecord }
-  | { kind: 'not-cancellable' }
-  | { kind: 'write-failed'; message: string }
-  | { kind: 'closed'; status: BatchStatus }
-  | { kind: 'out-of-date' }
-  | { kind: 'unknown' };
+export type { CancelOutcome, ClaimOutcome, DraftOutcome, SubmitOutcome };
 
 export interface BatchActionsDeps {
   store: StateStore;
@@ -92,12 +63,8 @@ export function createBatchActions(deps: BatchActionsDeps) {
     if (!runDir) return { kind: 'unknown' };
     return scheduler.exclusive(runDir, async () => {
       const record = store.get(key);
-      if (!record) return { kind: 'unknown' } as const;
-      if (record.status !== 'open') return { kind: 'closed', status: record.status } as const;
-      if (revision !== undefined && revisionOf(record.fingerprint) !== revision) {
-        return { kind: 'out-of-date' } as const;
-      }
-      return task(record, runDir);
+      const refusal = refusalFor(record, revision === undefined ? {} : { revision });
+      return refusal ?? task(record as BatchRecord, runDir);
     });
   }
 
@@ -275,3 +242,9 @@ export function createBatchActions(deps: BatchActionsDeps) {
     },
   };
 }
+
+/** What people can do to a batch: the part of the queue that Slack's listeners use. */
+export type BatchActions = Pick<
+  ReturnType<typeof createBatchActions>,
+  'lookup' | 'saveDraft' | 'saveFollowUp' | 'handOff' | 'claim' | 'cancel' | 'submit'
+>;

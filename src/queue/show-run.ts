@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { BatchRecord } from '../core/batch/batch-record.js';
 import { withUndeliveredHandoff } from '../core/batch/handoff.js';
+import { visibleSignature } from '../core/batch/visible-signature.js';
 import { idRecord } from '../core/protocol/id-record.js';
 import { parseAnswerFile } from '../core/protocol/parse-answer-file.js';
 import { answerFileName } from '../core/protocol/qa-file-names.js';
@@ -168,18 +169,4 @@ export function createRunShower(deps: RunShowerDeps) {
         .every((record) => record.presentation?.shown === visibleSignature(record));
     },
   };
-}
-
-/** What a record looks like to people; when it changes, the presenter is called. */
-function visibleSignature(record: BatchRecord): string {
-  // follow-up text only counts when there is some, so older signatures stay valid
-  const typed = record.followUps ? `|${JSON.stringify(record.followUps)}` : '';
-  // likewise the team fields: records without hand-offs or claims keep their old signature
-  const team =
-    record.handoffs || record.claimedBy
-      ? `|${JSON.stringify([record.handoffs ?? [], record.claimedBy ?? ''])}`
-      : '';
-  // another provider's answers are shown again once their file is whole
-  const pending = record.answersPending ? '|answers-pending' : '';
-  return `${record.status}|${record.fingerprint}|${JSON.stringify(record.drafts)}|${record.problem ?? ''}${typed}${team}${pending}`;
 }

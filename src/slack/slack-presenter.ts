@@ -6,11 +6,8 @@ type WebClient = webApi.WebClient;
 
 import type { Logger } from 'pino';
 import { type BatchRecord, FINAL_STATUSES, type Handoff } from '../core/batch/batch-record.js';
-import { isEnvelopeBatch } from '../core/envelope/envelope-batch.js';
-import { idRecord } from '../core/protocol/id-record.js';
 import { formatProtocolError } from '../core/protocol/protocol-error.js';
 import { questionFileName } from '../core/protocol/qa-file-names.js';
-import { type BatchView, revisionOf } from '../core/slack/batch-view.js';
 import { MOST_SPLITS } from '../core/slack/message-budget.js';
 import { renderBatchMessages } from '../core/slack/render-batch-messages.js';
 import { renderMalformedMessage } from '../core/slack/render-malformed.js';
@@ -19,6 +16,7 @@ import { renderHandoffNotice, renderUndeliveredNotice } from '../core/slack/rend
 import { slackErrorKind } from '../core/slack/slack-error-kinds.js';
 import { SLACK_USER_ID } from '../core/slack/slack-ids.js';
 import { stampIteration } from '../core/slack/stamp-iteration.js';
+import { toBatchView } from '../core/slack/to-batch-view.js';
 import { CopyRefused, type PresentContext, type Presenter } from '../queue/presenter.js';
 import { slackErrorCode } from './slack-error-hints.js';
 import {
@@ -376,65 +374,4 @@ function messagesFor(record: BatchRecord, ctx: PresentContext, split: number): M
     ];
   }
   return renderBatchMessages(toBatchView(record, ctx), split);
-}
-
-/** Maps a stored record onto what the renderer draws. */
-export function toBatchView(record: BatchRecord, ctx: PresentContext): BatchView {
-  const at = new Date(record.answeredAt ?? record.updatedAt);
-  const state = ((): BatchView['state'] => {
-    switch (record.status) {
-      case 'answered':
-        return { kind: 'answered', by: record.answeredBy ?? 'unknown', at };
-      case 'answered-elsewhere':
-        return { kind: 'answered-elsewhere', at };
-      case 'withdrawn':
-        return { kind: 'withdrawn', at };
-      case 'run-removed':
-        return { kind: 'run-removed', at };
-      case 'cancelled':
-        return { kind: 'cancelled', by: record.answeredBy ?? 'unknown', at };
-      default:
-        if (record.problem) return { kind: 'submit-failed', error: record.problem };
-        return record.note ? { kind: 'open', note: record.note } : { kind: 'open' };
-    }
-  })();
-  const envelope =
-    ctx.batch && isEnvelopeBatch(ctx.batch)
-      ? { followUpText: record.followUps ?? idRecord<string>() }
-      : undefined;
-  return {
-    ...(envelope ? { envelope } : {}),
-    key: record.key,
-    revision: revisionOf(record.fingerprint),
-    runName: path.basename(record.runDir),
-    runDir: record.runDir,
-    seq: record.seq,
-    questions: ctx.batch?.questions ?? [],
-    // Choices made here were not what the agent got when another tool answered first.
-    drafts: shownAnswers(record, ctx),
-    state,
-    team: {
-      handoffs: (record.handoffs ?? []).map((h) => ({ ...h, at: new Date(h.at) })),
-      ...(record.assignee ? { assignee: record.assignee } : {}),
-      ...(record.claimedBy ? { claimedBy: record.claimedBy } : {}),
-    },
-  };
-}
-
-/**
- * The answers a message shows. Choices made in Slack are not what the agent got when another
- * tool answered first, and are no answer at all when the batch was withdrawn, cancelled or its
- * run removed.
- */
-function shownAnswers(record: BatchRecord, ctx: PresentContext): BatchRecord['drafts'] {
-  switch (record.status) {
-    case 'answered-elsewhere':
-      return ctx.answersElsewhere ?? idRecord();
-    case 'withdrawn':
-    case 'run-removed':
-    case 'cancelled':
-      return idRecord();
-    default:
-      return record.drafts;
-  }
 }

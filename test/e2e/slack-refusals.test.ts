@@ -302,7 +302,8 @@ for (const mode of MODES) {
 
     test('a preview too big for any modal: the modal opens within 250 kB and links the whole preview, attached to the thread', async () => {
       await start();
-      const content = `# Plan\n${'ü & <ö> and more of the plan\n'.repeat(12_000)}`;
+      // within the 100,000 characters a preview may have, but over 250 kB once escaped
+      const content = `# Plan\n${'a&<b> '.repeat(16_000)}`;
       const questions = [
         { id: 'go', type: 'yes-no', prompt: 'Go ahead?', preview: { type: 'markdown', content } },
         { id: 'why', type: 'free-write', prompt: 'Why?' },

@@ -13,3 +13,6 @@ export function batchKey(runDir: string, seq: number): string {
 export function fingerprintOf(bytes: string | Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
+
+/** The revision carried in ids: the first 8 hex characters of a q-out fingerprint. */
+export const revisionOf = (fingerprint: string): string => fingerprint.slice(0, 8);

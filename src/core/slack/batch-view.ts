@@ -70,6 +70,3 @@ export interface MalformedView {
 export function isFinalViewState(state: BatchViewState): state is FinalViewState {
   return state.kind !== 'open' && state.kind !== 'submit-failed';
 }
-
-/** The revision carried in ids: the first 8 hex characters of a q-out fingerprint. */
-export const revisionOf = (fingerprint: string): string => fingerprint.slice(0, 8);

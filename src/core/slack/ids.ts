@@ -25,11 +25,20 @@ export type ActionKind = (typeof ACTION_KINDS)[keyof typeof ACTION_KINDS];
 
 const KNOWN_KINDS: ReadonlySet<string> = new Set(Object.values(ACTION_KINDS));
 
-/** Matches every action id the renderer produces (for `app.action(...)`). */
-export const ACTION_ID_PATTERN = /^o7\.[a-z-]+(?::|$)/;
+/** Matches action ids of these kinds, with or without suffixes (for `app.action(...)`). */
+export function actionIdPattern(kinds: readonly string[]): RegExp {
+  const names = kinds.map((kind) => kind.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^(?:${names.join('|')})(?::|$)`);
+}
+
+/** Matches the action ids of the answer controls (not the team ones, see `team-ids`). */
+export const ANSWER_ACTION_PATTERN = actionIdPattern(Object.values(ACTION_KINDS));
 
 /** Matches the action ids of external selects (for `app.options(...)`). */
-export const EXTERNAL_SELECT_ACTION_PATTERN = /^o7\.choose(?:-many)?(?::|$)/;
+export const EXTERNAL_SELECT_ACTION_PATTERN = actionIdPattern([
+  ACTION_KINDS.choose,
+  ACTION_KINDS.chooseMany,
+]);
 
 /**
  * An action id: the kind, then suffixes that keep ids unique within a message

@@ -1,3 +1,5 @@
+import { actionIdPattern } from './ids.js';
+
 /**
  * Ids of the team controls (hand-off, claim). They start with `o7.` like every relay id, so the
  * allow-list middleware guards them, but are handled by their own listeners, not the answer ones.
@@ -10,7 +12,7 @@ export const TEAM_ACTIONS = {
 } as const;
 
 /** Matches the team controls' action ids. */
-export const TEAM_ACTION_PATTERN = /^o7\.(?:hand-off|claim)$/;
+export const TEAM_ACTION_PATTERN = actionIdPattern(Object.values(TEAM_ACTIONS));
 
 /** Callback id of the hand-off modal. */
 export const HAND_OFF_CALLBACK_ID = 'o7.hand-off';

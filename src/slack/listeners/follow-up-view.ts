@@ -13,6 +13,6 @@ export function registerFollowUpView(app: App, deps: TextModalDeps): void {
     component: 'follow-up',
     read: readFollowUpSubmission,
     fits: (question) => TYPES_WITH_OPTIONS.includes(question.type),
-    save: (queue, key, input) => queue.saveFollowUp(key, input),
+    save: (actions, key, input) => actions.saveFollowUp(key, input),
   });
 }

@@ -9,7 +9,7 @@ export function registerFreeWriteView(app: App, deps: TextModalDeps): void {
     component: 'free-write',
     read: readFreeWriteSubmission,
     fits: (question) => question.type === 'free-write',
-    save: (queue, key, { revision, questionId, text }) =>
-      queue.saveDraft(key, { revision, questionId, answer: text }),
+    save: (actions, key, { revision, questionId, text }) =>
+      actions.saveDraft(key, { revision, questionId, answer: text }),
   });
 }

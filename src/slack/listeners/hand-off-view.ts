@@ -1,5 +1,7 @@
 import type { App, ViewSubmitAction, webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
+import { refusalFor } from '../../core/batch/refusal.js';
+import { explainRefusal } from '../../core/slack/outcome-text.js';
 import {
   handOffRefusal,
   parseHandOffMetadata,
@@ -7,19 +9,18 @@ import {
   type TargetAccount,
 } from '../../core/slack/render-hand-off-modal.js';
 import { HAND_OFF_CALLBACK_ID, HAND_OFF_INPUTS } from '../../core/slack/team-ids.js';
-import type { BatchQueue } from '../../queue/batch-queue.js';
+import type { BatchActions } from '../../queue/batch-actions.js';
 import { type AllowList, isAllowed } from '../allow-list.js';
 import type { GroupMemberSource } from '../allow-list-groups.js';
 import { lookupTimeLeft, within } from '../lookup-budget.js';
 import { type ModalSeal, UNKNOWN_FORM } from '../modal-seal.js';
 import { slackErrorCode } from '../slack-error-hints.js';
-import { explainRefusal, refusalFor } from '../tell-user.js';
 
 type WebClient = webApi.WebClient;
 
 /** What the hand-off submission needs besides the queue: who may answer. */
 export interface HandOffViewDeps {
-  queue: BatchQueue;
+  actions: BatchActions;
   log: Logger;
   /** opens the form's sealed metadata; a form the relay did not open names no batch */
   seal: ModalSeal;
@@ -35,7 +36,7 @@ export interface HandOffViewDeps {
  * not in them yet) shares one budget, so the modal is answered within Slack's 3 s.
  */
 export function registerHandOffView(app: App, deps: HandOffViewDeps): void {
-  const { queue } = deps;
+  const { actions } = deps;
   const log = deps.log.child({ component: 'hand-off' });
 
   app.view<ViewSubmitAction>(HAND_OFF_CALLBACK_ID, async ({ ack, body, view, client, context }) => {
@@ -43,8 +44,8 @@ export function registerHandOffView(app: App, deps: HandOffViewDeps): void {
     const errorOn = (blockId: string, text: string) =>
       ack({ response_action: 'errors', errors: { [blockId]: text } });
     const meta = parseHandOffMetadata(deps.seal.open(view.private_metadata) ?? '');
-    const found = meta ? await queue.lookup(meta.key) : undefined;
-    const gone = refusalFor(found?.record, meta?.revision);
+    const found = meta ? await actions.lookup(meta.key) : undefined;
+    const gone = refusalFor(found?.record, { revision: meta?.revision });
     const closed = gone ? explainRefusal(gone) : undefined;
     if (closed || !meta) {
       await errorOn(HAND_OFF_INPUTS.user.blockId, closed ?? UNKNOWN_FORM);
@@ -67,7 +68,7 @@ export function registerHandOffView(app: App, deps: HandOffViewDeps): void {
       return;
     }
     await ack();
-    const outcome = await queue.handOff(meta.key, { revision: meta.revision, from, to, note });
+    const outcome = await actions.handOff(meta.key, { revision: meta.revision, from, to, note });
     // A batch that closed between the check above and now is simply not handed off; its
     // message already shows why.
     log.info({ key: meta.key, from, to, outcome: outcome.kind }, 'hand-off');

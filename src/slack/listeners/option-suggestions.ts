@@ -2,13 +2,13 @@ import type { App } from '@slack/bolt';
 import { parseBlockId } from '../../core/slack/decode-action.js';
 import { EXTERNAL_SELECT_ACTION_PATTERN } from '../../core/slack/ids.js';
 import { suggestOptions } from '../../core/slack/suggest-options.js';
-import type { BatchQueue } from '../../queue/batch-queue.js';
+import type { BatchActions } from '../../queue/batch-actions.js';
 
 /** Answers type-ahead searches in selects of more than 100 options. */
-export function registerOptionSuggestions(app: App, deps: { queue: BatchQueue }): void {
+export function registerOptionSuggestions(app: App, deps: { actions: BatchActions }): void {
   app.options(EXTERNAL_SELECT_ACTION_PATTERN, async ({ ack, body }) => {
     const ids = parseBlockId(body.block_id);
-    const found = ids ? await deps.queue.lookup(ids.key) : undefined;
+    const found = ids ? await deps.actions.lookup(ids.key) : undefined;
     const index = ids?.questionIndex;
     const question = index === undefined ? undefined : found?.batch?.questions[index];
     if (!question) {

@@ -1,12 +1,18 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import type { Logger } from 'pino';
+import { refusalFor } from '../../core/batch/refusal.js';
 import { parseBlockId } from '../../core/slack/ids.js';
+import {
+  explainClaimedByOther,
+  explainRefusal,
+  FORM_NOT_OPENED,
+} from '../../core/slack/outcome-text.js';
 import { renderHandOffModal } from '../../core/slack/render-hand-off-modal.js';
 import { replyThreadTs } from '../../core/slack/reply-thread.js';
 import { CLAIM_VALUES, TEAM_ACTION_PATTERN, TEAM_ACTIONS } from '../../core/slack/team-ids.js';
-import type { BatchQueue } from '../../queue/batch-queue.js';
+import type { BatchActions } from '../../queue/batch-actions.js';
 import type { ModalSeal } from '../modal-seal.js';
-import { type ActionPlace, explainRefusal, refusalFor, tellUser } from '../tell-user.js';
+import { type ActionPlace, tellUser } from '../tell-user.js';
 
 /**
  * The team controls on a batch message, in the channel or a direct-message copy: "Hand off"
@@ -14,9 +20,9 @@ import { type ActionPlace, explainRefusal, refusalFor, tellUser } from '../tell-
  */
 export function registerTeamActions(
   app: App,
-  deps: { queue: BatchQueue; log: Logger; seal: ModalSeal },
+  deps: { actions: BatchActions; log: Logger; seal: ModalSeal },
 ): void {
-  const { queue, seal } = deps;
+  const { actions, seal } = deps;
   const log = deps.log.child({ component: 'team' });
 
   app.action<BlockAction<ButtonAction>>(
@@ -29,13 +35,13 @@ export function registerTeamActions(
         threadTs: replyThreadTs(body.message),
       };
       const ids = parseBlockId(action.block_id);
-      const found = ids ? await queue.lookup(ids.key) : undefined;
+      const found = ids ? await actions.lookup(ids.key) : undefined;
       if (!ids || !found) {
         await tellUser(client, log, place, explainRefusal({ kind: 'unknown' }));
         return;
       }
       const { record } = found;
-      const refusal = refusalFor(record, ids.revision);
+      const refusal = refusalFor(record, { revision: ids.revision });
       if (refusal) {
         log.info({ key: ids.key, user: place.user, refusal: refusal.kind }, 'team action refused');
         await tellUser(client, log, place, explainRefusal(refusal));
@@ -54,27 +60,19 @@ export function registerTeamActions(
           });
         } catch (err) {
           log.warn({ err, ...context }, 'could not open the hand-off modal');
-          await tellUser(
-            client,
-            log,
-            place,
-            'Slack would not open the form in time. Please try again.',
-          );
+          await tellUser(client, log, place, FORM_NOT_OPENED);
         }
         return;
       }
 
       const release = action.value === CLAIM_VALUES.release;
-      const outcome = await queue.claim(ids.key, {
+      const outcome = await actions.claim(ids.key, {
         revision: ids.revision,
         user: place.user,
         release,
       });
       if (outcome.kind === 'claimed-by-other') {
-        const text = release
-          ? 'Someone else is on this batch, so only they can release it. Nothing was changed; hand it off or ask them.'
-          : 'Someone else is already on this batch; nothing was changed.';
-        await tellUser(client, log, place, text);
+        await tellUser(client, log, place, explainClaimedByOther(release));
       } else if (outcome.kind !== 'saved') {
         await tellUser(client, log, place, explainRefusal(outcome));
       } else {

@@ -1,17 +1,19 @@
 import type { App, ViewSubmitAction } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { BatchRecord } from '../../core/batch/batch-record.js';
+import type { DraftOutcome } from '../../core/batch/outcomes.js';
+import { refusalFor } from '../../core/batch/refusal.js';
 import type { Question } from '../../core/protocol/question.js';
 import { modalMetadataKey, parseModalMetadata } from '../../core/slack/modal-metadata.js';
-import type { DraftOutcome } from '../../queue/batch-actions.js';
-import type { BatchQueue } from '../../queue/batch-queue.js';
+import { explainRefusal } from '../../core/slack/outcome-text.js';
+import type { BatchActions } from '../../queue/batch-actions.js';
 import { type ModalSeal, UNKNOWN_FORM } from '../modal-seal.js';
 import { readPresentation } from '../slack-presentation.js';
-import { type ActionPlace, explainRefusal, refusalFor, tellUser } from '../tell-user.js';
+import { type ActionPlace, tellUser } from '../tell-user.js';
 
 /** What a text modal's listener needs. */
 export interface TextModalDeps {
-  queue: BatchQueue;
+  actions: BatchActions;
   log: Logger;
   /** opens the form's sealed metadata; a form the relay did not open names no batch */
   seal: ModalSeal;
@@ -29,7 +31,7 @@ export interface TextModal {
   fits(question: Question): boolean;
   /** stores the text for the question */
   save(
-    queue: BatchQueue,
+    actions: BatchActions,
     key: string,
     input: { revision: string; questionId: string; text: string },
   ): Promise<DraftOutcome>;
@@ -42,7 +44,7 @@ export interface TextModal {
  * `ack()` shows under the input; one found while saving is told to the person privately.
  */
 export function registerTextModal(app: App, deps: TextModalDeps, modal: TextModal): void {
-  const { queue } = deps;
+  const { actions } = deps;
   const log = deps.log.child({ component: modal.component });
   app.view<ViewSubmitAction>(modal.callbackId, async ({ ack, body, view, client }) => {
     const refuse = (text: string) => {
@@ -52,7 +54,7 @@ export function registerTextModal(app: App, deps: TextModalDeps, modal: TextModa
     // Only metadata the relay sealed names a batch and question: anything else is refused.
     const metadata = deps.seal.open(view.private_metadata);
     const key = metadata === undefined ? undefined : modalMetadataKey(metadata);
-    const found = key ? await queue.lookup(key) : undefined;
+    const found = key ? await actions.lookup(key) : undefined;
     const questions = found?.batch?.questions ?? [];
     const meta = found && metadata ? parseModalMetadata(metadata, questions) : undefined;
     const question = meta && questions.find((q) => q.id === meta.questionId);
@@ -61,14 +63,14 @@ export function registerTextModal(app: App, deps: TextModalDeps, modal: TextModa
       await refuse(UNKNOWN_FORM);
       return;
     }
-    const refused = refusalFor(found?.record, meta?.revision);
+    const refused = refusalFor(found?.record, { revision: meta?.revision });
     if (refused || !meta || !found) {
       await refuse(explainRefusal(refused ?? { kind: 'unknown' }));
       return;
     }
     await ack();
     const user = body.user.id;
-    const outcome = await modal.save(queue, meta.key, {
+    const outcome = await modal.save(actions, meta.key, {
       revision: meta.revision,
       questionId: meta.questionId,
       text: modal.read(view.state.values),

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  ACTION_ID_PATTERN,
   ACTION_KINDS,
+  ANSWER_ACTION_PATTERN,
   actionId,
   actionKindOf,
   EXTERNAL_SELECT_ACTION_PATTERN,
@@ -11,6 +11,7 @@ import {
   submitBlockId,
   withIteration,
 } from '../../../src/core/slack/ids.js';
+import { TEAM_ACTION_PATTERN, TEAM_ACTIONS } from '../../../src/core/slack/team-ids.js';
 
 describe('block ids', () => {
   it('round-trip key, revision, question index and role', () => {
@@ -100,8 +101,15 @@ describe('action ids', () => {
   });
 
   it('match the listener patterns', () => {
-    assert.ok(ACTION_ID_PATTERN.test('o7.choose-many:2'));
-    assert.ok(!ACTION_ID_PATTERN.test('other.choose'));
+    assert.ok(ANSWER_ACTION_PATTERN.test('o7.choose-many:2'));
+    assert.ok(ANSWER_ACTION_PATTERN.test('o7.submit'));
+    assert.ok(!ANSWER_ACTION_PATTERN.test('other.choose'));
+    assert.ok(!ANSWER_ACTION_PATTERN.test('o7.choosey'));
+    for (const team of Object.values(TEAM_ACTIONS)) {
+      assert.ok(!ANSWER_ACTION_PATTERN.test(team), team);
+      assert.ok(TEAM_ACTION_PATTERN.test(team), team);
+    }
+    assert.ok(!TEAM_ACTION_PATTERN.test('o7.submit'));
     assert.ok(EXTERNAL_SELECT_ACTION_PATTERN.test('o7.choose:2'));
     assert.ok(EXTERNAL_SELECT_ACTION_PATTERN.test('o7.choose-many:2'));
     assert.ok(!EXTERNAL_SELECT_ACTION_PATTERN.test('o7.submit'));

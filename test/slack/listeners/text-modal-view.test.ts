@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, test } from 'node:test';
 import { App, type BlockAction } from '@slack/bolt';
 import { pino } from 'pino';
+import type { DraftOutcome } from '../../../src/core/batch/outcomes.js';
 import { modalMetadata } from '../../../src/core/slack/modal-metadata.js';
-import type { DraftOutcome } from '../../../src/queue/batch-actions.js';
-import type { BatchQueue } from '../../../src/queue/batch-queue.js';
+import type { BatchActions } from '../../../src/queue/batch-actions.js';
 import { registerTextModal } from '../../../src/slack/listeners/text-modal-view.js';
 import { createModalSeal } from '../../../src/slack/modal-seal.js';
 import { type FakeSlack, startFakeSlack, waitFor } from '../../support/fake-slack/index.js';
@@ -35,9 +35,9 @@ test('text modal save refused after ack: the person is told with an ephemeral, n
   const batch = { seq: 1, questions: [{ id: 'notes', type: 'free-write', prompt: 'Notes?' }] };
   const saved: unknown[] = [];
   // open at the check before ack(), answered by someone else by the time the text is saved
-  const queue = {
+  const actions = {
     lookup: async () => ({ record, batch }),
-  } as unknown as BatchQueue;
+  } as unknown as BatchActions;
   const started = new App({
     token: slack.botToken,
     appToken: slack.appToken,
@@ -48,13 +48,13 @@ test('text modal save refused after ack: the person is told with an ephemeral, n
   app = started;
   registerTextModal(
     started,
-    { queue, log: pino({ level: 'silent' }), seal },
+    { actions, log: pino({ level: 'silent' }), seal },
     {
       callbackId: CALLBACK,
       component: 'test',
       read: (values) => values.text?.value?.value ?? '',
       fits: (question) => question.type === 'free-write',
-      save: async (_queue, key, input): Promise<DraftOutcome> => {
+      save: async (_actions, key, input): Promise<DraftOutcome> => {
         saved.push({ key, ...input });
         return { kind: 'closed', status: 'answered' };
       },

@@ -1,11 +1,9 @@
 import type { ModalView } from '@slack/types';
-import type { BatchRecord } from '../../core/batch/batch-record.js';
-import { isEnvelopeBatch, picksWantingText } from '../../core/envelope/envelope-batch.js';
-import type { Answer, QuestionBatch } from '../../core/protocol/question.js';
-import { renderFollowUpModal } from '../../core/slack/render-follow-up-modal.js';
-import type { CancelOutcome } from '../../queue/batch-actions.js';
-import { toBatchView } from '../slack-presenter.js';
-import { explainRefusal } from '../tell-user.js';
+import type { BatchRecord } from '../core/batch/batch-record.js';
+import { isEnvelopeBatch, picksWantingText } from '../core/envelope/envelope-batch.js';
+import type { Answer, QuestionBatch } from '../core/protocol/question.js';
+import { renderFollowUpModal } from '../core/slack/render-follow-up-modal.js';
+import { toBatchView } from '../core/slack/to-batch-view.js';
 
 /** A batch as the queue's `lookup` returns it. */
 interface Found {
@@ -37,18 +35,6 @@ export function followUpModal(
   found: Found,
   choice: { questionId: string; answer: Answer | undefined },
 ): ModalView {
-  const view = toBatchView(found.record, { batch: found.batch, questionFile: '' });
+  const view = toBatchView(found.record, { batch: found.batch });
   return renderFollowUpModal({ view, questionId: choice.questionId, answer: choice.answer });
-}
-
-/** Why pressing Cancel changed nothing, in words for the person who pressed it. */
-export function explainCancelRefusal(outcome: Exclude<CancelOutcome, { kind: 'cancelled' }>) {
-  switch (outcome.kind) {
-    case 'not-cancellable':
-      return 'Only questions asked with `o7-slack-relay ask` can be cancelled; nothing was changed.';
-    case 'write-failed':
-      return `The cancellation could not be saved: ${outcome.message}. The questions stay open; press Cancel again once this is fixed.`;
-    default:
-      return explainRefusal(outcome);
-  }
 }

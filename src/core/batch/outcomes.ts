@@ -1,0 +1,25 @@
+import type { BatchRecord } from './batch-record.js';
+import type { Refusal } from './refusal.js';
+
+/** Result of recording one choice, typed text or hand-off. */
+export type DraftOutcome = { kind: 'saved'; record: BatchRecord } | Refusal;
+
+/** Result of "I'm on it" / "Release": someone else may hold the batch already. */
+export type ClaimOutcome = DraftOutcome | { kind: 'claimed-by-other'; by: string };
+
+/** Result of a person pressing Submit (or a one-tap answer). */
+export type SubmitOutcome =
+  | { kind: 'answered'; record: BatchRecord }
+  | { kind: 'answered-elsewhere'; record: BatchRecord }
+  | { kind: 'incomplete'; missing: string[]; problems: string[] }
+  /** envelope batch: these questions' choices ask for typed text that is missing */
+  | { kind: 'needs-text'; questionIds: string[] }
+  | { kind: 'write-failed'; message: string }
+  | Refusal;
+
+/** Result of pressing Cancel on an envelope batch. */
+export type CancelOutcome =
+  | { kind: 'cancelled'; record: BatchRecord }
+  | { kind: 'not-cancellable' }
+  | { kind: 'write-failed'; message: string }
+  | Refusal;

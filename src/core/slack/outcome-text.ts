@@ -1,0 +1,66 @@
+import type { BatchStatus } from '../batch/batch-record.js';
+import type { CancelOutcome, SubmitOutcome } from '../batch/outcomes.js';
+import type { Refusal } from '../batch/refusal.js';
+
+/**
+ * What a person is told, privately, when what they did changed nothing or did not work: every
+ * outcome's words in one place, plain text (the edge escapes it).
+ */
+
+const CLOSED_TEXT: Readonly<Record<BatchStatus, string>> = {
+  open: 'This batch is open; nothing was changed.',
+  answered: 'This batch is already answered; nothing was changed.',
+  'answered-elsewhere': 'This batch was already answered in another tool; nothing was changed.',
+  withdrawn: 'The agent withdrew this batch; nothing was changed.',
+  'run-removed': "This batch's run folder was removed; nothing was changed.",
+  submitting: 'The answers are being written right now; nothing was changed.',
+  malformed: 'The question file is malformed; fix it first. Nothing was changed.',
+  cancelled: 'These questions were cancelled; nothing was changed.',
+};
+
+/** Why an action changed nothing. */
+export function explainRefusal(refusal: Refusal): string {
+  switch (refusal.kind) {
+    case 'unknown':
+      return 'The relay no longer tracks this batch, so nothing was changed.';
+    case 'out-of-date':
+      return 'The agent changed this batch after this message was posted. Nothing was changed; use the updated message.';
+    case 'closed':
+      return CLOSED_TEXT[refusal.status];
+  }
+}
+
+/** Why Submit wrote nothing, for the outcomes that need no more than the outcome itself. */
+export function explainSubmit(
+  outcome: Exclude<SubmitOutcome, { kind: 'answered' | 'incomplete' | 'needs-text' }>,
+): string {
+  switch (outcome.kind) {
+    case 'answered-elsewhere':
+      return 'Someone answered this batch in another tool first; your answers were not written.';
+    case 'write-failed':
+      return `The answers could not be written: ${outcome.message}. They are kept; press Submit again once this is fixed.`;
+    default:
+      return explainRefusal(outcome);
+  }
+}
+
+/** Why pressing Cancel changed nothing. */
+export function explainCancel(outcome: Exclude<CancelOutcome, { kind: 'cancelled' }>): string {
+  switch (outcome.kind) {
+    case 'not-cancellable':
+      return 'Only questions asked with `o7-slack-relay ask` can be cancelled; nothing was changed.';
+    case 'write-failed':
+      return `The cancellation could not be saved: ${outcome.message}. The questions stay open; press Cancel again once this is fixed.`;
+    default:
+      return explainRefusal(outcome);
+  }
+}
+
+/** Why "I'm on it" (or "Release") changed nothing: someone else is on the batch. */
+export const explainClaimedByOther = (release: boolean): string =>
+  release
+    ? 'Someone else is on this batch, so only they can release it. Nothing was changed; hand it off or ask them.'
+    : 'Someone else is already on this batch; nothing was changed.';
+
+/** A form Slack would not open (its trigger lasts 3 seconds). */
+export const FORM_NOT_OPENED = 'Slack would not open the form in time. Please try again.';

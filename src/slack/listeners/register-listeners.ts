@@ -1,0 +1,52 @@
+import type { App } from '@slack/bolt';
+import type { Logger } from 'pino';
+import type { BatchActions } from '../../queue/batch-actions.js';
+import type { AllowList } from '../allow-list.js';
+import type { GroupMemberSource } from '../allow-list-groups.js';
+import { createAllowListMiddleware } from '../allow-list-middleware.js';
+import type { AppHome } from '../app-home.js';
+import type { FullPreviews } from '../full-preview.js';
+import { createInteractionGuard } from '../interaction-guard.js';
+import { noteArrival } from '../lookup-budget.js';
+import type { ModalSeal } from '../modal-seal.js';
+import { registerAnswerActions } from './answer-actions.js';
+import { registerAppHomeOpened } from './app-home-opened.js';
+import { registerFollowUpView } from './follow-up-view.js';
+import { registerFreeWriteView } from './free-write-view.js';
+import { registerHandOffView } from './hand-off-view.js';
+import { registerOptionSuggestions } from './option-suggestions.js';
+import { registerTeamActions } from './team-actions.js';
+
+/** What Slack's listeners need from the rest of the relay. */
+export interface ListenerDeps {
+  actions: BatchActions;
+  log: Logger;
+  seal: ModalSeal;
+  fullPreviews: FullPreviews;
+  home: AppHome;
+  /** `RELAY_ALLOWED_USERS`, and the members of its groups */
+  allowList: AllowList | undefined;
+  groups: GroupMemberSource;
+}
+
+/**
+ * Everything the relay answers in Slack, in one place: first the checks every interaction goes
+ * through (arrival time, the payload's shape, the allow list), then one listener per control,
+ * form and event.
+ */
+export function registerListeners(app: App, deps: ListenerDeps): void {
+  const { log, allowList, groups } = deps;
+  app.use(noteArrival());
+  app.use(createInteractionGuard(log.child({ component: 'slack-guard' })));
+  if (allowList) app.use(createAllowListMiddleware({ allowList, groups, log }));
+  registerAnswerActions(app, deps);
+  registerFreeWriteView(app, deps);
+  registerFollowUpView(app, deps);
+  registerOptionSuggestions(app, deps);
+  registerTeamActions(app, deps);
+  registerHandOffView(app, deps);
+  registerAppHomeOpened(app, deps);
+  app.error(async (err) => {
+    log.error({ err }, 'unhandled error in a Slack listener');
+  });
+}
