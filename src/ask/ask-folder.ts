@@ -1,7 +1,7 @@
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { EnvelopeBatchFile } from '../core/envelope/envelope-to-batch.js';
-import { answerFileName, questionFileName } from '../core/protocol/qa-file-names.js';
+import { answerPath, questionPath } from '../core/protocol/run-folder.js';
 import { syncDir } from '../fs/durable-io.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 
@@ -40,8 +40,8 @@ export function askFolder(stateDir: string, id: string, seq = 1): AskFolder {
   return {
     dir,
     stagingDir: path.join(stateDir, STAGING_FOLDER, id),
-    questionFile: path.join(dir, 'qa', questionFileName(seq)),
-    answerFile: path.join(dir, 'qa', answerFileName(seq)),
+    questionFile: questionPath(dir, seq),
+    answerFile: answerPath(dir, seq),
   };
 }
 

@@ -9,12 +9,14 @@ import {
   type ProtocolError,
   refusedFile,
 } from '../core/protocol/protocol-error.js';
+import type { QuestionBatch } from '../core/protocol/question.js';
 import {
   parseQaFileName,
+  QA_DIR,
   type QaFileName,
+  qaDirOf,
   questionFileName,
-} from '../core/protocol/qa-file-names.js';
-import type { QuestionBatch } from '../core/protocol/question.js';
+} from '../core/protocol/run-folder.js';
 import { readProtocolFile } from '../fs/read-protocol-file.js';
 
 type Io = { out: (line: string) => void; err: (line: string) => void };
@@ -66,12 +68,12 @@ const mayBeFolder = (entry: Dirent): boolean => entry.isDirectory() || entry.isS
 async function qaFoldersUnder(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { withFileTypes: true });
   const candidates = [
-    join(folder, 'qa'),
+    qaDirOf(folder),
     ...entries
-      .filter((entry) => mayBeFolder(entry) && entry.name !== 'qa')
+      .filter((entry) => mayBeFolder(entry) && entry.name !== QA_DIR)
       .map((entry) => entry.name)
       .sort()
-      .map((name) => join(folder, name, 'qa')),
+      .map((name) => qaDirOf(join(folder, name))),
   ];
   const found = [folder];
   for (const candidate of candidates) {

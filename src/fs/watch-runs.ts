@@ -4,6 +4,7 @@ import path from 'node:path';
 import { watch } from 'chokidar';
 import type { Logger } from 'pino';
 import { looksLikeQaFileName } from '../core/protocol/look-alike-names.js';
+import { QA_DIR } from '../core/protocol/run-folder.js';
 import { createRootRelister } from './root-relister.js';
 import type { RunFsEvent } from './run-events.js';
 import { watchErrorHint } from './watch-error-hint.js';
@@ -42,12 +43,12 @@ function placesOf(p: string, roots: readonly string[]): Place[] {
     const child = path.join(root, a);
     if (b === undefined) {
       places.push({ kind: 'dir', runDir: child });
-      if (a === 'qa') places.push({ kind: 'dir', runDir: root });
+      if (a === QA_DIR) places.push({ kind: 'dir', runDir: root });
     } else if (c === undefined) {
-      if (b === 'qa') places.push({ kind: 'dir', runDir: child });
-      if (a === 'qa' && looksLikeQaFileName(b))
+      if (b === QA_DIR) places.push({ kind: 'dir', runDir: child });
+      if (a === QA_DIR && looksLikeQaFileName(b))
         places.push({ kind: 'qa-file', runDir: root, name: b });
-    } else if (b === 'qa' && looksLikeQaFileName(c)) {
+    } else if (b === QA_DIR && looksLikeQaFileName(c)) {
       places.push({ kind: 'qa-file', runDir: child, name: c });
     }
   }
@@ -126,7 +127,7 @@ export function watchRuns(
     if (!isDirectory(root)) {
       opts.log.info({ path: root, waitingIn: parents[i] }, 'watch path does not exist yet');
     }
-    if (path.basename(root) === 'qa') {
+    if (path.basename(root) === QA_DIR) {
       opts.log.warn({ path: root }, 'watch path is a qa/ folder; watch its run folder instead');
     }
   }
@@ -236,7 +237,7 @@ export function watchRuns(
       const watched = watcher.getWatched();
       return folders
         .filter(({ path: folder, name }) =>
-          name === 'qa' ? !qaWatchers.has(folder) : watched[folder] === undefined,
+          name === QA_DIR ? !qaWatchers.has(folder) : watched[folder] === undefined,
         )
         .filter(({ path: folder }) => !ignored(folder))
         .map(({ path: folder }) => folder);
@@ -260,7 +261,7 @@ export function watchRuns(
     }
     if (event === 'addDir' && roots.includes(resolved)) watchRoot(resolved);
     if (event === 'unlinkDir') relister.unwatch(resolved);
-    if (event === 'addDir' && path.basename(resolved) === 'qa') {
+    if (event === 'addDir' && path.basename(resolved) === QA_DIR) {
       const runDir = path.dirname(resolved);
       if (placesOf(resolved, roots).some((pl) => pl.kind === 'dir' && pl.runDir === runDir)) {
         watchQaFolder(resolved, runDir);

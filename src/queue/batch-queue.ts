@@ -1,5 +1,4 @@
 import { readdir } from 'node:fs/promises';
-import path from 'node:path';
 import type { Logger } from 'pino';
 import { answeredElsewhere, ended, freshVersion } from '../core/batch/batch-changes.js';
 import { batchKey } from '../core/batch/batch-key.js';
@@ -12,6 +11,7 @@ import {
   nextUnansweredSeq,
   type QaListing,
 } from '../core/protocol/qa-listing.js';
+import { qaDirOf } from '../core/protocol/run-folder.js';
 import { errnoCode } from '../fs/file-write-error.js';
 import { publishFileNoClobber } from '../fs/publish-file.js';
 import type { RunFsEvent } from '../fs/run-events.js';
@@ -110,7 +110,6 @@ export function createBatchQueue(deps: BatchQueueDeps) {
   /** Runs whose `qa/` folder was cleared of our crash leftovers since the relay started. */
   const cleaned = new Set<string>();
   const nowIso = () => now().toISOString();
-  const qaDir = (runDir: string) => path.join(runDir, 'qa');
 
   function activeRecord(runDir: string): BatchRecord | undefined {
     return store.forRun(runDir).find((r) => ACTIVE.includes(r.status));
@@ -126,12 +125,12 @@ export function createBatchQueue(deps: BatchQueueDeps) {
   async function syncRun(runDir: string): Promise<void> {
     let names: string[] | undefined;
     try {
-      names = await readdir(qaDir(runDir));
+      names = await readdir(qaDirOf(runDir));
     } catch (err) {
       const code = errnoCode(err);
       if (code === 'EACCES' || code === 'EPERM') {
         // people are told once; the folder is listed again, slower and slower, until it opens
-        const told = await notices.unreadable(qaDir(runDir), code);
+        const told = await notices.unreadable(qaDirOf(runDir), code);
         log.debug({ runDir, code, told }, 'cannot list the qa/ folder; will look again');
         scheduler.later(scheduler.backOff(runDir), runDir);
         return;
@@ -142,7 +141,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       await closeGoneRun(runDir);
       return;
     }
-    await notices.readable(qaDir(runDir));
+    await notices.readable(qaDirOf(runDir));
     if (!cleaned.has(runDir)) {
       // before anything is read: a leftover hard-linked to an answer file gives it two names
       cleaned.add(runDir);

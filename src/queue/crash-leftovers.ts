@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { parseQaFileName } from '../core/protocol/qa-file-names.js';
+import { parseQaFileName, qaDirOf } from '../core/protocol/run-folder.js';
 import { parseDurableTempName, removeIfPresent } from '../fs/durable-io.js';
 import { processIsAlive } from '../store/state-dir-lock.js';
 
@@ -21,7 +21,7 @@ export async function removeCrashLeftovers(
     const temp = parseDurableTempName(name);
     if (temp === undefined || parseQaFileName(temp.target)?.kind !== 'answer') continue;
     if (temp.pid !== process.pid && processIsAlive(temp.pid)) continue;
-    const file = path.join(runDir, 'qa', name);
+    const file = path.join(qaDirOf(runDir), name);
     try {
       await removeIfPresent(file);
       removed.push(name);

@@ -8,7 +8,7 @@ import {
   type ProtocolError,
   refusedFile,
 } from '../core/protocol/protocol-error.js';
-import { answerFileName } from '../core/protocol/qa-file-names.js';
+import { answerPath, qaDirOf } from '../core/protocol/run-folder.js';
 import { readProtocolFile } from '../fs/read-protocol-file.js';
 import type { StateStore } from '../store/state-store.js';
 
@@ -62,7 +62,7 @@ export function createElsewhereAnswers(deps: ElsewhereAnswersDeps) {
   return {
     /** The run is gone. */
     forget(runDir: string) {
-      const qa = path.join(runDir, 'qa', '');
+      const qa = `${qaDirOf(runDir)}${path.sep}`;
       for (const file of unsettled.keys()) if (file.startsWith(qa)) unsettled.delete(file);
     },
 
@@ -70,7 +70,7 @@ export function createElsewhereAnswers(deps: ElsewhereAnswersDeps) {
     async settle(runDir: string): Promise<void> {
       for (const record of store.forRun(runDir)) {
         if (record.status !== 'answered-elsewhere' || !record.answersPending) continue;
-        const file = path.join(runDir, 'qa', answerFileName(record.seq));
+        const file = answerPath(runDir, record.seq);
         const read = await readAnswers(file);
         const { answersPending: _, ...settled } = record;
         if (read.kind !== 'not-yet') {

@@ -5,8 +5,8 @@ import type { BatchRecord, BatchStatus } from '../core/batch/batch-record.js';
 import { followUpTextFor, isEnvelopeBatch } from '../core/envelope/envelope-batch.js';
 import type { EnvelopeAnswerExtras } from '../core/envelope/follow-up-text.js';
 import { buildAnswerFile, serializeAnswerFile } from '../core/protocol/build-answer-file.js';
-import { answerFileName } from '../core/protocol/qa-file-names.js';
 import type { AnswerFile, QuestionBatch } from '../core/protocol/question.js';
+import { answerFileName, qaDirOf } from '../core/protocol/run-folder.js';
 import type { publishFileNoClobber } from '../fs/publish-file.js';
 import type { SubmitOutcome } from './batch-actions.js';
 import { type QuestionReader, readTextQuietly } from './question-reader.js';
@@ -28,7 +28,7 @@ export async function publishAnswers(
   deps: PublishAnswersDeps,
 ): Promise<SubmitOutcome> {
   const { put, log } = deps;
-  const dir = path.join(record.runDir, 'qa');
+  const dir = qaDirOf(record.runDir);
   const name = answerFileName(record.seq);
   const batch = await deps.questions.batchOf(record);
   const built = batch ? buildAnswerFile(batch, record.drafts) : undefined;

@@ -5,8 +5,8 @@ import type { BatchRecord } from '../core/batch/batch-record.js';
 import { claimsEnvelopeSource } from '../core/envelope/envelope-batch.js';
 import { parseQuestionFile } from '../core/protocol/parse-question-file.js';
 import { type ProtocolError, refusedFile } from '../core/protocol/protocol-error.js';
-import { questionFileName } from '../core/protocol/qa-file-names.js';
 import type { QuestionBatch } from '../core/protocol/question.js';
+import { qaDirOf, questionPath } from '../core/protocol/run-folder.js';
 import { readProtocolFile } from '../fs/read-protocol-file.js';
 
 /** What reading a run's current question file found. */
@@ -29,9 +29,6 @@ export interface QuestionReaderDeps {
 }
 
 export type QuestionReader = ReturnType<typeof createQuestionReader>;
-
-export const questionPath = (runDir: string, seq: number): string =>
-  path.join(runDir, 'qa', questionFileName(seq));
 
 /**
  * Reads runs' question files. Keeps the last valid batch of each run, so clicks and re-syncs
@@ -133,7 +130,7 @@ export function createQuestionReader(deps: QuestionReaderDeps) {
     /** The run folder is gone: drop what is kept for it. */
     forget(runDir: string) {
       batches.delete(runDir);
-      const qa = path.join(runDir, 'qa', '');
+      const qa = `${qaDirOf(runDir)}${path.sep}`;
       for (const file of unsettled.keys()) if (file.startsWith(qa)) unsettled.delete(file);
       for (const file of warnedSource) if (file.startsWith(qa)) warnedSource.delete(file);
     },

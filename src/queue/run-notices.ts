@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { lookAlikeFix, PROTOCOL_NAMES_RULE } from '../core/protocol/look-alike-names.js';
+import { qaDirOf } from '../core/protocol/run-folder.js';
 import type { NoticeBook, NoticeKind } from '../store/notice-book.js';
 
 export interface RunNoticesDeps {
@@ -62,7 +63,7 @@ export function createRunNotices(deps: RunNoticesDeps) {
       runDir: string,
       names: readonly string[],
     ): Promise<number | 'back-off' | undefined> {
-      const qa = path.join(runDir, 'qa');
+      const qa = qaDirOf(runDir);
       const odd = names.flatMap((name) => {
         const fix = lookAlikeFix(name);
         return fix === undefined ? [] : [{ name, fix, path: path.join(qa, name) }];
@@ -128,7 +129,7 @@ export function createRunNotices(deps: RunNoticesDeps) {
      */
     async forgetRun(runDir: string): Promise<void> {
       gathering.delete(runDir);
-      const qa = path.join(runDir, 'qa');
+      const qa = qaDirOf(runDir);
       await notices.remove('look-alike', (p) => path.dirname(p) === qa);
       await notices.remove('unreadable', (p) => p === runDir || p === qa);
     },

@@ -1,14 +1,13 @@
-import path from 'node:path';
 import type { Logger } from 'pino';
 import type { BatchRecord } from '../core/batch/batch-record.js';
 import { withUndeliveredHandoff } from '../core/batch/handoff.js';
 import { visibleSignature } from '../core/batch/visible-signature.js';
 import { idRecord } from '../core/protocol/id-record.js';
 import { parseAnswerFile } from '../core/protocol/parse-answer-file.js';
-import { answerFileName } from '../core/protocol/qa-file-names.js';
+import { answerPath, questionPath } from '../core/protocol/run-folder.js';
 import type { StateStore } from '../store/state-store.js';
 import { CopyRefused, type PresentContext, type Presenter, PresentRefused } from './presenter.js';
-import { type QuestionReader, questionPath, readTextQuietly } from './question-reader.js';
+import { type QuestionReader, readTextQuietly } from './question-reader.js';
 import type { RunScheduler } from './run-scheduler.js';
 
 export interface RunShowerDeps {
@@ -96,7 +95,7 @@ export function createRunShower(deps: RunShowerDeps) {
       else if (read) ctx.error = read.error;
     }
     if (record.status === 'answered-elsewhere') {
-      const file = path.join(record.runDir, 'qa', answerFileName(record.seq));
+      const file = answerPath(record.runDir, record.seq);
       const text = await readTextQuietly(file);
       const parsed = text === undefined ? undefined : parseAnswerFile(text, file, ctx.batch);
       if (parsed?.ok) {

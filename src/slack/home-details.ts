@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { webApi } from '@slack/bolt';
 
 type WebClient = webApi.WebClient;
@@ -6,7 +5,7 @@ type WebClient = webApi.WebClient;
 import type { Logger } from 'pino';
 import type { BatchRecord } from '../core/batch/batch-record.js';
 import { parseQuestionFile } from '../core/protocol/parse-question-file.js';
-import { questionFileName } from '../core/protocol/qa-file-names.js';
+import { questionPath } from '../core/protocol/run-folder.js';
 import type { HomeDetails } from '../core/slack/render-home.js';
 import { readProtocolFile } from '../fs/read-protocol-file.js';
 import { readPresentation } from './slack-presentation.js';
@@ -46,7 +45,7 @@ export function createHomeDetailSource(deps: { client: WebClient; log: Logger })
   async function firstQuestionOf(record: BatchRecord): Promise<string | undefined> {
     const id = `${record.key}/${record.fingerprint}`;
     if (questions.has(id)) return questions.get(id);
-    const file = path.join(record.runDir, 'qa', questionFileName(record.seq));
+    const file = questionPath(record.runDir, record.seq);
     let read: Awaited<ReturnType<typeof readProtocolFile>>;
     try {
       // the agent controls this file: a FIFO or a huge file must not stall the Home tab

@@ -7,7 +7,7 @@ type WebClient = webApi.WebClient;
 import type { Logger } from 'pino';
 import { type BatchRecord, FINAL_STATUSES, type Handoff } from '../core/batch/batch-record.js';
 import { formatProtocolError } from '../core/protocol/protocol-error.js';
-import { questionFileName } from '../core/protocol/qa-file-names.js';
+import { questionFileName } from '../core/protocol/run-folder.js';
 import { MOST_SPLITS } from '../core/slack/message-budget.js';
 import { renderBatchMessages } from '../core/slack/render-batch-messages.js';
 import { renderMalformedMessage } from '../core/slack/render-malformed.js';

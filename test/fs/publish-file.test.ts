@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { parseQaFileName } from '../../src/core/protocol/qa-file-names.js';
+import { parseQaFileName } from '../../src/core/protocol/run-folder.js';
 import { ErrorCode } from '../../src/errors.js';
 import { tempPathBeside } from '../../src/fs/durable-io.js';
 import { FileWriteError } from '../../src/fs/file-write-error.js';

@@ -1,5 +1,5 @@
 import type { ProtocolProblem } from './protocol-error.js';
-import { parseQaFileName, type QaFileName } from './qa-file-names.js';
+import { parseQaFileName, type QaFileName } from './run-folder.js';
 import { isRecord } from './schema-messages.js';
 
 /** The base name of a path, whichever separator it uses. */

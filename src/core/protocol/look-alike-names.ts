@@ -1,5 +1,5 @@
-import { answerFileName, parseQaFileName, questionFileName } from './qa-file-names.js';
 import { formatCount } from './qa-limits.js';
+import { answerFileName, parseQaFileName, questionFileName } from './run-folder.js';
 
 /**
  * Names a person or agent could mean as a protocol file: a q, out or answer(s), a number and

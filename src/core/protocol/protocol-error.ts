@@ -1,5 +1,5 @@
 import { baseNameOf } from './file-seq.js';
-import { parseQaFileName } from './qa-file-names.js';
+import { parseQaFileName } from './run-folder.js';
 
 /** One thing wrong in a protocol file, at a JSON path such as `questions[1].options[2]`. */
 export interface ProtocolProblem {

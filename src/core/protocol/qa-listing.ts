@@ -1,4 +1,4 @@
-import { parseQaFileName } from '../protocol/qa-file-names.js';
+import { parseQaFileName } from '../protocol/run-folder.js';
 
 /** What one `qa/` folder holds, by sequence number. */
 export interface QaListing {

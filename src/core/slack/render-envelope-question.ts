@@ -1,8 +1,8 @@
 import type { KnownBlock, SectionBlock } from '@slack/types';
 import { envelopeExtras, picksWantingText } from '../envelope/envelope-batch.js';
 import { OTHER_OPTION } from '../envelope/other-option.js';
-import { answerFileName } from '../protocol/qa-file-names.js';
 import type { Answer, Question } from '../protocol/question.js';
+import { answerFileName } from '../protocol/run-folder.js';
 import { actionsBlock, button, mrkdwnContext, mrkdwnSection } from './block-builders.js';
 import { BLOCK_KIT_LIMITS } from './block-kit-limits.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';

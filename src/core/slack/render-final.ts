@@ -1,6 +1,6 @@
 import type { KnownBlock } from '@slack/types';
-import { answerFileName } from '../protocol/qa-file-names.js';
 import type { Answer, Question } from '../protocol/question.js';
+import { answerFileName } from '../protocol/run-folder.js';
 import type { FinalViewState } from './batch-view.js';
 import { mentionOf } from './mention.js';
 import { quotedSection } from './quote-text.js';

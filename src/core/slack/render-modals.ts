@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import type { InputBlock, KnownBlock, ModalView, PlainTextInput } from '@slack/types';
-import { questionFileName } from '../protocol/qa-file-names.js';
 import type { Question } from '../protocol/question.js';
+import { questionPath } from '../protocol/run-folder.js';
 import type { BatchView } from './batch-view.js';
 import { mrkdwnContext, mrkdwnSection, plainContext, plainText } from './block-builders.js';
 import { BLOCK_KIT_LIMITS } from './block-kit-limits.js';
@@ -67,7 +66,7 @@ function promptBlocks(index: number, prompt: string): KnownBlock[] {
 }
 
 /** Where the full text of a question's preview and options can always be read. */
-const sourceFile = (view: BatchView): string => join(view.runDir, 'qa', questionFileName(view.seq));
+const sourceFile = (view: BatchView): string => questionPath(view.runDir, view.seq);
 
 /**
  * The modal for writing a free-write answer: the prompt, then a multi-line input holding the

@@ -6,7 +6,7 @@ import { findEnvelope } from '../../../src/core/envelope/find-envelope.js';
 import { OTHER_OPTION } from '../../../src/core/envelope/other-option.js';
 import { buildAnswerFile } from '../../../src/core/protocol/build-answer-file.js';
 import { parseQuestionFile } from '../../../src/core/protocol/parse-question-file.js';
-import { questionFileName } from '../../../src/core/protocol/qa-file-names.js';
+import { questionFileName } from '../../../src/core/protocol/run-folder.js';
 import {
   channelsQuestion,
   jsonBlock,

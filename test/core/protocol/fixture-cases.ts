@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseQaFileName } from '../../../src/core/protocol/qa-file-names.js';
+import { parseQaFileName } from '../../../src/core/protocol/run-folder.js';
 
 /** The repository root, so fixture paths in messages are the ones a user would type. */
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));

@@ -7,8 +7,8 @@ import {
 import { parseAnswerFile } from '../../../src/core/protocol/parse-answer-file.js';
 import { parseQuestionFile } from '../../../src/core/protocol/parse-question-file.js';
 import { formatProtocolError } from '../../../src/core/protocol/protocol-error.js';
-import { answerFileName, parseQaFileName } from '../../../src/core/protocol/qa-file-names.js';
 import type { Answer, Question } from '../../../src/core/protocol/question.js';
+import { answerFileName, parseQaFileName } from '../../../src/core/protocol/run-folder.js';
 import { readCases, readText } from './fixture-cases.js';
 
 const CORPUS = 'test/fixtures/question-files';

@@ -1,3 +1,16 @@
+import path from 'node:path';
+
+/**
+ * Where a run's question and answer files are: `<run>/qa/q-out-NNN.json` and
+ * `<run>/qa/q-answers-NNN.json`. The one place that spells the folder and the names.
+ */
+
+/** The folder of a run that holds its question and answer files. */
+export const QA_DIR = 'qa';
+
+/** `<run>/qa`. */
+export const qaDirOf = (runDir: string): string => path.join(runDir, QA_DIR);
+
 /** Which protocol file a name in `qa/` is, if any. */
 export type QaFileName = { kind: 'question' | 'answer'; seq: number };
 
@@ -27,3 +40,11 @@ export const questionFileName = (seq: number): string => `q-out-${pad(seq)}.json
 
 /** `q-answers-NNN.json` for a batch. */
 export const answerFileName = (seq: number): string => `q-answers-${pad(seq)}.json`;
+
+/** `<run>/qa/q-out-NNN.json`. */
+export const questionPath = (runDir: string, seq: number): string =>
+  path.join(qaDirOf(runDir), questionFileName(seq));
+
+/** `<run>/qa/q-answers-NNN.json`. */
+export const answerPath = (runDir: string, seq: number): string =>
+  path.join(qaDirOf(runDir), answerFileName(seq));

@@ -4,7 +4,7 @@ import {
   answerFileName,
   parseQaFileName,
   questionFileName,
-} from '../../../src/core/protocol/qa-file-names.js';
+} from '../../../src/core/protocol/run-folder.js';
 
 test('parses canonical names, decimal even with a leading zero', () => {
   assert.deepEqual(parseQaFileName('q-out-001.json'), { kind: 'question', seq: 1 });
