@@ -7,6 +7,7 @@ import { blockKitBuilderUrl } from '../../src/cli/preview-command.js';
 import { runStart } from '../../src/cli/start-command.js';
 import { parseQuestionFile } from '../../src/core/protocol/parse-question-file.js';
 import { formatProtocolError } from '../../src/core/protocol/protocol-error.js';
+import { answerFileName } from '../../src/core/protocol/qa-file-names.js';
 import {
   current,
   hasNoControls,
@@ -108,11 +109,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
       if (!last) for (const line of changedLines(before, shown())) out(`       ${line}`);
     }
 
-    const answerPath = path.join(
-      runDir,
-      'qa',
-      `q-answers-${String(batch.value.seq).padStart(3, '0')}.json`,
-    );
+    const answerPath = path.join(runDir, 'qa', answerFileName(batch.value.seq));
     const answers = await step(waitForAnswerFile(runDir, batch.value.seq));
     const final = await step(
       waitForMessage(slack, posted.ts, hasNoControls, 'the message in its answered state'),
@@ -124,7 +121,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     out('');
     out('The message now reads:');
     out('');
-    for (const line of indent(messageText(current(slack, final.ts), NAMES))) out(line);
+    for (const line of indent(messageText(final, NAMES))) out(line);
     out('');
   } finally {
     for (const action of undo.reverse()) {
