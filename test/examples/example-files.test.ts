@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { spawnRelay } from '../support/spawn-relay.js';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const EXAMPLE = 'examples/run/qa/q-out-001.json';
+
+/** The first ```json block after `heading` in the README. */
+function readmeBlockAfter(readme: string, heading: string): string {
+  const from = readme.indexOf(`\n${heading}\n`);
+  assert.ok(from >= 0, `the README has a heading "${heading}"`);
+  const match = /```json\n([\s\S]*?)```/.exec(readme.slice(from));
+  assert.ok(match, `a json block follows "${heading}" in the README`);
+  return match[1] as string;
+}
+
+describe('the examples folder', () => {
+  test('`o7-slack-relay check examples/` accepts the example question and answer files', async () => {
+    const check = spawnRelay(['check', 'examples/'], { env: {}, cwd: repo });
+    const { code } = await check.exited;
+    assert.equal(code, 0, check.stderr());
+    assert.equal(check.stderr(), '');
+    assert.deepEqual(check.stdout().trim().split('\n'), [
+      `ok  ${EXAMPLE}`,
+      'ok  examples/run/qa/q-answers-001.json',
+      'checked 2 files: 2 ok, 0 with problems',
+    ]);
+  });
+
+  test('the README shows the example q-out file exactly as it is', async () => {
+    const readme = await readFile(path.join(repo, 'README.md'), 'utf8');
+    const example = await readFile(path.join(repo, EXAMPLE), 'utf8');
+    assert.ok(readme.includes(`[\`${EXAMPLE}\`](${EXAMPLE})`), 'the README links the example');
+    assert.equal(readmeBlockAfter(readme, '## The file protocol'), example);
+  });
+
+  test('the example has one question of each type, and a markdown and an ascii preview', async () => {
+    const example = JSON.parse(await readFile(path.join(repo, EXAMPLE), 'utf8')) as {
+      questions: { type: string; preview?: { type: string } }[];
+    };
+    assert.deepEqual(
+      example.questions.map((q) => q.type),
+      ['choose-one', 'choose-many', 'free-write', 'yes-no'],
+    );
+    assert.deepEqual(
+      example.questions.flatMap((q) => (q.preview ? [q.preview.type] : [])),
+      ['markdown', 'ascii'],
+    );
+  });
+});

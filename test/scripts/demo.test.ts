@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { makeTempDir, waitFor } from '../support/temp-dir.js';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * `npm run demo` as a person runs it, in its own process group (as a terminal would put it,
+ * so Ctrl-C reaches npm and the demo alike), with its temp folders made in `tmp`.
+ */
+function runDemo(tmp: string, args: string[] = []) {
+  const child = spawn('npm', ['run', '--silent', 'demo', ...(args.length ? ['--', ...args] : [])], {
+    cwd: repo,
+    env: { ...process.env, TMPDIR: tmp },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  // npm ends itself by the same signal when its script was interrupted, which a shell reports
+  // as 128 + the signal's number, like the demo's own exit code
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('close', (code, signal) => resolve(signal === 'SIGINT' ? 130 : code)),
+  );
+  return {
+    out: () => out,
+    err: () => err,
+    exited,
+    /** Ctrl-C: SIGINT to the whole process group. */
+    interrupt: () => process.kill(-(child.pid as number), 'SIGINT'),
+  };
+}
+
+/**
+ * What is in the test's temp folder, but for tsx's compile cache (`tsx-<uid>`), which tsx
+ * keeps there on purpose for the next run.
+ */
+const leftovers = async (tmp: string) =>
+  (await readdir(tmp)).filter((name) => !/^tsx-\d+$/.test(name));
+
+/** The lines printed after the first one starting with `start`. */
+function section(out: string, start: string): string[] {
+  const lines = out.split('\n');
+  const from = lines.findIndex((line) => line.startsWith(start));
+  assert.ok(from >= 0, `the output has "${start}"`);
+  return lines.slice(from + 1);
+}
+
+describe('npm run demo', () => {
+  test('posts the example batch, answers it through the stand-in, prints the answer file, leaves nothing behind', async () => {
+    const { dir: tmp, cleanup } = await makeTempDir('o7-demo-test-');
+    try {
+      const demo = runDemo(tmp);
+      assert.equal(await demo.exited, 0, `exit 0 (stderr: ${demo.err()})`);
+      const out = demo.out();
+      assert.equal(demo.err(), '', 'no warnings or errors');
+
+      const posted = section(out, 'The relay posted this');
+      for (const line of [
+        'Run demo · batch 1',
+        '*1.* Which format should the weekly report be written in?',
+        '( ) Markdown',
+        '**Weekly report** (draft)',
+        '*2.* Which platforms should the release pipeline build?',
+        '[ ] Android',
+        'commit --> test --+--> web',
+        '*3.* Anything the agent should know before it starts?',
+        '[ Write answer ]',
+        '*4.* Start the release pipeline when the plan is done?',
+        '[ Yes ]  [ No ]',
+      ]) {
+        assert.ok(
+          posted.some((shown) => shown.trim() === line),
+          `the posted message shows "${line}"`,
+        );
+      }
+      assert.match(out, /Block Kit Builder: https:\/\/app\.slack\.com\/block-kit-builder\/#%7B/);
+      assert.match(out, /^ {7}\(•\) CSV$/m, 'the pick shows on the message');
+      assert.match(out, /^ {7}\[ ✓ Yes \] {2}\[ No \]$/m);
+
+      // the answer file, as printed, is the example answer file byte for byte
+      const printed = section(out, 'The relay wrote');
+      const end = printed.findIndex((line, i) => i > 0 && line === '');
+      const answerText = `${printed
+        .slice(1, end)
+        .map((line) => line.slice(4))
+        .join('\n')}\n`;
+      const expected = await readFile(
+        path.join(repo, 'examples', 'run', 'qa', 'q-answers-001.json'),
+        'utf8',
+      );
+      assert.equal(answerText, expected);
+      const answers = (JSON.parse(answerText) as { answers: { answer: unknown }[] }).answers;
+      assert.deepEqual(
+        answers.map((a) => a.answer),
+        [
+          'CSV',
+          ['web', 'Android'],
+          "Keep last week's report until the new one has been checked.",
+          true,
+        ],
+      );
+      assert.match(out, /Answered by @alice/);
+      assert.doesNotMatch(out, /xox[a-z]-|xapp-/, 'no token is printed');
+      assert.deepEqual(await leftovers(tmp), [], 'no temp folder left behind');
+    } finally {
+      await cleanup();
+    }
+  });
+
+  test('Ctrl-C in the middle stops the relay and the stand-in and removes the temp folder', async () => {
+    const { dir: tmp, cleanup } = await makeTempDir('o7-demo-test-');
+    try {
+      // a long pause before each click holds the demo at a known point: the batch is posted
+      const demo = runDemo(tmp, ['--pause', '10m']);
+      await waitFor(() => demo.out().includes('click by click'), 'the batch posted', 30_000);
+      assert.equal((await leftovers(tmp)).length, 1, 'the demo is using its temp folder');
+      demo.interrupt();
+      assert.equal(await demo.exited, 130, `exit 130 (stderr: ${demo.err()})`);
+      assert.match(demo.err(), /SIGINT: stopping/);
+      assert.match(demo.err(), /Stopped; the temp folder is removed/);
+      assert.doesNotMatch(demo.out(), /The relay wrote/);
+      assert.deepEqual(await leftovers(tmp), [], 'no temp folder left behind');
+    } finally {
+      await cleanup();
+    }
+  });
+
+  test('a bad option exits 2 with the usage', async () => {
+    const { dir: tmp, cleanup } = await makeTempDir('o7-demo-test-');
+    try {
+      const demo = runDemo(tmp, ['--pause', 'soon']);
+      assert.equal(await demo.exited, 2);
+      assert.match(demo.err(), /--pause soon: expected a duration like 2s/);
+      assert.match(demo.err(), /Usage: npm run demo/);
+      assert.deepEqual(await leftovers(tmp), []);
+    } finally {
+      await cleanup();
+    }
+  });
+});
