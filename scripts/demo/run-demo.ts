@@ -7,7 +7,7 @@ import { blockKitBuilderUrl } from '../../src/cli/preview-command.js';
 import { runStart } from '../../src/cli/start-command.js';
 import { parseQuestionFile } from '../../src/core/protocol/parse-question-file.js';
 import { formatProtocolError } from '../../src/core/protocol/protocol-error.js';
-import { answerFileName } from '../../src/core/protocol/qa-file-names.js';
+import { answerFileName } from '../../src/core/protocol/run-folder.js';
 import {
   current,
   hasNoControls,

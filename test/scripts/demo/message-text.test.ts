@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { changedLines, messageText } from '../../../scripts/demo/message-text.js';
 import { readableMrkdwn } from '../../../scripts/demo/readable-mrkdwn.js';
-import { batchKey } from '../../../src/core/queue/batch-key.js';
+import { batchKey } from '../../../src/core/batch/batch-key.js';
 import { renderBatchMessages } from '../../../src/core/slack/render-batch-messages.js';
 import { sampleBatch } from '../../support/temp-dir.js';
 
