@@ -3,7 +3,7 @@ import type { Config } from '../config/config-schema.js';
 import type { BatchRecord } from '../core/batch/batch-record.js';
 import { checkEscalationTarget, escalationProblem } from '../slack/escalation-target.js';
 import { compareScopes, REQUIRED_BOT_SCOPES } from '../slack/required-scopes.js';
-import { describeSlackError, fixFor } from '../slack/slack-error-hints.js';
+import { describeSlackError, fixFor } from '../slack/slack-errors.js';
 import {
   type BotIdentity,
   checkAppToken,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { errnoCode } from './file-write-error.js';
+import { errnoCode } from './errno.js';
 
 /**
  * A unique temp path beside `target`. The leading dot and `.tmp` suffix keep it out of

@@ -1,4 +1,5 @@
 import { ErrorCode, RelayError } from '../errors.js';
+import { errnoCode } from './errno.js';
 
 /** Why a durable write failed, with the path involved; the original error is kept as `cause`. */
 export class FileWriteError extends RelayError {
@@ -13,12 +14,6 @@ export class FileWriteError extends RelayError {
     this.name = 'FileWriteError';
     this.path = path;
   }
-}
-
-/** The errno code of a Node.js fs error, if it has one. */
-export function errnoCode(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
-  return typeof error.code === 'string' ? error.code : undefined;
 }
 
 function reasonOf(cause: unknown): string {

@@ -1,7 +1,8 @@
 import { link } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { removeIfPresent, syncDir, tempPathBeside, writeNewFileSynced } from './durable-io.js';
-import { errnoCode, FileWriteError } from './file-write-error.js';
+import { errnoCode } from './errno.js';
+import { FileWriteError } from './file-write-error.js';
 
 /** What `publishFileNoClobber` did: we published the file, or someone else already had. */
 export type PublishOutcome = 'published' | 'exists';

@@ -1,7 +1,7 @@
 import { constants, type Stats } from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
 import { QA_LIMITS } from '../core/protocol/qa-limits.js';
-import { errnoCode } from './file-write-error.js';
+import { errnoCode } from './errno.js';
 
 /** The most a protocol file may hold; real question files are a few KiB. */
 export const PROTOCOL_FILE_MAX_BYTES = QA_LIMITS.fileBytes;

@@ -33,7 +33,7 @@ export interface BatchActionsDeps {
   scheduler: Pick<RunScheduler, 'exclusive' | 'schedule'>;
   questions: Pick<QuestionReader, 'batchOf' | 'read'>;
   /** Stores a record (stamped with the time) and gives it back. */
-  put: (record: BatchRecord) => Promise<BatchRecord>;
+  save: (record: BatchRecord) => Promise<BatchRecord>;
   /** Brings what people see of a run in line with its records. */
   show: (runDir: string) => Promise<void>;
   /** Publishes the answer file of a `submitting` record. */
@@ -47,7 +47,7 @@ export interface BatchActionsDeps {
  * run's lock and refused with a reason when the batch is not open or has changed since.
  */
 export function createBatchActions(deps: BatchActionsDeps) {
-  const { store, scheduler, questions, put, log } = deps;
+  const { store, scheduler, questions, save, log } = deps;
   const nowIso = () => deps.now().toISOString();
 
   /**
@@ -70,7 +70,7 @@ export function createBatchActions(deps: BatchActionsDeps) {
 
   /** Stores a changed record and shows it; gives the record as stored. */
   async function saveAndShow(record: BatchRecord): Promise<BatchRecord> {
-    const stored = await put(record);
+    const stored = await save(record);
     await deps.show(record.runDir);
     return store.get(record.key) ?? stored;
   }
@@ -229,7 +229,7 @@ export function createBatchActions(deps: BatchActionsDeps) {
             ? questionsMissingText(batch.questions, drafts, texts)
             : [];
           if (needText.length > 0) return { kind: 'needs-text', questionIds: needText };
-          const submittingRecord = await put(submitting(open, drafts, input.by, nowIso()));
+          const submittingRecord = await save(submitting(open, drafts, input.by, nowIso()));
           const result = await deps.finishSubmit(submittingRecord);
           await deps.show(runDir);
           return result;

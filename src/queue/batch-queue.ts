@@ -12,7 +12,7 @@ import {
   type QaListing,
 } from '../core/protocol/qa-listing.js';
 import { qaDirOf } from '../core/protocol/run-folder.js';
-import { errnoCode } from '../fs/file-write-error.js';
+import { errnoCode } from '../fs/errno.js';
 import { publishFileNoClobber } from '../fs/publish-file.js';
 import type { RunFsEvent } from '../fs/run-events.js';
 import type { StateStore } from '../store/state-store.js';
@@ -22,9 +22,9 @@ import { createElsewhereAnswers } from './elsewhere-answers.js';
 import type { Presenter } from './presenter.js';
 import { publishAnswers } from './publish-answers.js';
 import { createQuestionReader, type FileRead } from './question-reader.js';
+import { createRunDisplay } from './run-display.js';
 import { createRunNotices } from './run-notices.js';
 import { createRunScheduler, type RunSchedulerDeps } from './run-scheduler.js';
-import { createRunShower } from './show-run.js';
 
 /** When to list a newly seen run folder again (see `notify`). */
 const NEW_FOLDER_RELIST_MS = [50, 500] as const;
@@ -77,19 +77,19 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     lookAgain: (runDir, ms) => scheduler.later(ms, runDir),
   });
   const readCurrent = questions.read;
-  const shower = createRunShower({
+  const display = createRunDisplay({
     store,
     presenter,
     questions,
     scheduler,
-    put,
+    save,
     log,
     now,
     refusedRetryMs: deps.refusedRetryMs,
   });
   const elsewhere = createElsewhereAnswers({
     store,
-    put,
+    save,
     log,
     now,
     settleMs: deps.settleMs ?? 1000,
@@ -103,9 +103,8 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     now,
     gatherMs: deps.settleMs ?? 1000,
   });
-  const presentAll = shower.show;
   const finishSubmit = (record: BatchRecord) =>
-    publishAnswers(record, { questions, publish, put, log });
+    publishAnswers(record, { questions, publish, save, log });
 
   /** Runs whose `qa/` folder was cleared of our crash leftovers since the relay started. */
   const cleaned = new Set<string>();
@@ -115,7 +114,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     return store.forRun(runDir).find((r) => ACTIVE.includes(r.status));
   }
 
-  async function put(record: BatchRecord): Promise<BatchRecord> {
+  async function save(record: BatchRecord): Promise<BatchRecord> {
     const next = { ...record, updatedAt: nowIso() };
     await store.put(next);
     return next;
@@ -149,7 +148,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     }
     await advance(runDir, listQaFiles(names));
     await elsewhere.settle(runDir);
-    await presentAll(runDir);
+    await display.show(runDir);
     const again = await notices.lookAlikes(runDir, names);
     if (again === 'back-off') scheduler.later(scheduler.backOff(runDir), runDir);
     else if (again !== undefined) scheduler.later(again, runDir);
@@ -163,16 +162,16 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     const active = activeRecord(runDir);
     if (active) {
       log.info({ runDir, seq: active.seq }, 'run folder removed; closing its open batch');
-      await put(ended(active, 'run-removed'));
+      await save(ended(active, 'run-removed'));
     }
     questions.forget(runDir);
     cleaned.delete(runDir);
     elsewhere.forget(runDir);
     await notices.forgetRun(runDir);
-    await presentAll(runDir);
+    await display.show(runDir);
     const records = store.forRun(runDir);
     if (records.length === 0) return;
-    if (!shower.allShown(runDir)) return;
+    if (!display.allShown(runDir)) return;
     await store.forget(runDir);
     log.info({ runDir, batches: records.length }, 'run folder gone; forgot its batches');
   }
@@ -212,22 +211,22 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     }
     if (listing.answers.has(seq)) {
       log.info({ runDir, seq }, 'batch answered by another provider');
-      await put(answeredElsewhere(record, nowIso()));
+      await save(answeredElsewhere(record, nowIso()));
       return false;
     }
     const read = await readCurrent(runDir, seq);
     if (read.kind === 'missing') {
       log.info({ runDir, seq }, 'question file deleted before it was answered; batch withdrawn');
-      await put(ended(record, 'withdrawn'));
+      await save(ended(record, 'withdrawn'));
       return false;
     }
     if (read.kind === 'settling' || read.fingerprint === record.fingerprint) return true;
     if (read.kind === 'valid') {
       log.info({ runDir, seq }, 'question file rewritten; showing the new version');
-      await put(freshVersion(record, read.fingerprint, 'open'));
+      await save(freshVersion(record, read.fingerprint, 'open'));
     } else {
       log.warn({ runDir, seq, error: read.error }, 'question file rewritten and now malformed');
-      await put(freshVersion(record, read.fingerprint, 'malformed'));
+      await save(freshVersion(record, read.fingerprint, 'malformed'));
     }
     return true;
   }
@@ -259,7 +258,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     }
     // Not awaited: if this is lost in a crash, the next start finds the file and opens it
     // again; waiting for the disk here would only delay the message people are waiting for.
-    put({
+    save({
       key,
       runDir,
       seq,
@@ -298,7 +297,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
 
     /** Shows again, now, every batch held back after a refusal no retry would fix. */
     retryRefused() {
-      for (const runDir of shower.release()) scheduler.schedule(runDir);
+      for (const runDir of display.release()) scheduler.schedule(runDir);
     },
 
     /** The watcher may not read `where` (a run folder, a watched folder): people are told once. */
@@ -311,8 +310,8 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       store,
       scheduler,
       questions,
-      put,
-      show: presentAll,
+      save,
+      show: display.show,
       finishSubmit,
       log,
       now,

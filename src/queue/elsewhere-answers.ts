@@ -14,7 +14,7 @@ import type { StateStore } from '../store/state-store.js';
 
 export interface ElsewhereAnswersDeps {
   store: Pick<StateStore, 'forRun'>;
-  put: (record: BatchRecord) => Promise<BatchRecord>;
+  save: (record: BatchRecord) => Promise<BatchRecord>;
   log: Logger;
   now: () => Date;
   /** How long an unreadable answer file must stay unchanged before it is given up on. */
@@ -56,7 +56,7 @@ async function readAnswers(file: string): Promise<AnswerRead> {
  * changing for `settleMs` without parsing (then given up on, with a warning that says why).
  */
 export function createElsewhereAnswers(deps: ElsewhereAnswersDeps) {
-  const { store, put, log, now, settleMs } = deps;
+  const { store, save, log, now, settleMs } = deps;
   const unsettled = new Map<string, { fingerprint: string; since: number }>();
 
   return {
@@ -75,7 +75,7 @@ export function createElsewhereAnswers(deps: ElsewhereAnswersDeps) {
         const { answersPending: _, ...settled } = record;
         if (read.kind !== 'not-yet') {
           unsettled.delete(file);
-          await put(settled);
+          await save(settled);
           continue;
         }
         const seen = unsettled.get(file);
@@ -86,7 +86,7 @@ export function createElsewhereAnswers(deps: ElsewhereAnswersDeps) {
             { runDir, seq: record.seq, file, error: read.error },
             "another provider's answer file does not follow the protocol; its answers are not shown",
           );
-          await put(settled);
+          await save(settled);
           const text = `Run ${path.basename(runDir)}, batch ${record.seq} was answered in another tool, but its answer file does not follow the Q&A protocol, so its answers are not shown (the agent may not be able to read them either).\n${formatProtocolError(read.error)}`;
           await deps
             .post?.(text)

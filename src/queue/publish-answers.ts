@@ -15,7 +15,7 @@ export interface PublishAnswersDeps {
   questions: Pick<QuestionReader, 'batchOf'>;
   publish: typeof publishFileNoClobber;
   /** Stores a record (stamped with the time) and gives it back. */
-  put: (record: BatchRecord) => Promise<BatchRecord>;
+  save: (record: BatchRecord) => Promise<BatchRecord>;
   log: Logger;
 }
 
@@ -27,7 +27,7 @@ export async function publishAnswers(
   record: BatchRecord,
   deps: PublishAnswersDeps,
 ): Promise<SubmitOutcome> {
-  const { put, log } = deps;
+  const { save, log } = deps;
   const dir = qaDirOf(record.runDir);
   const name = answerFileName(record.seq);
   const batch = await deps.questions.batchOf(record);
@@ -37,7 +37,7 @@ export async function publishAnswers(
     // answer file is there, it is ours from before the crash.
     const published = (await readTextQuietly(path.join(dir, name))) !== undefined;
     const status: BatchStatus = published ? 'answered' : batch ? 'open' : 'withdrawn';
-    const reopened = await put({ ...record, status });
+    const reopened = await save({ ...record, status });
     return { kind: 'closed', status: reopened.status };
   }
   const content = serializeAnswerFile(withFollowUpText(batch, built.value as AnswerFile, record));
@@ -47,7 +47,7 @@ export async function publishAnswers(
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     log.error({ err, runDir: record.runDir, seq: record.seq }, 'could not write answer file');
-    await put(writeFailed(record, message));
+    await save(writeFailed(record, message));
     return { kind: 'write-failed', message };
   }
   if (outcome === 'exists' && (await readTextQuietly(path.join(dir, name))) === content) {
@@ -55,11 +55,11 @@ export async function publishAnswers(
   }
   if (outcome === 'published') {
     log.info({ runDir: record.runDir, seq: record.seq, by: record.answeredBy }, 'answers written');
-    const done = await put(answered(record));
+    const done = await save(answered(record));
     return { kind: 'answered', record: done };
   }
   log.info({ runDir: record.runDir, seq: record.seq }, 'another provider answered first');
-  const done = await put(answeredElsewhere(record, record.updatedAt));
+  const done = await save(answeredElsewhere(record, record.updatedAt));
   return { kind: 'answered-elsewhere', record: done };
 }
 

@@ -4,7 +4,7 @@ type WebClient = webApi.WebClient;
 
 import type { Logger } from 'pino';
 import type { GroupMembers } from './allow-list.js';
-import { slackErrorCode } from './slack-error-hints.js';
+import { slackErrorCode } from './slack-errors.js';
 
 /** How often members are fetched again, and the least time between refreshes on a miss. */
 const GROUP_REFRESH_DEFAULTS = { refreshMs: 5 * 60_000, missRefreshMs: 60_000 } as const;

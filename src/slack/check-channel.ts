@@ -1,6 +1,6 @@
 import type { webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
-import { describeSlackError, fixFor } from './slack-error-hints.js';
+import { describeSlackError, fixFor } from './slack-errors.js';
 
 /**
  * Looks once at start whether the bot can post in the batch channel, so a missing invite is a

@@ -5,7 +5,7 @@ import type { BatchRecord } from '../core/batch/batch-record.js';
 import type { BatchView } from '../core/slack/batch-view.js';
 import { type FullPreviewAt, renderPreviewModal } from '../core/slack/render-modals.js';
 import type { ModalSeal } from './modal-seal.js';
-import { describeSlackError } from './slack-error-hints.js';
+import { describeSlackError } from './slack-errors.js';
 import { readPresentation } from './slack-presentation.js';
 
 type WebClient = webApi.WebClient;

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmod, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { errnoCode } from '../fs/file-write-error.js';
+import { errnoCode } from '../fs/errno.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 
 /** What a person is told under a form whose metadata the relay did not seal, or no longer knows. */

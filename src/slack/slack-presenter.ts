@@ -18,7 +18,7 @@ import { SLACK_USER_ID } from '../core/slack/slack-ids.js';
 import { stampIteration } from '../core/slack/stamp-iteration.js';
 import { toBatchView } from '../core/slack/to-batch-view.js';
 import { CopyRefused, type PresentContext, type Presenter } from '../queue/presenter.js';
-import { slackErrorCode } from './slack-error-hints.js';
+import { slackErrorCode } from './slack-errors.js';
 import {
   type MessageCopy,
   readPresentation,

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { ErrorCode, RelayError } from '../errors.js';
 import { removeIfPresent } from '../fs/durable-io.js';
-import { errnoCode } from '../fs/file-write-error.js';
+import { errnoCode } from '../fs/errno.js';
 import { publishFileNoClobber } from '../fs/publish-file.js';
 import { readGuardedFile } from '../fs/read-protocol-file.js';
 

@@ -28,7 +28,7 @@ export interface SlackErrorKind {
   fix: string;
 }
 
-const INVITE = 'invite the bot to the channel (/invite @<the app’s bot name>)';
+const INVITE = 'invite the bot to the channel named by SLACK_CHANNEL_ID (/invite @<the app’s bot name>)';
 const TOKEN =
   'the token is wrong or was revoked: copy it again from the Slack app (OAuth & Permissions for xoxb-, Basic Information → App-Level Tokens for xapp-) and restart the relay';
 const RETRYING = 'nothing to do: the relay tries again by itself';
@@ -67,15 +67,15 @@ export const SLACK_ERROR_KINDS: Readonly<Record<string, SlackErrorKind>> = {
   not_in_channel: { scope: 'channel', fix: INVITE },
   channel_not_found: {
     scope: 'channel',
-    fix: 'check the channel ID (channel details → About → Channel ID); for a private channel, invite the bot first',
+    fix: 'check SLACK_CHANNEL_ID (channel details → About → Channel ID); for a private channel, invite the bot first',
   },
   is_archived: {
     scope: 'channel',
-    fix: 'the channel is archived: unarchive it, or point the relay at another channel',
+    fix: 'the channel is archived: unarchive it, or set SLACK_CHANNEL_ID to another channel',
   },
   is_inactive: {
     scope: 'channel',
-    fix: 'the channel is inactive: unarchive it, or point the relay at another channel',
+    fix: 'the channel is inactive: unarchive it, or set SLACK_CHANNEL_ID to another channel',
   },
   restricted_action: {
     scope: 'channel',

@@ -14,7 +14,7 @@ import { type AllowList, isAllowed } from '../allow-list.js';
 import type { GroupMemberSource } from '../allow-list-groups.js';
 import { lookupTimeLeft, within } from '../lookup-budget.js';
 import { type ModalSeal, UNKNOWN_FORM } from '../modal-seal.js';
-import { slackErrorCode } from '../slack-error-hints.js';
+import { slackErrorCode } from '../slack-errors.js';
 
 type WebClient = webApi.WebClient;
 

@@ -10,13 +10,13 @@ import { CopyRefused, type PresentContext, type Presenter, PresentRefused } from
 import { type QuestionReader, readTextQuietly } from './question-reader.js';
 import type { RunScheduler } from './run-scheduler.js';
 
-export interface RunShowerDeps {
+export interface RunDisplayDeps {
   store: StateStore;
   presenter: Presenter;
   questions: Pick<QuestionReader, 'cached' | 'readQuietly'>;
   scheduler: Pick<RunScheduler, 'succeeded' | 'backOff' | 'later' | 'schedule'>;
   /** Stores a record (stamped with the time) and gives it back. */
-  put: (record: BatchRecord) => Promise<BatchRecord>;
+  save: (record: BatchRecord) => Promise<BatchRecord>;
   log: Logger;
   now: () => Date;
   /** How long a batch Slack refused for good waits before it is tried again unchanged. */
@@ -27,8 +27,8 @@ export interface RunShowerDeps {
 const REFUSED_RETRY_MS = 60 * 60_000;
 
 /** Keeps what people see of a run's batches in line with their records. */
-export function createRunShower(deps: RunShowerDeps) {
-  const { store, presenter, scheduler, put, log } = deps;
+export function createRunDisplay(deps: RunDisplayDeps) {
+  const { store, presenter, scheduler, save, log } = deps;
   const refusedRetryMs = deps.refusedRetryMs ?? REFUSED_RETRY_MS;
   /**
    * Batches refused for good in this process, by key: what they looked like then, and until
@@ -53,7 +53,7 @@ export function createRunShower(deps: RunShowerDeps) {
       'the copy of a handed-off batch cannot reach that person; the hand-off ends and the batch stays answerable in the channel',
     );
     const current = store.get(record.key);
-    if (current) await put(withUndeliveredHandoff(current, refusal.user, refusal.code));
+    if (current) await save(withUndeliveredHandoff(current, refusal.user, refusal.code));
     scheduler.schedule(runDir);
   }
 
@@ -74,7 +74,7 @@ export function createRunShower(deps: RunShowerDeps) {
         ? true
         : await presenter.tellRefused(current, refusal, questionPath(runDir, seq));
     const at = before?.code === refusal.code ? before.at : deps.now().toISOString();
-    await put({ ...current, undeliverable: { code: refusal.code, fix: refusal.fix, at, told } });
+    await save({ ...current, undeliverable: { code: refusal.code, fix: refusal.fix, at, told } });
   }
 
   async function contextFor(record: BatchRecord): Promise<PresentContext> {
@@ -120,12 +120,12 @@ export function createRunShower(deps: RunShowerDeps) {
         try {
           const presentation = await presenter.sync(record, ctx, async (partial) => {
             const current = store.get(record.key);
-            if (current) await put({ ...current, presentation: { ...partial } });
+            if (current) await save({ ...current, presentation: { ...partial } });
           });
           const current = store.get(record.key);
           if (!current) continue;
           const { undeliverable: _shownNow, ...rest } = current;
-          await put({ ...rest, presentation: { ...presentation, shown: signature } });
+          await save({ ...rest, presentation: { ...presentation, shown: signature } });
           scheduler.succeeded(runDir);
         } catch (err) {
           if (err instanceof PresentRefused) {

@@ -1,6 +1,26 @@
 import { slackErrorKind } from '../core/slack/slack-error-kinds.js';
 import { type Presenter, PresentRefused } from '../queue/presenter.js';
-import { slackErrorCode } from './slack-error-hints.js';
+
+/** The error code of a Slack Web API failure (`invalid_auth`, `not_in_channel`, …), if it is one. */
+export function slackErrorCode(error: unknown): string | undefined {
+  const data = (error as { data?: { error?: unknown } } | undefined)?.data;
+  return typeof data?.error === 'string' ? data.error : undefined;
+}
+
+/** A Slack error's code, or else its message: what to show a person. */
+export function describeSlackError(error: unknown): string {
+  return slackErrorCode(error) ?? (error instanceof Error ? error.message : String(error));
+}
+
+/** What to do about a Slack error (a code, or a network failure's message), in one sentence. */
+export function fixFor(error: string): string {
+  const code = /^[a-z_]+$/.test(error) ? slackErrorKind(error) : undefined;
+  if (code?.known) return code.fix;
+  if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|fetch failed/.test(error)) {
+    return 'Slack cannot be reached: check the network, proxies, and SLACK_API_URL';
+  }
+  return 'see the README troubleshooting section';
+}
 
 /**
  * Lets a Slack refusal say what to do about it. One that no retry fixes (the table in
