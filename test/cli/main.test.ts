@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { startFakeSlack } from '../support/fake-slack/index.js';
@@ -44,6 +44,35 @@ describe('the o7-slack-relay command', () => {
     assert.equal(result.code, 2);
     assert.match(result.err, /unknown command: frobnicate/);
     assert.match(result.err, /Usage:/);
+    await cleanup();
+  });
+
+  test('--version prints the package version; --help and <command> --help print help and exit 0', async () => {
+    const { dir, cleanup } = await makeTempDir();
+    const { version } = JSON.parse(
+      await readFile(new URL('../../package.json', import.meta.url), 'utf8'),
+    );
+    const shown = await run(['--version'], {}, dir);
+    assert.deepEqual(shown, { code: 0, out: `${version}\n`, err: '' });
+    const overview = await run(['--help'], {}, dir);
+    assert.equal(overview.code, 0);
+    assert.match(overview.out, /^Usage: o7-slack-relay \[command\] \[options\]\n/);
+    assert.equal(overview.err, '');
+    const command = await run(['preview', '--help'], {}, dir);
+    assert.equal(command.code, 0);
+    assert.match(command.out, /^Usage: o7-slack-relay preview <q-out file>\n/);
+    await cleanup();
+  });
+
+  test("an unknown option exits 2 with the command's usage on stderr and nothing on stdout", async () => {
+    const { dir, cleanup } = await makeTempDir();
+    const result = await run(['doctor', '--verbose'], {}, dir);
+    assert.equal(result.code, 2);
+    assert.equal(result.out, '');
+    assert.match(
+      result.err,
+      /^o7-slack-relay doctor: unknown option --verbose\n\nUsage: o7-slack-relay doctor\n/,
+    );
     await cleanup();
   });
 
