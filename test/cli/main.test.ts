@@ -92,21 +92,25 @@ describe('the o7-slack-relay command', () => {
     await cleanup();
   });
 
-  test('preview prints Block Kit JSON and a Block Kit Builder link', async () => {
+  test('preview prints only JSON on stdout, and a Block Kit Builder link per message on stderr', async () => {
     const { dir, cleanup } = await makeTempDir();
     const qa = path.join(dir, 'run-p', 'qa');
     await mkdir(qa, { recursive: true });
     await writeFile(path.join(qa, 'q-out-001.json'), JSON.stringify(sampleBatch(1)));
     const result = await run(['preview', path.join(qa, 'q-out-001.json')], {}, dir);
     assert.equal(result.code, 0, result.err);
-    const link = /Block Kit Builder: (https:\/\/app\.slack\.com\/block-kit-builder\/#\S+)/.exec(
-      result.out,
-    );
-    assert.ok(link?.[1]);
-    const encoded = link[1].slice(link[1].indexOf('#') + 1);
-    const payload = JSON.parse(decodeURIComponent(encoded));
-    assert.equal(payload.blocks[0].type, 'header');
-    assert.match(result.out, /"text": "Run run-p, batch 1: Output format\?/);
+    const messages = JSON.parse(result.out);
+    assert.ok(Array.isArray(messages));
+    assert.equal(messages[0].blocks[0].type, 'header');
+    assert.match(messages[0].text, /^Run run-p, batch 1: Output format\?/);
+    const links = [
+      ...result.err.matchAll(
+        /in Block Kit Builder: (https:\/\/app\.slack\.com\/block-kit-builder\/#\S+)/g,
+      ),
+    ];
+    assert.equal(links.length, messages.length);
+    const encoded = links[0]?.[1]?.split('#')[1] ?? '';
+    assert.deepEqual(JSON.parse(decodeURIComponent(encoded)), { blocks: messages[0].blocks });
     await cleanup();
   });
 
