@@ -76,6 +76,15 @@ describe('the o7-slack-relay command', () => {
     await cleanup();
   });
 
+  test('check exits 1 and says so when it finds no Q&A files', async () => {
+    const { dir, cleanup } = await makeTempDir();
+    await mkdir(path.join(dir, 'runs', 'r1'), { recursive: true });
+    const result = await run(['check', path.join(dir, 'runs')], {}, dir);
+    assert.equal(result.code, 1);
+    assert.match(result.err, /found no Q&A files to check/);
+    await cleanup();
+  });
+
   test('check exits 0 for valid files and 1 with the error for a bad one', async () => {
     const { dir, cleanup } = await makeTempDir();
     const qa = path.join(dir, 'run', 'qa');
