@@ -71,32 +71,34 @@ describe('the packed relay', () => {
     assert.deepEqual(others, [], 'nothing but the build and those files');
   });
 
-  test('npx <tarball> --help and --version work from an empty folder', LONG, async () => {
-    const empty = path.join(root, 'empty');
-    await mkdir(empty);
-    // npx installs into <cache>/_npx: a cache of the test's own, sharing npm's downloads
-    const cache = path.join(root, 'npm-cache');
-    await mkdir(cache);
-    const npmCache = (await run('npm', ['config', 'get', 'cache'], { cwd: empty })).stdout.trim();
-    await symlink(path.join(npmCache, '_cacache'), path.join(cache, '_cacache'));
-    const env = { ...process.env, npm_config_cache: cache, npm_config_update_notifier: 'false' };
-    const npx = (flag: string) =>
-      run(
-        'npm',
-        ['exec', '--yes', '--prefer-offline', '--package', tarball, '--', 'o7-slack-relay', flag],
-        {
+  test(
+    'npx o7-slack-relay@<tarball> --help and --version work from an empty folder',
+    LONG,
+    async () => {
+      const empty = path.join(root, 'empty');
+      await mkdir(empty);
+      // npx installs into <cache>/_npx: a cache of the test's own, sharing npm's downloads
+      const cache = path.join(root, 'npm-cache');
+      await mkdir(cache);
+      const npmCache = (await run('npm', ['config', 'get', 'cache'], { cwd: empty })).stdout.trim();
+      await mkdir(path.join(npmCache, '_cacache'), { recursive: true });
+      await symlink(path.join(npmCache, '_cacache'), path.join(cache, '_cacache'));
+      const env = { ...process.env, npm_config_cache: cache, npm_config_update_notifier: 'false' };
+      // the form people type: npx <name>@<tarball>
+      const npx = (flag: string) =>
+        run('npx', ['--yes', '--prefer-offline', `o7-slack-relay@${tarball}`, flag], {
           cwd: empty,
           env,
-        },
-      );
-    const help = await npx('--help');
-    assert.equal(help.code, 0, help.stderr);
-    assert.match(help.stdout, /^Usage: o7-slack-relay \[command\] \[options\]\n/);
-    const shown = await npx('--version');
-    assert.equal(shown.code, 0, shown.stderr);
-    assert.equal(shown.stdout, `${version}\n`);
-    assert.deepEqual(await readdir(empty), [], 'npx left the folder empty');
-  });
+        });
+      const help = await npx('--help');
+      assert.equal(help.code, 0, help.stderr);
+      assert.match(help.stdout, /^Usage: o7-slack-relay \[command\] \[options\]\n/);
+      const shown = await npx('--version');
+      assert.equal(shown.code, 0, shown.stderr);
+      assert.equal(shown.stdout, `${version}\n`);
+      assert.deepEqual(await readdir(empty), [], 'npx left the folder empty');
+    },
+  );
 
   test("the container's command line runs after npm ci --omit=dev", LONG, async () => {
     const runtime = readDockerfile().stages.at(-1);
