@@ -26,7 +26,7 @@ export function readCommandLine(argv: readonly string[]): CommandLine {
   }
   if (first === 'help') return readHelp(rest);
   if (isCommandName(first)) return readCommand(first, rest);
-  // `o7-slack-relay --watch x`: options before any command are the default command's
+  // options without a command are the default command's (start), which names any it lacks
   if (first.startsWith('-') && first !== '-') return readCommand('start', argv);
   return mistake(`unknown command: ${first}`);
 }
