@@ -30,9 +30,8 @@ async function main(): Promise<number> {
     }
     if (values.pause !== undefined) {
       const parsed = parseDuration(values.pause);
-      if (parsed === undefined)
-        throw new Error(`--pause ${values.pause}: expected a duration like 2s`);
-      pauseMs = parsed;
+      if (!parsed.ok) throw new Error(`--pause ${parsed.error}`);
+      pauseMs = parsed.value;
     }
   } catch (error) {
     err(`${(error as Error).message}\n\n${USAGE}`);

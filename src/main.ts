@@ -4,8 +4,9 @@ import { config as loadDotenv } from 'dotenv';
 import { findRunningRelay } from './ask/find-running-relay.js';
 import { runAsk } from './cli/ask-command.js';
 import { runCheck } from './cli/check-command.js';
+import { readCommandLine } from './cli/command-line.js';
 import { runDoctor } from './cli/doctor-command.js';
-import { HELP_TEXT, parseArgs } from './cli/parse-args.js';
+import { packageVersion } from './cli/package-version.js';
 import { runPreview } from './cli/preview-command.js';
 import { runStart } from './cli/start-command.js';
 import { loadConfig } from './config/load-config.js';
@@ -26,13 +27,16 @@ async function main(argv: string[]): Promise<number> {
   });
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const err = (line: string) => process.stderr.write(`${line}\n`);
-  const args = parseArgs(argv);
+  const args = readCommandLine(argv);
   switch (args.command) {
     case 'help':
-      out(HELP_TEXT);
+      out(args.text);
+      return 0;
+    case 'version':
+      out(packageVersion());
       return 0;
     case 'usage-error':
-      err(`${args.message}\n\n${HELP_TEXT}`);
+      err(`${args.message}\n\n${args.usage}`);
       return 2;
     case 'check':
       return runCheck(args.paths, { out, err });

@@ -17,8 +17,8 @@ import { parseAnswerFile } from '../core/protocol/parse-answer-file.js';
 import { parseQuestionFile } from '../core/protocol/parse-question-file.js';
 import { formatProtocolError } from '../core/protocol/protocol-error.js';
 import type { QuestionBatch } from '../core/protocol/question.js';
+import type { AskArgs } from './ask-args.js';
 import { ASK_EXIT_CODES, type AskExitCode } from './ask-exit-codes.js';
-import type { AskArgs } from './parse-ask-args.js';
 
 /** What `ask` needs from its process; tests pass their own. */
 export interface AskDeps {

@@ -134,7 +134,8 @@ async function problemsOf(path: string, name: QaFileName): Promise<ProtocolError
 /**
  * `o7-slack-relay check <path>…`: validates Q&A files, each path a file or a qa, run or runs
  * folder. Prints `ok  <path>` per valid file and every problem of the others.
- * Returns 0 when all are valid, 1 when any is not, 2 when a path does not exist.
+ * Returns 0 when all are valid, 1 when any is not or there were none to check, 2 when a path
+ * does not exist.
  */
 export async function runCheck(paths: string[], io: Io): Promise<number> {
   let missing = false;
@@ -194,5 +195,9 @@ export async function runCheck(paths: string[], io: Io): Promise<number> {
     );
   }
   if (missing) return 2;
+  if (valid + invalid === 0) {
+    io.err(`found no Q&A files to check; ${WHAT_TO_PASS}`);
+    return 1;
+  }
   return invalid > 0 ? 1 : 0;
 }

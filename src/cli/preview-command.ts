@@ -14,8 +14,9 @@ export function blockKitBuilderUrl(blocks: unknown[]): string {
 }
 
 /**
- * Prints the messages the relay would post for a q-out file, as JSON, each followed by a
- * Block Kit Builder link. Returns the exit code.
+ * Prints the messages the relay would post for a q-out file: one JSON array on `out` (so it
+ * can be piped into jq), and which message is which, with a Block Kit Builder link for each,
+ * on `err`. Returns the exit code.
  */
 export async function runPreview(
   file: string,
@@ -53,11 +54,10 @@ export async function runPreview(
     drafts: idRecord(),
     state: { kind: 'open' },
   });
+  io.out(JSON.stringify(messages, null, 2));
   for (const [index, message] of messages.entries()) {
     const label = index === 0 ? 'channel message' : `thread reply ${index}`;
-    io.out(`// ${label}`);
-    io.out(JSON.stringify(message, null, 2));
-    io.out(`// Block Kit Builder: ${blockKitBuilderUrl(message.blocks)}`);
+    io.err(`[${index}] ${label}, in Block Kit Builder: ${blockKitBuilderUrl(message.blocks)}`);
   }
   return 0;
 }

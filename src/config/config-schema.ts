@@ -64,20 +64,17 @@ function splitList(value: string): string[] {
     .filter((part) => part !== '');
 }
 
-/** A duration like `15m`; unset or blank means the feature is off. */
+/** A duration (see `parseDuration`); unset or blank means the feature is off. */
 const duration = z
   .string()
   .optional()
-  .superRefine((value, ctx) => {
-    if (value === undefined || value.trim() === '') return;
-    if (parseDuration(value) === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `is ${JSON.stringify(value.slice(0, 40))}; give a whole number and a unit, like 30s, 15m or 2h, or leave it unset to turn this off`,
-      });
-    }
-  })
-  .transform((value) => (value === undefined ? undefined : parseDuration(value)));
+  .transform((value, ctx) => {
+    if (value === undefined || value.trim() === '') return undefined;
+    const ms = parseDuration(value);
+    if (ms.ok) return ms.value;
+    ctx.addIssue({ code: 'custom', message: `${ms.error}; leave it unset to turn this off` });
+    return z.NEVER;
+  });
 
 /** Who an unanswered batch is escalated to: one user ID or user group ID. */
 const escalateTo = optionalText.refine(

@@ -147,12 +147,18 @@ describe('runCheck', () => {
     });
   });
 
-  it('says so when a folder holds no Q&A files', async () => {
+  it('says so and returns 1 when what it was given holds no Q&A files', async () => {
     const empty = join(root, 'empty');
-    assert.deepEqual(await check(empty), {
-      code: 0,
-      out: [`${empty}: no Q&A files in it, in its qa/ folder or in <subfolder>/qa/`],
-      err: [],
+    const runWithoutQa = join(root, 'runs/r3');
+    assert.deepEqual(await check(empty, runWithoutQa), {
+      code: 1,
+      out: [
+        `${empty}: no Q&A files in it, in its qa/ folder or in <subfolder>/qa/`,
+        `${runWithoutQa}: no Q&A files in it, in its qa/ folder or in <subfolder>/qa/`,
+      ],
+      err: [
+        'found no Q&A files to check; pass a q-out-NNN.json or q-answers-NNN.json (e.g. q-out-001.json) file, a qa/ folder, a run folder or a runs folder',
+      ],
     });
   });
 
@@ -168,5 +174,12 @@ describe('runCheck', () => {
     const inFolder = await check(join(root, 'odd'));
     assert.deepEqual(inFolder.err, [line]);
     assert.equal(inFolder.code, 1);
+  });
+
+  it('returns 0 for a folder without Q&A files when another path had some', async () => {
+    const file = join(root, 'loose/q-out-010.json');
+    const result = await check(join(root, 'empty'), file);
+    assert.equal(result.code, 0);
+    assert.deepEqual(result.err, []);
   });
 });

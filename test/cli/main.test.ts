@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { startFakeSlack } from '../support/fake-slack/index.js';
@@ -47,6 +47,44 @@ describe('the o7-slack-relay command', () => {
     await cleanup();
   });
 
+  test('--version prints the package version; --help and <command> --help print help and exit 0', async () => {
+    const { dir, cleanup } = await makeTempDir();
+    const { version } = JSON.parse(
+      await readFile(new URL('../../package.json', import.meta.url), 'utf8'),
+    );
+    const shown = await run(['--version'], {}, dir);
+    assert.deepEqual(shown, { code: 0, out: `${version}\n`, err: '' });
+    const overview = await run(['--help'], {}, dir);
+    assert.equal(overview.code, 0);
+    assert.match(overview.out, /^Usage: o7-slack-relay \[command\] \[options\]\n/);
+    assert.equal(overview.err, '');
+    const command = await run(['preview', '--help'], {}, dir);
+    assert.equal(command.code, 0);
+    assert.match(command.out, /^Usage: o7-slack-relay preview <q-out file>\n/);
+    await cleanup();
+  });
+
+  test("an unknown option exits 2 with the command's usage on stderr and nothing on stdout", async () => {
+    const { dir, cleanup } = await makeTempDir();
+    const result = await run(['doctor', '--verbose'], {}, dir);
+    assert.equal(result.code, 2);
+    assert.equal(result.out, '');
+    assert.match(
+      result.err,
+      /^o7-slack-relay doctor: unknown option --verbose\n\nUsage: o7-slack-relay doctor\n/,
+    );
+    await cleanup();
+  });
+
+  test('check exits 1 and says so when it finds no Q&A files', async () => {
+    const { dir, cleanup } = await makeTempDir();
+    await mkdir(path.join(dir, 'runs', 'r1'), { recursive: true });
+    const result = await run(['check', path.join(dir, 'runs')], {}, dir);
+    assert.equal(result.code, 1);
+    assert.match(result.err, /found no Q&A files to check/);
+    await cleanup();
+  });
+
   test('check exits 0 for valid files and 1 with the error for a bad one', async () => {
     const { dir, cleanup } = await makeTempDir();
     const qa = path.join(dir, 'run', 'qa');
@@ -63,21 +101,25 @@ describe('the o7-slack-relay command', () => {
     await cleanup();
   });
 
-  test('preview prints Block Kit JSON and a Block Kit Builder link', async () => {
+  test('preview prints only JSON on stdout, and a Block Kit Builder link per message on stderr', async () => {
     const { dir, cleanup } = await makeTempDir();
     const qa = path.join(dir, 'run-p', 'qa');
     await mkdir(qa, { recursive: true });
     await writeFile(path.join(qa, 'q-out-001.json'), JSON.stringify(sampleBatch(1)));
     const result = await run(['preview', path.join(qa, 'q-out-001.json')], {}, dir);
     assert.equal(result.code, 0, result.err);
-    const link = /Block Kit Builder: (https:\/\/app\.slack\.com\/block-kit-builder\/#\S+)/.exec(
-      result.out,
-    );
-    assert.ok(link?.[1]);
-    const encoded = link[1].slice(link[1].indexOf('#') + 1);
-    const payload = JSON.parse(decodeURIComponent(encoded));
-    assert.equal(payload.blocks[0].type, 'header');
-    assert.match(result.out, /"text": "Run run-p, batch 1: Output format\?/);
+    const messages = JSON.parse(result.out);
+    assert.ok(Array.isArray(messages));
+    assert.equal(messages[0].blocks[0].type, 'header');
+    assert.match(messages[0].text, /^Run run-p, batch 1: Output format\?/);
+    const links = [
+      ...result.err.matchAll(
+        /in Block Kit Builder: (https:\/\/app\.slack\.com\/block-kit-builder\/#\S+)/g,
+      ),
+    ];
+    assert.equal(links.length, messages.length);
+    const encoded = links[0]?.[1]?.split('#')[1] ?? '';
+    assert.deepEqual(JSON.parse(decodeURIComponent(encoded)), { blocks: messages[0].blocks });
     await cleanup();
   });
 

@@ -28,7 +28,8 @@ export interface SlackErrorKind {
   fix: string;
 }
 
-const INVITE = 'invite the bot to the channel named by SLACK_CHANNEL_ID (/invite @<the app’s bot name>)';
+const INVITE =
+  'invite the bot to the channel named by SLACK_CHANNEL_ID (/invite @<the app’s bot name>)';
 const TOKEN =
   'the token is wrong or was revoked: copy it again from the Slack app (OAuth & Permissions for xoxb-, Basic Information → App-Level Tokens for xapp-) and restart the relay';
 const RETRYING = 'nothing to do: the relay tries again by itself';

@@ -1,0 +1,100 @@
+import { err, ok, type Result } from '../core/result.js';
+import { ASK_OPTIONS, type AskArgs, toAskArgs } from './ask-args.js';
+import { COMMAND_HELP, type CommandName, isCommandName, OVERVIEW } from './help-texts.js';
+import { type Options, type ReadOptions, readOptions } from './read-options.js';
+
+/** A command line, read: a command to run, text to print, or a mistake to report. */
+export type CommandLine =
+  | { command: 'start' }
+  | { command: 'check'; paths: string[] }
+  | { command: 'doctor' }
+  | { command: 'preview'; file: string }
+  | { command: 'ask'; ask: AskArgs }
+  /** print `text` on stdout, exit 0 */
+  | { command: 'help'; text: string }
+  | { command: 'version' }
+  /** print `message` and `usage` on stderr, exit 2 */
+  | { command: 'usage-error'; message: string; usage: string };
+
+/** Reads argv (without node and the script): `[command] [options]`, `help [command]`. */
+export function readCommandLine(argv: readonly string[]): CommandLine {
+  const [first, ...rest] = argv;
+  if (first === undefined) return { command: 'start' };
+  if (first === '-h' || first === '--help') return { command: 'help', text: OVERVIEW };
+  if (first === '-v' || first === '--version') {
+    return rest.length === 0 ? { command: 'version' } : mistake(`${first} takes no arguments`);
+  }
+  if (first === 'help') return readHelp(rest);
+  if (isCommandName(first)) return readCommand(first, rest);
+  // options without a command are the default command's (start), which names any it lacks
+  if (first.startsWith('-') && first !== '-') return readCommand('start', argv);
+  return mistake(`unknown command: ${first}`);
+}
+
+function readHelp(names: string[]): CommandLine {
+  const [name, ...extra] = names;
+  if (name === undefined) return { command: 'help', text: OVERVIEW };
+  if (!isCommandName(name)) return mistake(`unknown command: ${name}`, 'help');
+  if (extra.length > 0) return mistake(`takes one command name (got ${names.join(' ')})`, 'help');
+  return { command: 'help', text: COMMAND_HELP[name] };
+}
+
+function readCommand(name: CommandName, argv: readonly string[]): CommandLine {
+  switch (name) {
+    case 'start':
+      return withOptions(name, argv, {}, ({ positionals }) =>
+        noArguments(positionals, { command: 'start' }),
+      );
+    case 'doctor':
+      return withOptions(name, argv, {}, ({ positionals }) =>
+        noArguments(positionals, { command: 'doctor' }),
+      );
+    case 'check':
+      return withOptions(name, argv, {}, ({ positionals }) =>
+        positionals.length > 0
+          ? ok({ command: 'check', paths: positionals })
+          : err('needs at least one file or folder'),
+      );
+    case 'preview':
+      return withOptions(name, argv, {}, ({ positionals: [file, ...extra] }) =>
+        file !== undefined && extra.length === 0
+          ? ok({ command: 'preview', file })
+          : err('needs exactly one q-out-NNN.json file'),
+      );
+    case 'ask':
+      return withOptions(name, argv, ASK_OPTIONS, (read) => {
+        const ask = toAskArgs(read);
+        return ask.ok ? ok({ command: 'ask', ask: ask.value }) : ask;
+      });
+  }
+}
+
+/**
+ * Reads a command's options and hands them to `build`; `--help` gives the command's help, and
+ * any mistake is reported with the command's help as its usage.
+ */
+function withOptions<const O extends Options>(
+  name: CommandName,
+  argv: readonly string[],
+  options: O,
+  build: (read: Extract<ReadOptions<O>, { kind: 'read' }>) => Result<CommandLine, string>,
+): CommandLine {
+  const read = readOptions(argv, options);
+  if (read.kind === 'help') return { command: 'help', text: COMMAND_HELP[name] };
+  const built = read.kind === 'mistake' ? err(read.message) : build(read);
+  if (built.ok) return built.value;
+  return mistake(built.error, name, COMMAND_HELP[name]);
+}
+
+function noArguments(positionals: string[], command: CommandLine): Result<CommandLine, string> {
+  return positionals.length === 0
+    ? ok(command)
+    : err(`takes no arguments (got ${positionals.join(' ')})`);
+}
+
+/** A usage error: `o7-slack-relay <where>: <message>`, then the usage it breaks. */
+const mistake = (message: string, where?: string, usage = OVERVIEW): CommandLine => ({
+  command: 'usage-error',
+  message: `o7-slack-relay${where ? ` ${where}` : ''}: ${message}`,
+  usage,
+});

@@ -1,0 +1,112 @@
+import { DURATION_FORMAT } from '../config/parse-duration.js';
+import { ASK_EXIT_CODE_HELP } from './ask-exit-codes.js';
+
+/** The commands, in the order the overview lists them. */
+export const COMMAND_NAMES = ['start', 'check', 'doctor', 'preview', 'ask'] as const;
+export type CommandName = (typeof COMMAND_NAMES)[number];
+
+export const isCommandName = (name: string): name is CommandName =>
+  (COMMAND_NAMES as readonly string[]).includes(name);
+
+const HELP_OPTION = '  -h, --help              show this help';
+
+/** `o7-slack-relay --help`: every command in a line. */
+export const OVERVIEW = `Usage: o7-slack-relay [command] [options]
+
+Answer o7 agents' clarifying questions from Slack.
+
+Commands:
+  start                   watch run folders and post question batches to Slack (the default)
+  check <path>...         validate q-out and q-answers files
+  doctor                  check the Slack tokens, scopes and channel, with a fix for each failure
+  preview <q-out file>    print the Block Kit JSON the relay would post for a q-out file
+  ask [FILE|-]            ask an agent's open questions in Slack and print the reply
+  help [command]          show this help, or a command's
+
+Options:
+${HELP_OPTION}
+  -v, --version           print the version
+
+Configuration comes from the environment or a .env file in the current folder (see
+.env.example). Run 'o7-slack-relay help <command>' for a command's options.`;
+
+/** `o7-slack-relay <command> --help`, and what a mistake on its command line is followed by. */
+export const COMMAND_HELP: Record<CommandName, string> = {
+  start: `Usage: o7-slack-relay [start]
+
+Watch the run folders (RELAY_WATCH) and post each batch of questions to Slack; write the
+answer file when someone submits. SIGINT or SIGTERM stops it cleanly.
+
+Options:
+${HELP_OPTION}
+
+Configuration comes from the environment or .env (see .env.example); a missing or wrong
+value stops it with exit code 2, naming the variable.
+
+Examples:
+  o7-slack-relay
+  RELAY_WATCH=/srv/app/.7/runs LOG_LEVEL=debug o7-slack-relay start`,
+
+  check: `Usage: o7-slack-relay check <path>...
+
+Validate q-out-NNN.json and q-answers-NNN.json files. Each path is a file, a qa/ folder,
+a run folder or a folder of runs.
+
+Options:
+${HELP_OPTION}
+
+Exit codes: 0 every file is valid; 1 a file has problems, or there are no Q&A files in
+what was given; 2 a path does not exist, or a usage error.
+
+Examples:
+  o7-slack-relay check .7/runs
+  o7-slack-relay check .7/runs/fix-login/qa/q-out-002.json`,
+
+  doctor: `Usage: o7-slack-relay doctor
+
+Check the setup against Slack: the tokens, the bot's scopes, the channel and
+RELAY_ESCALATE_TO, with a fix for each failure. It opens no Socket Mode connection, so it
+is safe beside a running relay; when every check passes, the running relay posts the
+batches Slack had refused again.
+
+Options:
+${HELP_OPTION}
+
+Exit codes: 0 every check passed; 1 a check failed; 2 the configuration is incomplete
+or wrong, or a usage error.`,
+
+  preview: `Usage: o7-slack-relay preview <q-out file>
+
+Print the messages the relay would post for a q-out file: on stdout one JSON array of
+{ "text", "blocks" } messages, the channel message first, then its thread replies; on
+stderr a Block Kit Builder link for each.
+
+Options:
+${HELP_OPTION}
+
+Examples:
+  o7-slack-relay preview .7/runs/fix-login/qa/q-out-001.json
+  o7-slack-relay preview q-out-001.json 2>/dev/null | jq '.[0].blocks'`,
+
+  ask: `Usage: o7-slack-relay ask [options] [FILE|-]
+
+Ask the open questions in an agent's final message (FILE, or standard input) in Slack
+through the running relay, wait for the answer, and print the message that resumes the
+agent. It reads only RELAY_STATE_DIR: it hands the questions to the relay and never
+connects to Slack itself.
+
+Options:
+  --timeout <duration>    give up after this long and withdraw the questions; a duration is
+                          ${DURATION_FORMAT}
+  --second-attempt        record a malformed envelope in docs/plans/<id>/dispatch-failure.md
+  --plan <id>             with --second-attempt: the plan id
+  --phase <phase>         with --second-attempt: the phase
+${HELP_OPTION}
+
+Exit codes:
+${ASK_EXIT_CODE_HELP.map(([code, meaning]) => `  ${code}  ${meaning}`).join('\n')}
+
+Examples:
+  o7-slack-relay ask final-message.md
+  o7-slack-relay ask --timeout 30m < final-message.md`,
+};
