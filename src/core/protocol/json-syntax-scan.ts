@@ -1,3 +1,10 @@
+/*
+ * Why a scanner of our own rather than JSON.parse's message: that message changes with the V8
+ * version (Node 20 and 22 word it differently), gives no position for a truncated file, and
+ * speaks to programmers. People fixing an agent's file need the line, the column, what was
+ * found and what was expected, worded the same everywhere; JSON.parse still decides validity.
+ */
+
 /** Where a JSON text first breaks the grammar, and what was expected there. */
 export interface JsonSyntaxFault {
   /** UTF-16 offset of the offending character (the text length at end of file). */
