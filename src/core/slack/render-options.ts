@@ -33,58 +33,49 @@ export function draftedIndices(options: readonly string[], draft: Answer | undef
   return [...indices].sort((a, b) => a - b);
 }
 
-function chooseOneElement(question: Question, selected: PlainTextOption[], qi: number) {
-  const options = (question.options ?? []).map(optionObject);
-  const id = actionId(ACTION_KINDS.choose, qi);
-  const initial = selected[0] ? { initial_option: selected[0] } : {};
-  if (options.length <= BLOCK_KIT_LIMITS.radioOptions) {
-    return { type: 'radio_buttons', action_id: id, options, ...initial } as const;
-  }
-  if (options.length <= BLOCK_KIT_LIMITS.selectOptions) {
-    const placeholder = plainText('Choose one', BLOCK_KIT_LIMITS.selectPlaceholder);
-    return { type: 'static_select', action_id: id, placeholder, options, ...initial } as const;
-  }
-  const placeholder = plainText(
-    `Type to search ${options.length} options`,
-    BLOCK_KIT_LIMITS.selectPlaceholder,
-  );
-  return {
-    type: 'external_select',
-    action_id: id,
-    placeholder,
-    min_query_length: 0,
-    ...initial,
-  } as const;
-}
+/** The element types a choice is shown as, by how many options it has. */
+const CHOICE_ELEMENTS = {
+  one: {
+    few: 'radio_buttons',
+    most: BLOCK_KIT_LIMITS.radioOptions,
+    select: 'static_select',
+    search: 'external_select',
+    hint: 'Choose one',
+  },
+  many: {
+    few: 'checkboxes',
+    most: BLOCK_KIT_LIMITS.checkboxOptions,
+    select: 'multi_static_select',
+    search: 'multi_external_select',
+    hint: 'Choose any',
+  },
+} as const;
 
-function chooseManyElement(question: Question, selected: PlainTextOption[], qi: number) {
+/**
+ * The control of a choice question: radio buttons or checkboxes for a few options, a select
+ * for up to 100, a select that searches (type-ahead) beyond that.
+ */
+function choiceElement(question: Question, selected: PlainTextOption[], qi: number) {
+  const many = question.type === 'choose-many';
+  const kind = CHOICE_ELEMENTS[many ? 'many' : 'one'];
   const options = (question.options ?? []).map(optionObject);
-  const id = actionId(ACTION_KINDS.chooseMany, qi);
-  const initial = selected.length > 0 ? { initial_options: selected } : {};
-  if (options.length <= BLOCK_KIT_LIMITS.checkboxOptions) {
-    return { type: 'checkboxes', action_id: id, options, ...initial } as const;
-  }
+  const action_id = actionId(many ? ACTION_KINDS.chooseMany : ACTION_KINDS.choose, qi);
+  const initial = many
+    ? selected.length > 0
+      ? { initial_options: selected }
+      : {}
+    : selected[0]
+      ? { initial_option: selected[0] }
+      : {};
+  if (options.length <= kind.most)
+    return { type: kind.few, action_id, options, ...initial } as const;
+  const limit = BLOCK_KIT_LIMITS.selectPlaceholder;
   if (options.length <= BLOCK_KIT_LIMITS.selectOptions) {
-    const placeholder = plainText('Choose any', BLOCK_KIT_LIMITS.selectPlaceholder);
-    return {
-      type: 'multi_static_select',
-      action_id: id,
-      placeholder,
-      options,
-      ...initial,
-    } as const;
+    const placeholder = plainText(kind.hint, limit);
+    return { type: kind.select, action_id, placeholder, options, ...initial } as const;
   }
-  const placeholder = plainText(
-    `Type to search ${options.length} options`,
-    BLOCK_KIT_LIMITS.selectPlaceholder,
-  );
-  return {
-    type: 'multi_external_select',
-    action_id: id,
-    placeholder,
-    min_query_length: 0,
-    ...initial,
-  } as const;
+  const placeholder = plainText(`Type to search ${options.length} options`, limit);
+  return { type: kind.search, action_id, placeholder, min_query_length: 0, ...initial } as const;
 }
 
 /**
@@ -137,9 +128,6 @@ export function choiceControlBlock(
     optionObject(options[index] as string, index),
   );
   const qi = place.questionIndex;
-  const element: ActionsBlockElement =
-    question.type === 'choose-many'
-      ? chooseManyElement(question, selected, qi)
-      : chooseOneElement(question, selected.slice(0, 1), qi);
+  const element: ActionsBlockElement = choiceElement(question, selected, qi);
   return actionsBlock(questionBlockId(place.key, place.revision, qi), [element]);
 }

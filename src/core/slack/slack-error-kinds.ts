@@ -34,111 +34,74 @@ const TOKEN =
   'the token is wrong or was revoked: copy it again from the Slack app (OAuth & Permissions for xoxb-, Basic Information → App-Level Tokens for xapp-) and restart the relay';
 const RETRYING = 'nothing to do: the relay tries again by itself';
 
-/** Every code the relay knows; see `slackErrorKind` for the rest. */
-export const SLACK_ERROR_KINDS: Readonly<Record<string, SlackErrorKind>> = {
-  ratelimited: { scope: 'transient', fix: RETRYING },
-  rate_limited: { scope: 'transient', fix: RETRYING },
-  service_unavailable: { scope: 'transient', fix: RETRYING },
-  fatal_error: { scope: 'transient', fix: RETRYING },
-  internal_error: { scope: 'transient', fix: RETRYING },
-  request_timeout: { scope: 'transient', fix: RETRYING },
-  team_added_to_org: { scope: 'transient', fix: RETRYING },
-
-  invalid_blocks: {
-    scope: 'content',
-    fix: 'Slack would not show this batch even split into one question per message: answer it in the terminal, or shorten the question file',
+/** What each code Slack gives is about, and what to do, by what it is about. */
+const FIXES_BY_SCOPE: Readonly<Record<SlackErrorScope, Readonly<Record<string, string>>>> = {
+  transient: {
+    ratelimited: RETRYING,
+    rate_limited: RETRYING,
+    service_unavailable: RETRYING,
+    fatal_error: RETRYING,
+    internal_error: RETRYING,
+    request_timeout: RETRYING,
+    team_added_to_org: RETRYING,
   },
-  msg_blocks_too_long: {
-    scope: 'content',
-    fix: 'the batch is too long for Slack even at one question per message: answer it in the terminal, or shorten its prompts and previews',
+  content: {
+    invalid_blocks:
+      'Slack would not show this batch even split into one question per message: answer it in the terminal, or shorten the question file',
+    msg_blocks_too_long:
+      'the batch is too long for Slack even at one question per message: answer it in the terminal, or shorten its prompts and previews',
+    msg_too_long:
+      'the message text is too long for Slack: answer it in the terminal, or shorten the question file',
+    invalid_attachments: 'answer it in the terminal, or shorten the question file',
+    view_too_large: 'the form is too large for Slack; the relay cuts it, so report this as a bug',
   },
-  msg_too_long: {
-    scope: 'content',
-    fix: 'the message text is too long for Slack: answer it in the terminal, or shorten the question file',
+  channel: {
+    not_in_channel: INVITE,
+    channel_not_found:
+      'check SLACK_CHANNEL_ID (channel details → About → Channel ID); for a private channel, invite the bot first',
+    is_archived:
+      'the channel is archived: unarchive it, or set SLACK_CHANNEL_ID to another channel',
+    is_inactive:
+      'the channel is inactive: unarchive it, or set SLACK_CHANNEL_ID to another channel',
+    restricted_action:
+      'the workspace does not let the bot post in this channel: ask a workspace admin, or use another channel',
+    restricted_action_read_only_channel: 'the channel is read-only: use another channel',
+    restricted_action_non_threadable_channel:
+      'the channel does not allow threads: use another channel',
+    message_limit_exceeded:
+      'the workspace has reached its message limit (free plans): ask a workspace admin',
   },
-  invalid_attachments: {
-    scope: 'content',
-    fix: 'answer it in the terminal, or shorten the question file',
+  message: {
+    cant_update_message: 'the message can no longer be edited; the relay posts it again',
+    edit_window_closed: 'the message can no longer be edited; the relay posts it again',
   },
-  view_too_large: {
-    scope: 'content',
-    fix: 'the form is too large for Slack; the relay cuts it, so report this as a bug',
+  app: {
+    invalid_auth: TOKEN,
+    not_authed: TOKEN,
+    account_inactive: TOKEN,
+    token_revoked: TOKEN,
+    token_expired: TOKEN,
+    no_permission:
+      'the app lacks a permission: update it from manifest.yml (App Manifest tab), then reinstall it',
+    missing_scope:
+      'the app lacks a scope: update it from manifest.yml (App Manifest tab), then reinstall it to the workspace',
+    not_allowed_token_type:
+      'the token is of the wrong type: SLACK_BOT_TOKEN must start with xoxb-, SLACK_APP_TOKEN with xapp-',
   },
-
-  not_in_channel: { scope: 'channel', fix: INVITE },
-  channel_not_found: {
-    scope: 'channel',
-    fix: 'check SLACK_CHANNEL_ID (channel details → About → Channel ID); for a private channel, invite the bot first',
-  },
-  is_archived: {
-    scope: 'channel',
-    fix: 'the channel is archived: unarchive it, or set SLACK_CHANNEL_ID to another channel',
-  },
-  is_inactive: {
-    scope: 'channel',
-    fix: 'the channel is inactive: unarchive it, or set SLACK_CHANNEL_ID to another channel',
-  },
-  restricted_action: {
-    scope: 'channel',
-    fix: 'the workspace does not let the bot post in this channel: ask a workspace admin, or use another channel',
-  },
-  restricted_action_read_only_channel: {
-    scope: 'channel',
-    fix: 'the channel is read-only: use another channel',
-  },
-  restricted_action_non_threadable_channel: {
-    scope: 'channel',
-    fix: 'the channel does not allow threads: use another channel',
-  },
-  message_limit_exceeded: {
-    scope: 'channel',
-    fix: 'the workspace has reached its message limit (free plans): ask a workspace admin',
-  },
-
-  cant_update_message: {
-    scope: 'message',
-    fix: 'the message can no longer be edited; the relay posts it again',
-  },
-  edit_window_closed: {
-    scope: 'message',
-    fix: 'the message can no longer be edited; the relay posts it again',
-  },
-
-  invalid_auth: { scope: 'app', fix: TOKEN },
-  not_authed: { scope: 'app', fix: TOKEN },
-  account_inactive: { scope: 'app', fix: TOKEN },
-  token_revoked: { scope: 'app', fix: TOKEN },
-  token_expired: { scope: 'app', fix: TOKEN },
-  no_permission: {
-    scope: 'app',
-    fix: 'the app lacks a permission: update it from manifest.yml (App Manifest tab), then reinstall it',
-  },
-  missing_scope: {
-    scope: 'app',
-    fix: 'the app lacks a scope: update it from manifest.yml (App Manifest tab), then reinstall it to the workspace',
-  },
-  not_allowed_token_type: {
-    scope: 'app',
-    fix: 'the token is of the wrong type: SLACK_BOT_TOKEN must start with xoxb-, SLACK_APP_TOKEN with xapp-',
-  },
-
-  user_not_found: {
-    scope: 'person',
-    fix: 'that person is not in the workspace: hand the batch to someone else',
-  },
-  user_disabled: {
-    scope: 'person',
-    fix: 'that person was deactivated: hand the batch to someone else',
-  },
-  user_not_visible: {
-    scope: 'person',
-    fix: 'the bot cannot see that person: hand the batch to someone else',
-  },
-  cannot_dm_bot: {
-    scope: 'person',
-    fix: 'bots have no direct messages: hand the batch to a person',
+  person: {
+    user_not_found: 'that person is not in the workspace: hand the batch to someone else',
+    user_disabled: 'that person was deactivated: hand the batch to someone else',
+    user_not_visible: 'the bot cannot see that person: hand the batch to someone else',
+    cannot_dm_bot: 'bots have no direct messages: hand the batch to a person',
   },
 };
+
+/** Every code the relay knows; see `slackErrorKind` for the rest. */
+export const SLACK_ERROR_KINDS: Readonly<Record<string, SlackErrorKind>> = Object.fromEntries(
+  Object.entries(FIXES_BY_SCOPE).flatMap(([scope, fixes]) =>
+    Object.entries(fixes).map(([code, fix]) => [code, { scope: scope as SlackErrorScope, fix }]),
+  ),
+);
 
 /**
  * What a Slack error code means. A code the table does not list is treated as transient: the
