@@ -2,7 +2,7 @@ import type { KnownBlock, RichTextBlock } from '@slack/types';
 import type { Preview } from '../protocol/question.js';
 import { actionsBlock, button, plainContext } from './block-builders.js';
 import { BLOCK_KIT_LIMITS } from './block-kit-limits.js';
-import { defuseMarkdownLinks } from './defuse-markdown-links.js';
+import { asCodeBlock, codeFenceFor, defuseMarkdownLinks } from './defuse-markdown-links.js';
 import { defuseMentions } from './escape-mrkdwn.js';
 import { ACTION_KINDS, actionId, BLOCK_ROLES, type QuestionPlace, questionBlockId } from './ids.js';
 import { softBreak } from './text-cut.js';
@@ -63,15 +63,47 @@ function fitAscii(content: string, limit: number): Fitted {
 /**
  * The start of a markdown preview that fits `limit` once its links are defused. The part shown
  * is defused on its own: Slack renders only that part, and a cut can end a code span early and
- * so turn the text it held into a live link. Rewriting changes the length, so a start that
- * grows past the limit is cut shorter.
+ * so turn the text it held into a live link. Defusing is the costly step of rendering, so it is
+ * done at most twice: the first cut leaves room for what rewriting its inline links adds, and a
+ * start that still grows past the limit (references write out their destinations) is cut
+ * shorter by what rewriting added. One that grows past it even then (its cut made new links) is
+ * shown as a code block, which holds no link.
  */
-function fitMarkdown(content: string, limit: number): Fitted {
-  let end = content.length <= limit ? content.length : softBreak(content, Math.max(1, limit));
-  for (;;) {
-    const shown = defuseMentions(defuseMarkdownLinks(content.slice(0, end)));
-    if (shown.length <= limit || end === 0) return { shown, end };
-    // strictly shorter each time, so this ends
-    end = Math.min(end - 1, softBreak(content, Math.max(0, end - (shown.length - limit))));
-  }
+export function fitMarkdown(
+  content: string,
+  limit: number,
+  defuse: (markdown: string) => string = defuseMarkdownLinks,
+): Fitted {
+  const shownOf = (end: number) => defuseMentions(defuse(content.slice(0, end)));
+  const room = limit - likelyGrowth(content.slice(0, limit));
+  const first = content.length <= room ? content.length : softBreak(content, Math.max(1, room));
+  const firstShown = shownOf(first);
+  if (firstShown.length <= limit) return { shown: firstShown, end: first };
+  // shorter by what rewriting added; when that leaves nothing (references wrote out long
+  // destinations), shorter in proportion
+  const grown = firstShown.length - first;
+  const fit = grown < limit ? limit - grown : Math.floor((first * limit) / firstShown.length);
+  const second = Math.min(first - 1, softBreak(content, fit));
+  const secondShown = shownOf(second);
+  if (secondShown.length <= limit) return { shown: secondShown, end: second };
+  return codeBlockStart(content, limit);
+}
+
+/**
+ * What defusing is likely to add: `\[`, `\]` and a space to each inline link or image (less
+ * its title, if any), and a joiner after each `@`.
+ */
+const likelyGrowth = (markdown: string): number =>
+  3 * (markdown.split('](').length - 1) + (markdown.split('@').length - 1);
+
+/** The longest start of `content` that fits `limit` as a fenced code block (mentions defused). */
+function codeBlockStart(content: string, limit: number): Fitted {
+  // the fence is longer than any run of backticks, each fence on its own line; every `@` may
+  // gain a joiner
+  const fences = 2 * (codeFenceFor(content.slice(0, limit)).length + 1);
+  const room = Math.max(0, limit - fences);
+  const ats = content.slice(0, room).split('@').length - 1;
+  const end = softBreak(content, Math.max(0, room - ats));
+  if (end === 0) return { shown: '', end };
+  return { shown: defuseMentions(asCodeBlock(content.slice(0, end))), end };
 }
