@@ -21,9 +21,33 @@ import markdownit, {
  * nests deeper than the parser follows, is shown whole as a code block instead.
  */
 export function defuseMarkdownLinks(markdown: string): string {
+  return defusedMarkdown(markdown).markdown;
+}
+
+/** Defused Markdown, and where it can be cut: see `defusedMarkdown`. */
+export interface DefusedMarkdown {
+  markdown: string;
+  /** ascending; none when the text was not parsed or is shown as a code block */
+  cuts: readonly Cut[];
+}
+
+/**
+ * A place to cut defused Markdown: a line start between blocks under every reading (or between
+ * the items of a list that is not inside another block). What comes before it reads as it does
+ * in the whole text, so it hides no link either, and needs no new parse.
+ */
+export interface Cut {
+  /** where in the defused Markdown */
+  defused: number;
+  /** where in the Markdown as written */
+  written: number;
+}
+
+/** `defuseMarkdownLinks`, with where the defused text can be cut to be shorter. */
+export function defusedMarkdown(markdown: string): DefusedMarkdown {
   // a batch is rendered again on every click, each time with the same previews: the texts
   // used last are kept
-  const defused = recent.get(markdown) ?? defusalOf(markdown).markdown;
+  const defused = recent.get(markdown) ?? defusalOf(markdown);
   recent.delete(markdown);
   if (recent.size >= RECENT_KEPT) recent.delete(recent.keys().next().value as string);
   recent.set(markdown, defused);
@@ -31,15 +55,14 @@ export function defuseMarkdownLinks(markdown: string): string {
 }
 
 /** Defused texts by their Markdown, least recently used first. */
-const recent = new Map<string, string>();
+const recent = new Map<string, DefusedMarkdown>();
 const RECENT_KEPT = 64;
 
 /**
  * Defused Markdown, and the work it took: a parse is linear in the characters it reads but for
  * scan steps, which the nesting limit bounds (see `noteScanSteps`).
  */
-export interface Defusal {
-  markdown: string;
+export interface Defusal extends DefusedMarkdown {
   /** parses of the whole text: at most MAX_PASSES for each reading (see `readingsOf`) */
   parses: number;
   /** characters those parses read: each text read is at most LENGTH_FACTOR times the written */
@@ -49,29 +72,40 @@ export interface Defusal {
 }
 
 /** The work of defusing, counted as it is done. */
-type Work = Omit<Defusal, 'markdown'>;
+type Work = Omit<Defusal, 'markdown' | 'cuts'>;
 
 /** Defuses `markdown` without the memo, counting the work (for tests and the bench). */
 export function defusalOf(markdown: string): Defusal {
   const work: Work = { parses: 0, charactersRead: 0, scanSteps: 0 };
   // every link, image, reference and definition starts with a bracket
-  if (!markdown.includes('[')) return { markdown, ...work };
+  if (!markdown.includes('[')) return { markdown, cuts: [], ...work };
   const bom = markdown.startsWith(BYTE_ORDER_MARK) ? BYTE_ORDER_MARK : '';
   const body = markdown.slice(bom.length);
   const longest = LENGTH_FACTOR * body.length + 256;
+  // no byte order mark before the fence: a reader that takes it for text would see no fence
+  const asCode = () => ({ markdown: asCodeBlock(body), cuts: [], ...work });
   let text = body;
+  // the edits of each reading, in the order they were made
+  const history: Edit[][] = [];
   for (let pass = 0; pass < MAX_PASSES; pass += 1) {
     let rewritten = false;
+    const blocks: LineSpan[] = [];
     for (const reading of readingsOf(text, bom)) {
-      const edits = linkEdits(text, reading, work, longest - text.length);
-      if (edits === undefined) return { markdown: asCodeBlock(body), ...work };
-      if (edits.length > 0) text = applyEdits(text, edits, 0, text.length);
-      rewritten ||= edits.length > 0;
+      const read = linkEdits(text, reading, work, longest - text.length);
+      if (read === undefined) return asCode();
+      if (read.edits.length > 0) {
+        text = applyEdits(text, read.edits, 0, text.length);
+        history.push(read.edits);
+        rewritten = true;
+      }
+      blocks.push(...read.blocks);
     }
-    if (!rewritten) return { markdown: bom + text, ...work };
+    // each reading found nothing to rewrite: its blocks are the defused text's
+    if (!rewritten) {
+      return { markdown: bom + text, cuts: cutsOf(text, blocks, history, bom), ...work };
+    }
   }
-  // no byte order mark before the fence: a reader that takes it for text would see no fence
-  return { markdown: asCodeBlock(body), ...work };
+  return asCode();
 }
 
 const BYTE_ORDER_MARK = '\uFEFF';
@@ -255,17 +289,23 @@ interface Edit {
   text: string;
 }
 
+/** Lines `[start, end)` of a block: the text cannot be cut inside it. */
+type LineSpan = [start: number, end: number];
+
+/** Lists whose items are blocks of their own: one outside any other block. */
+const LIST_OPENINGS = new Set(['bullet_list_open', 'ordered_list_open']);
+
 /**
- * The edits that defuse every link `reader` sees in `text`, in order and never overlapping;
- * undefined when the parse cannot be trusted (nested past the parser's limit) or a link could
- * not be placed in the text.
+ * The edits that defuse every link `reader` sees in `text`, in order and never overlapping, and
+ * the blocks it read; undefined when the parse cannot be trusted (nested past the parser's
+ * limit) or a link could not be placed in the text.
  */
 function linkEdits(
   text: string,
   { reader, prefix }: Reading,
   work: Work,
   room: number,
-): Edit[] | undefined {
+): { edits: Edit[]; blocks: LineSpan[] } | undefined {
   const read = prefix + text;
   const source = sourceOf(read);
   const notes: Notes = { spans: new Map(), definitions: [], tooDeep: false, scanSteps: 0 };
@@ -280,8 +320,11 @@ function linkEdits(
     const start = source.toWritten(at);
     return { start, end: start, text: '\\' };
   });
+  const blocks: LineSpan[] = [];
   for (const token of tokens) {
     if (token.level >= limit) trusted = false;
+    const list = token.level === 0 && LIST_OPENINGS.has(token.type);
+    if (token.map !== null && !list) blocks.push(token.map);
     if (token.type !== 'inline' || token.children === null) continue;
     const place = placeInline(token, source);
     const found = readLinks(token.children, 0, { place, spans: notes.spans, limit });
@@ -294,11 +337,64 @@ function linkEdits(
   edits.sort((a, b) => a.start - b.start);
   const overlapping = edits.some((edit, i) => i > 0 && edit.start < (edits[i - 1] as Edit).end);
   if (overlapping || (edits[0]?.start ?? prefix.length) < prefix.length) return undefined;
-  return edits.map((edit) => ({
+  const shifted = edits.map((edit) => ({
     ...edit,
     start: edit.start - prefix.length,
     end: edit.end - prefix.length,
   }));
+  return { edits: shifted, blocks };
+}
+
+/**
+ * Where defused `text` can be cut: the starts of the lines no block of `blocks` (every reading's
+ * blocks of it) goes on across, each with where it was before the edits of `history`.
+ */
+function cutsOf(
+  text: string,
+  blocks: readonly LineSpan[],
+  history: readonly Edit[][],
+  bom: string,
+): Cut[] {
+  const { lineStarts, toWritten } = sourceOf(text);
+  // blocks going on across each line start: one more after each block's first line, one fewer
+  // at its end
+  const across = new Int32Array(lineStarts.length + 1);
+  for (const [start, end] of blocks) {
+    if (end - start < 2) continue;
+    across[start + 1] = (across[start + 1] as number) + 1;
+    across[end] = (across[end] as number) - 1;
+  }
+  const places: number[] = [];
+  let open = 0;
+  for (const [line, start] of lineStarts.entries()) {
+    open += across[line] as number;
+    const at = toWritten(start);
+    if (line > 0 && open === 0 && at < text.length) places.push(at);
+  }
+  const written = history.reduceRight((positions, edits) => before(edits, positions), places);
+  return places.map((at, i) => ({
+    defused: bom.length + at,
+    written: bom.length + (written[i] as number),
+  }));
+}
+
+/**
+ * Where ascending `positions` in a text were before `edits` were made to it: a position inside
+ * an edit's text was at the edit's start.
+ */
+function before(edits: readonly Edit[], positions: readonly number[]): number[] {
+  let next = 0;
+  let grown = 0;
+  return positions.map((at) => {
+    for (let edit = edits[next]; edit !== undefined; edit = edits[next]) {
+      const start = edit.start + grown;
+      if (at <= start) break;
+      if (at < start + edit.text.length) return edit.start;
+      grown += edit.text.length - (edit.end - edit.start);
+      next += 1;
+    }
+    return at - grown;
+  });
 }
 
 /** The text as written, and as markdown-it reads it: `\r\n` and `\r` as `\n`, NUL as U+FFFD. */

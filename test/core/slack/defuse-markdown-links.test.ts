@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { defusalOf, defuseMarkdownLinks } from '../../../src/core/slack/defuse-markdown-links.js';
+import {
+  defusalOf,
+  defusedMarkdown,
+  defuseMarkdownLinks,
+} from '../../../src/core/slack/defuse-markdown-links.js';
 import { hostileMarkdown } from '../../support/hostile-markdown.js';
 import {
   hiddenLinks,
@@ -203,6 +207,47 @@ describe('defuseMarkdownLinks: text it will not parse', () => {
     // would be code, which reads as it is
     const text = `[a](b) \`\`\`\`\n${'- '.repeat(40)}x`;
     assertDefusesTo(text, `\`\`\`\`\`\n${text}\n\`\`\`\`\``);
+  });
+});
+
+describe('defusedMarkdown: where the defused text can be cut', () => {
+  test('between blocks and between the items of a top-level list, never inside a block', () => {
+    const markdown =
+      '# Plan\n\nSee [a](https://x.example) and\nmore.\n\n- one\n- two\n  still two\n\n> [b](c)\n> d\n';
+    const { markdown: defused, cuts } = defusedMarkdown(markdown);
+    const lineOf = (at: number) => markdown.slice(0, at).split('\n').length;
+    assert.deepEqual(
+      cuts.map((cut) => lineOf(cut.written)),
+      [2, 3, 5, 6, 7, 10],
+    );
+    // each cut is the same line start in the defused text
+    for (const cut of cuts) {
+      assert.equal(defused.slice(0, cut.defused).split('\n').length, lineOf(cut.written));
+    }
+  });
+
+  test('what comes before each cut hides no link, and is what defusing that start gives', () => {
+    const texts = [
+      ...linkCases().map((c) => c.markdown),
+      ...stitchedTexts(600),
+      ...TEXTS_HIDING_NO_LINK,
+    ];
+    const failures: string[] = [];
+    for (const text of texts) {
+      const { markdown: defused, cuts } = defusedMarkdown(text);
+      for (const cut of cuts) {
+        const start = defused.slice(0, cut.defused).trimEnd();
+        const hidden = hiddenLinks(start);
+        // a start cut off from the definitions after it has fewer references to rewrite
+        const again = text.includes(']:')
+          ? start
+          : defuseMarkdownLinks(text.slice(0, cut.written)).trimEnd();
+        if (hidden.length > 0 || again !== start || !/[\r\n]$/.test(text.slice(0, cut.written))) {
+          failures.push(`${JSON.stringify(text)} cut at ${cut.written}: ${JSON.stringify(start)}`);
+        }
+      }
+    }
+    assert.deepEqual(failures, []);
   });
 });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { defuseMarkdownLinks } from '../../../src/core/slack/defuse-markdown-links.js';
+import { defusedMarkdown } from '../../../src/core/slack/defuse-markdown-links.js';
 import { fitMarkdown, renderPreview } from '../../../src/core/slack/render-preview.js';
 import { hostileMarkdown } from '../../support/hostile-markdown.js';
 import { hiddenLinks } from '../../support/markdown-link-shapes.js';
@@ -66,7 +66,7 @@ function countingDefuser() {
   const calls: string[] = [];
   const defuse = (markdown: string) => {
     calls.push(markdown);
-    return defuseMarkdownLinks(markdown);
+    return defusedMarkdown(markdown);
   };
   return { calls, defuse };
 }
@@ -87,7 +87,7 @@ test('a preview is defused at most twice to fit, however hostile, and hides no l
   }
 });
 
-test('an agent plan longer than the room is defused once, its cut leaving room for the rewriting', () => {
+test('an agent plan longer than the room is defused once, and cut between its list items', () => {
   const content = Array.from(
     { length: 400 },
     (_, i) => `- [step ${i}](https://x.example/${i})`,
@@ -95,7 +95,10 @@ test('an agent plan longer than the room is defused once, its cut leaving room f
   const { calls, defuse } = countingDefuser();
   const { shown, end } = fitMarkdown(content, 12_000, defuse);
   assert.equal(calls.length, 1);
-  assert.ok(shown.length <= 12_000 && end < content.length, `${shown.length} shown, cut at ${end}`);
+  assert.ok(shown.length <= 12_000 && shown.length > 11_900, `${shown.length} shown`);
+  // the cut is at the start of an item, and what is shown is that start defused
+  assert.equal(content[end - 1], '\n');
+  assert.equal(shown, defusedMarkdown(content.slice(0, end)).markdown.trimEnd());
 });
 
 test('a start that still grows past the room once cut shorter is shown as a code block', () => {
@@ -104,7 +107,7 @@ test('a start that still grows past the room once cut shorter is shown as a code
   const calls: string[] = [];
   const growing = (markdown: string) => {
     calls.push(markdown);
-    return `${markdown}${' x'.repeat(150)}`;
+    return { markdown: `${markdown}${' x'.repeat(150)}`, cuts: [] };
   };
   const { shown, end } = fitMarkdown(content, 300, growing);
   assert.equal(calls.length, 2);
