@@ -27,7 +27,7 @@ export function defuseMarkdownLinks(markdown: string): string {
 /** Defused Markdown, and where it can be cut: see `defusedMarkdown`. */
 export interface DefusedMarkdown {
   markdown: string;
-  /** ascending; none when the text was not parsed or is shown as a code block */
+  /** ascending, CUT_SPACING apart or more; none when the text was not parsed or is code */
   cuts: readonly Cut[];
 }
 
@@ -369,7 +369,8 @@ function cutsOf(
   for (const [line, start] of lineStarts.entries()) {
     open += across[line] as number;
     const at = toWritten(start);
-    if (line > 0 && open === 0 && at < text.length) places.push(at);
+    const spaced = at - (places.at(-1) ?? 0) >= CUT_SPACING;
+    if (line > 0 && open === 0 && at < text.length && spaced) places.push(at);
   }
   const written = history.reduceRight((positions, edits) => before(edits, positions), places);
   return places.map((at, i) => ({
@@ -377,6 +378,12 @@ function cutsOf(
     written: bom.length + (written[i] as number),
   }));
 }
+
+/**
+ * How far apart cuts are kept at least: a preview cut at one loses at most this much room, and a
+ * text of short lines keeps a few hundred cuts, not thousands, in the memo.
+ */
+const CUT_SPACING = 64;
 
 /**
  * Where ascending `positions` in a text were before `edits` were made to it: a position inside

@@ -212,17 +212,29 @@ describe('defuseMarkdownLinks: text it will not parse', () => {
 
 describe('defusedMarkdown: where the defused text can be cut', () => {
   test('between blocks and between the items of a top-level list, never inside a block', () => {
-    const markdown =
-      '# Plan\n\nSee [a](https://x.example) and\nmore.\n\n- one\n- two\n  still two\n\n> [b](c)\n> d\n';
+    // lines long enough for every cut to be kept (cuts are kept 64 characters apart at least)
+    const markdown = [
+      '# Plan',
+      'See [a](https://x.example) and',
+      'more.',
+      '- one',
+      '- two',
+      '  still two',
+      '> [b](c)',
+      '> d',
+    ]
+      .map((line) => `${line} ${'x'.repeat(64)}`)
+      .join('\n');
     const { markdown: defused, cuts } = defusedMarkdown(markdown);
-    const lineOf = (at: number) => markdown.slice(0, at).split('\n').length;
+    const lineOf = (text: string, at: number) => text.slice(0, at).split('\n').length;
     assert.deepEqual(
-      cuts.map((cut) => lineOf(cut.written)),
-      [2, 3, 5, 6, 7, 10],
+      cuts.map((cut) => lineOf(markdown, cut.written)),
+      [2, 4, 5, 7],
     );
     // each cut is the same line start in the defused text
     for (const cut of cuts) {
-      assert.equal(defused.slice(0, cut.defused).split('\n').length, lineOf(cut.written));
+      assert.equal(lineOf(defused, cut.defused), lineOf(markdown, cut.written));
+      assert.equal(defused[cut.defused - 1], '\n');
     }
   });
 
