@@ -2,66 +2,92 @@
 // or reference definition, combined with the places a link can stand, each with the Markdown a
 // reader should see once its links are defused. And the check those tests apply to any text:
 // which links in it hide where they go.
-import type { Nodes, Root } from 'mdast';
-import { fromMarkdown } from 'mdast-util-from-markdown';
+import markdownit, { type MarkdownIt, type Options, type Token } from 'markdown-it';
 
 /** How CommonMark reads a text: with raw HTML as HTML (the standard), or as plain text. */
 export const READINGS = ['html', 'html-as-text'] as const;
 export type Reading = (typeof READINGS)[number];
 
-export function parseMarkdown(markdown: string, reading: Reading = 'html'): Root {
-  const disable = { disable: { null: ['htmlFlow', 'htmlText'] } };
-  return fromMarkdown(markdown, { extensions: reading === 'html' ? [] : [disable] });
-}
-
 /**
- * What a reader sees of a node: the text of its text, code and HTML, the alt text of images, a
- * line break for a hard break.
+ * A CommonMark reader (markdown-it) of its own, apart from the defuser's: it shows
+ * destinations as written, and follows nesting far deeper than the defuser's reader does
+ * (`maxNesting`, left out of markdown-it's types), so that text the defuser stops reading is
+ * still checked.
  */
-export function visibleText(node: Nodes): string {
-  if ('value' in node) return node.value;
-  if (node.type === 'image' || node.type === 'imageReference') return node.alt ?? '';
-  if (node.type === 'break') return '\n';
-  return 'children' in node ? node.children.map(visibleText).join('') : '';
+function createReader(reading: Reading): MarkdownIt {
+  const md = markdownit('commonmark', { maxNesting: 1000 } as Options);
+  if (reading === 'html-as-text') md.disable(['html_block', 'html_inline']);
+  md.normalizeLink = (url) => url;
+  md.normalizeLinkText = (text) => text;
+  md.validateLink = () => true;
+  return md;
 }
 
-const walk = (node: Nodes): Nodes[] => [
-  node,
-  ...('children' in node ? node.children.flatMap((child) => walk(child)) : []),
-];
+const READERS = { html: createReader('html'), 'html-as-text': createReader('html-as-text') };
+
+/** The tokens CommonMark reads from `markdown`, and the labels of its reference definitions. */
+export function parseMarkdown(
+  markdown: string,
+  reading: Reading = 'html',
+): { tokens: Token[]; definitions: string[] } {
+  const env: { references?: Record<string, unknown> } = {};
+  const tokens = READERS[reading].parse(markdown, env);
+  return { tokens, definitions: Object.keys(env.references ?? {}) };
+}
+
+/** `markdown` as HTML: two texts read the same when their HTML is the same. */
+export const renderMarkdown = (markdown: string, reading: Reading = 'html'): string =>
+  READERS[reading].render(markdown);
+
+/** What a reader sees of inline tokens: text, code, raw HTML, image alt text, line breaks. */
+export function visibleText(tokens: readonly Token[]): string {
+  return tokens
+    .map((token) => {
+      if (token.type === 'image') return visibleText(token.children ?? []);
+      if (token.type === 'softbreak' || token.type === 'hardbreak') return '\n';
+      return ['text', 'text_special', 'code_inline', 'html_inline'].includes(token.type)
+        ? token.content
+        : '';
+    })
+    .join('');
+}
+
+/** What hides a link among inline tokens (and inside images), described. */
+function hidingIn(tokens: readonly Token[], at: string): string[] {
+  return tokens.flatMap((token, index) => {
+    if (token.type === 'image') {
+      return [`${at}: an image of ${token.attrGet('src')}`, ...hidingIn(token.children ?? [], at)];
+    }
+    if (token.type !== 'link_open') return [];
+    const url = String(token.attrGet('href'));
+    const close = tokens.findIndex((t, i) => i > index && t.type === 'link_close');
+    const text = visibleText(tokens.slice(index + 1, close));
+    const shows = text !== '' && (text === url || url === `mailto:${text}`);
+    return shows ? [] : [`${at}: ${JSON.stringify(text)} goes to ${url}`];
+  });
+}
 
 /**
- * Every node in `markdown` that could hide where a link goes, under either reading, described.
- * Defused Markdown has none: no image, no reference link, no reference definition, and every
+ * Everything in `markdown` that could hide where a link goes, under either reading, described.
+ * Defused Markdown has none: no image, no reference definition (so no reference link), and every
  * link's visible text is exactly its destination, or for an e-mail autolink the destination
- * without `mailto:`; a link with no visible text counts as hiding.
+ * without `mailto:`; a link with no visible text counts as hiding. Some readers skip a leading
+ * byte order mark and others read it as text: text that starts with one is checked both ways.
  */
 export function hiddenLinks(markdown: string): string[] {
-  return READINGS.flatMap((reading) =>
-    walk(parseMarkdown(markdown, reading)).flatMap((node) => {
-      const at = `${reading}: ${node.type} at ${node.position?.start.line}:${node.position?.start.column}`;
-      switch (node.type) {
-        case 'image':
-        case 'imageReference':
-        case 'linkReference':
-        case 'definition':
-          return [at];
-        case 'link': {
-          const text = visibleText(node);
-          const shows = text !== '' && (text === node.url || node.url === `mailto:${text}`);
-          return shows ? [] : [`${at}: ${JSON.stringify(text)} goes to ${node.url}`];
-        }
-        default:
-          return [];
-      }
+  const texts = markdown.startsWith('\uFEFF') ? [markdown, markdown.slice(1)] : [markdown];
+  return texts.flatMap((text) =>
+    READINGS.flatMap((reading) => {
+      const read = `${reading}${text === markdown ? '' : ' without the byte order mark'}`;
+      const { tokens, definitions } = parseMarkdown(text, reading);
+      return [
+        ...definitions.map((label) => `${read}: a reference definition of ${label}`),
+        ...tokens.flatMap((block) =>
+          hidingIn(block.children ?? [], `${read}: line ${(block.map?.[0] ?? -1) + 1}`),
+        ),
+      ];
     }),
   );
-}
-
-/** Drops source positions, so trees of differently written Markdown can be compared. */
-export function withoutPositions(node: Nodes): unknown {
-  const { position: _position, ...rest } = node;
-  return 'children' in node ? { ...rest, children: node.children.map(withoutPositions) } : rest;
 }
 
 /** Text that reads as itself in Markdown: every ASCII punctuation mark backslash-escaped. */

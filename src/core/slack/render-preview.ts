@@ -2,7 +2,13 @@ import type { KnownBlock, RichTextBlock } from '@slack/types';
 import type { Preview } from '../protocol/question.js';
 import { actionsBlock, button, plainContext } from './block-builders.js';
 import { BLOCK_KIT_LIMITS } from './block-kit-limits.js';
-import { defuseMarkdownLinks } from './defuse-markdown-links.js';
+import {
+  asCodeBlock,
+  type Cut,
+  codeFenceFor,
+  type DefusedMarkdown,
+  defusedMarkdown,
+} from './defuse-markdown-links.js';
 import { defuseMentions } from './escape-mrkdwn.js';
 import { ACTION_KINDS, actionId, BLOCK_ROLES, type QuestionPlace, questionBlockId } from './ids.js';
 import { softBreak } from './text-cut.js';
@@ -63,15 +69,60 @@ function fitAscii(content: string, limit: number): Fitted {
 /**
  * The start of a markdown preview that fits `limit` once its links are defused. The part shown
  * is defused on its own: Slack renders only that part, and a cut can end a code span early and
- * so turn the text it held into a live link. Rewriting changes the length, so a start that
- * grows past the limit is cut shorter.
+ * so turn the text it held into a live link. Defusing is the costly step of rendering, so it is
+ * done at most twice. Rewriting makes the text longer; one that outgrows the limit is cut where
+ * one of its blocks ends (what comes before reads as it did, so it needs no new parse), or, if
+ * that would drop too much, cut shorter by what rewriting added and defused again. One that
+ * outgrows the limit even then (its cut made new links) is shown as a code block, which holds
+ * no link.
  */
-function fitMarkdown(content: string, limit: number): Fitted {
-  let end = content.length <= limit ? content.length : softBreak(content, Math.max(1, limit));
-  for (;;) {
-    const shown = defuseMentions(defuseMarkdownLinks(content.slice(0, end)));
-    if (shown.length <= limit || end === 0) return { shown, end };
-    // strictly shorter each time, so this ends
-    end = Math.min(end - 1, softBreak(content, Math.max(0, end - (shown.length - limit))));
+export function fitMarkdown(
+  content: string,
+  limit: number,
+  defuse: (markdown: string) => DefusedMarkdown = defusedMarkdown,
+): Fitted {
+  const first = content.length <= limit ? content.length : softBreak(content, Math.max(1, limit));
+  const whole = defuse(content.slice(0, first));
+  const wholeShown = defuseMentions(whole.markdown);
+  if (wholeShown.length <= limit) return { shown: wholeShown, end: first };
+  const between = longestBetweenBlocks(whole, limit);
+  if (between !== undefined && between.shown.length >= CUT_KEEPS * limit) return between;
+  // shorter by what rewriting added; when that leaves nothing (references wrote out long
+  // destinations), shorter in proportion
+  const grown = wholeShown.length - first;
+  const fit = grown < limit ? limit - grown : Math.floor((first * limit) / wholeShown.length);
+  const second = Math.min(first - 1, softBreak(content, fit));
+  const secondShown = defuseMentions(defuse(content.slice(0, second)).markdown);
+  if (secondShown.length <= limit) return { shown: secondShown, end: second };
+  return codeBlockStart(content, limit);
+}
+
+/** A cut between blocks is taken if it keeps this much of the room, as `softBreak` does. */
+const CUT_KEEPS = 0.6;
+
+/** The longest start of defused Markdown that ends between blocks and fits `limit`. */
+function longestBetweenBlocks({ markdown, cuts }: DefusedMarkdown, limit: number) {
+  const shownAt = (cut: Cut) => defuseMentions(markdown.slice(0, cut.defused).trimEnd());
+  // mentions only add to the text, so what is shown grows with the cut: halve the cuts
+  let low = 0;
+  let high = cuts.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (shownAt(cuts[middle] as Cut).length <= limit) low = middle + 1;
+    else high = middle;
   }
+  const cut = cuts[low - 1];
+  return cut === undefined ? undefined : { shown: shownAt(cut), end: cut.written };
+}
+
+/** The longest start of `content` that fits `limit` as a fenced code block (mentions defused). */
+function codeBlockStart(content: string, limit: number): Fitted {
+  // the fence is longer than any run of backticks, each fence on its own line; every `@` may
+  // gain a joiner
+  const fences = 2 * (codeFenceFor(content.slice(0, limit)).length + 1);
+  const room = Math.max(0, limit - fences);
+  const ats = content.slice(0, room).split('@').length - 1;
+  const end = softBreak(content, Math.max(0, room - ats));
+  if (end === 0) return { shown: '', end };
+  return { shown: defuseMentions(asCodeBlock(content.slice(0, end))), end };
 }

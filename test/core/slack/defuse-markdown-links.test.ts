@@ -1,14 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { isDeepStrictEqual } from 'node:util';
-import { defuseMarkdownLinks } from '../../../src/core/slack/defuse-markdown-links.js';
+import {
+  defusalOf,
+  defusedMarkdown,
+  defuseMarkdownLinks,
+} from '../../../src/core/slack/defuse-markdown-links.js';
+import { hostileMarkdown } from '../../support/hostile-markdown.js';
 import {
   hiddenLinks,
   linkCases,
-  parseMarkdown,
+  renderMarkdown,
   stitchedTexts,
   TEXTS_HIDING_NO_LINK,
-  withoutPositions,
 } from '../../support/markdown-link-shapes.js';
 
 /** Fails unless `markdown` defuses to exactly `expected`, and that hides no link. */
@@ -140,11 +143,7 @@ describe('defuseMarkdownLinks: generated link shapes', () => {
       const defused = defuseMarkdownLinks(c.markdown);
       const hidden = hiddenLinks(defused);
       const differ = c.readings.filter(
-        (reading) =>
-          !isDeepStrictEqual(
-            withoutPositions(parseMarkdown(defused, reading)),
-            withoutPositions(parseMarkdown(c.expected, reading)),
-          ),
+        (reading) => renderMarkdown(defused, reading) !== renderMarkdown(c.expected, reading),
       );
       if (hidden.length > 0 || differ.length > 0) {
         failures.push(
@@ -204,7 +203,109 @@ describe('defuseMarkdownLinks: text it will not parse', () => {
   });
 
   test('a code block fence is longer than any run of backticks in the text', () => {
-    const text = `\`\`\`\`[a](b)\n${'- '.repeat(40)}x`;
+    // the backticks close the line: at its start they would open a fence, and the lists below
+    // would be code, which reads as it is
+    const text = `[a](b) \`\`\`\`\n${'- '.repeat(40)}x`;
     assertDefusesTo(text, `\`\`\`\`\`\n${text}\n\`\`\`\`\``);
+  });
+});
+
+describe('defusedMarkdown: where the defused text can be cut', () => {
+  test('between blocks and between the items of a top-level list, never inside a block', () => {
+    // lines long enough for every cut to be kept (cuts are kept 64 characters apart at least)
+    const markdown = [
+      '# Plan',
+      'See [a](https://x.example) and',
+      'more.',
+      '- one',
+      '- two',
+      '  still two',
+      '> [b](c)',
+      '> d',
+    ]
+      .map((line) => `${line} ${'x'.repeat(64)}`)
+      .join('\n');
+    const { markdown: defused, cuts } = defusedMarkdown(markdown);
+    const lineOf = (text: string, at: number) => text.slice(0, at).split('\n').length;
+    assert.deepEqual(
+      cuts.map((cut) => lineOf(markdown, cut.written)),
+      [2, 4, 5, 7],
+    );
+    // each cut is the same line start in the defused text
+    for (const cut of cuts) {
+      assert.equal(lineOf(defused, cut.defused), lineOf(markdown, cut.written));
+      assert.equal(defused[cut.defused - 1], '\n');
+    }
+  });
+
+  test('what comes before each cut hides no link, and is what defusing that start gives', () => {
+    const texts = [
+      ...linkCases().map((c) => c.markdown),
+      ...stitchedTexts(600),
+      ...TEXTS_HIDING_NO_LINK,
+    ];
+    const failures: string[] = [];
+    for (const text of texts) {
+      const { markdown: defused, cuts } = defusedMarkdown(text);
+      for (const cut of cuts) {
+        const start = defused.slice(0, cut.defused).trimEnd();
+        const hidden = hiddenLinks(start);
+        // a start cut off from the definitions after it has fewer references to rewrite
+        const again = text.includes(']:')
+          ? start
+          : defuseMarkdownLinks(text.slice(0, cut.written)).trimEnd();
+        if (hidden.length > 0 || again !== start || !/[\r\n]$/.test(text.slice(0, cut.written))) {
+          failures.push(`${JSON.stringify(text)} cut at ${cut.written}: ${JSON.stringify(start)}`);
+        }
+      }
+    }
+    assert.deepEqual(failures, []);
+  });
+});
+
+// The defuser runs while a batch message is rendered, on the relay's one thread: its work must
+// be bounded whatever the agent writes. Counted, not timed (the bench times it).
+describe('defuseMarkdownLinks: bounded work', () => {
+  /** Fails unless defusing `markdown` stayed within the bounds and hides no link. */
+  function assertBounded(name: string, markdown: string, readings: number): void {
+    const { markdown: defused, parses, charactersRead, scanSteps } = defusalOf(markdown);
+    const where = `${name}: ${parses} parses, ${charactersRead} characters, ${scanSteps} steps`;
+    // four passes at most, each reading the text once per reading
+    assert.ok(parses <= 4 * readings, where);
+    // rewriting makes no text more than four times longer than written
+    assert.ok(charactersRead <= parses * (4 * markdown.length + 256), where);
+    // scans for the end of link text nest 20 deep at most (levels 0 to 20): each level reads a
+    // character at most twice
+    assert.ok(scanSteps <= 2 * 21 * charactersRead, where);
+    assert.deepEqual(hiddenLinks(defused), [], name);
+  }
+
+  test('each hostile shape is read at most four times each way, each read a bounded scan', () => {
+    for (const [name, markdown] of Object.entries(hostileMarkdown(12_000))) {
+      assertBounded(name, markdown, 2);
+    }
+  });
+
+  test('text that starts with a byte order mark is read with and without it, no more', () => {
+    for (const [name, markdown] of Object.entries(hostileMarkdown(12_000))) {
+      assertBounded(`${name} after a byte order mark`, `\uFEFF${markdown}`, 4);
+    }
+  });
+
+  test('an agent plan with a link on each line is read once to rewrite and once to check', () => {
+    const plan = Array.from(
+      { length: 300 },
+      (_, i) => `- Step ${i}: [m${i}](https://x.example/${i})`,
+    );
+    const { parses } = defusalOf(plan.join('\n'));
+    assert.equal(parses, 2);
+    // raw HTML in it: both readings, each once to rewrite and once to check
+    assert.equal(defusalOf(`${plan.join('\n')}\n\n<b>done</b>`).parses, 4);
+  });
+
+  test('references to one long definition are not written out past four times the text', () => {
+    const markdown = `[r]: https://evil.example/${'a'.repeat(1000)}\n\n${'[r] '.repeat(500)}`;
+    assertDefusesTo(markdown, `\`\`\`\n${markdown}\n\`\`\``);
+    assert.ok(defusalOf(markdown).charactersRead <= 4 * markdown.length + 256);
   });
 });
