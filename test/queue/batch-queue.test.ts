@@ -168,12 +168,10 @@ describe('batch queue', () => {
     await writeFile(path.join(run, 'qa', 'q-answers-001.json'), '{"seq":1}');
     queue.notify({ type: 'qa-file', runDir: run, name: 'q-answers-001.json' });
     await queue.idle();
-    // (an answer file that does not parse is shown again once the relay gives up reading it)
+    // batch 1 closes before batch 2 opens (an answer file that does not parse is shown again,
+    // later, once the relay gives up reading it whole)
     const steps = p.shown.map((s) => `${s.seq} ${s.status}`);
-    assert.deepEqual(
-      steps.filter((step, i) => step !== steps[i - 1]),
-      ['1 open', '1 answered-elsewhere', '2 open'],
-    );
+    assert.deepEqual([...new Set(steps)], ['1 open', '1 answered-elsewhere', '2 open']);
     await queue.close();
   });
 
