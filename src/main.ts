@@ -9,7 +9,7 @@ import { HELP_TEXT, parseArgs } from './cli/parse-args.js';
 import { runPreview } from './cli/preview-command.js';
 import { runStart } from './cli/start-command.js';
 import { loadConfig } from './config/load-config.js';
-import { ErrorCode, RelayError } from './errors.js';
+import { CONFIG_ERROR_CODES, RelayError } from './errors.js';
 import { createLogger } from './log/create-logger.js';
 import { installSafetyNet } from './safety-net.js';
 import { readStoredRecords } from './store/file-state-store.js';
@@ -140,7 +140,7 @@ main(process.argv.slice(2)).then(
     // A RelayError already says what failed and how to fix it; a stack would only bury that.
     if (error instanceof RelayError) {
       process.stderr.write(`${error.message}\n`);
-      process.exitCode = error.code === ErrorCode.ConfigInvalid ? 2 : 1;
+      process.exitCode = CONFIG_ERROR_CODES.includes(error.code) ? 2 : 1;
       return;
     }
     process.stderr.write(
