@@ -14,6 +14,8 @@ export const ErrorCode = {
   RedisRefused: 'o7_redis_refused',
   /** shared mode, while running: Redis is away for now; the action can be tried again */
   RedisUnavailable: 'o7_redis_unavailable',
+  /** shared mode: other relays kept changing a batch first; the action can be tried again */
+  BatchBusy: 'o7_batch_busy',
   /** shared mode: another live relay holds this RELAY_NODE */
   NodeTaken: 'o7_node_taken',
 } as const;

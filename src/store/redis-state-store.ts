@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { ErrorCode, RelayError } from '../errors.js';
 import type { RedisConnection } from '../redis/redis-connection.js';
 import { type RedisKeys, redisKeys } from '../redis/redis-keys.js';
 import type { BatchRecord, StateStore } from './batch-record.js';
@@ -16,10 +17,27 @@ export interface RedisStateStoreOptions {
   /** key namespace (tests give each store family its own); default `o7relay` */
   namespace?: string;
   now?: () => Date;
+  random?: () => number;
 }
 
-/** Past this many conflicting attempts an update gives up: other relays keep winning. */
-const MAX_UPDATE_ATTEMPTS = 50;
+/**
+ * How long an update keeps redoing its change while other relays keep changing the batch
+ * first: inside the time a click may take.
+ */
+const UPDATE_BUDGET_MS = 2000;
+/** The longest pause before redoing a change after a conflict. */
+const CONFLICT_PAUSE_MAX_MS = 20;
+
+/** Other relays changed a batch every time this one tried; nothing was changed by it. */
+export class BatchBusyError extends RelayError {
+  constructor(key: string, attempts: number) {
+    super(
+      ErrorCode.BatchBusy,
+      `batch ${key} was changed by other relays at each of ${attempts} attempts in ${UPDATE_BUDGET_MS} ms; nothing was changed, try again`,
+    );
+    this.name = 'BatchBusyError';
+  }
+}
 /** Reading every record may take longer than one action may wait. */
 const RELOAD_DEADLINE_MS = 30_000;
 /** How soon a reload that failed is tried again while the connection is up. */
@@ -50,6 +68,8 @@ const RELOAD_RETRY_MS = 500;
  */
 export async function openRedisStateStore(opts: RedisStateStoreOptions): Promise<StateStore> {
   const { connection, node, log } = opts;
+  const random = opts.random ?? Math.random;
+  const now = () => (opts.now ?? (() => new Date()))().getTime();
   const keys = redisKeys(opts.namespace);
   const mirror = createRecordMirror();
   let closed = false;
@@ -227,7 +247,8 @@ export async function openRedisStateStore(opts: RedisStateStoreOptions): Promise
       refuseIfClosed(key);
       return inTurn(key, async () => {
         let current = mirror.get(key) ?? (await fetch(key));
-        for (let attempt = 1; attempt <= MAX_UPDATE_ATTEMPTS; attempt += 1) {
+        const started = now();
+        for (let attempt = 1; ; attempt += 1) {
           if (!current) return undefined;
           const next = change(current.record);
           if (next === undefined) return current.record;
@@ -235,10 +256,11 @@ export async function openRedisStateStore(opts: RedisStateStoreOptions): Promise
           const result = await write(next, current.version);
           if ('ok' in result) return result.ok.record;
           current = takeStored(result.conflict, key);
+          if (now() - started > UPDATE_BUDGET_MS) throw new BatchBusyError(key, attempt);
+          // The relay that won answers its next click first; a short random pause lets the
+          // others through instead of losing every race to it.
+          if (attempt > 1) await pause(random() * Math.min(CONFLICT_PAUSE_MAX_MS, 2 ** attempt));
         }
-        throw new Error(
-          `gave up updating batch ${key} after ${MAX_UPDATE_ATTEMPTS} attempts: other relays changed it each time; try again`,
-        );
       });
     },
 
@@ -275,6 +297,8 @@ export async function openRedisStateStore(opts: RedisStateStoreOptions): Promise
     },
   };
 }
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Change =
   | { kind: 'put'; entry: VersionedRecord }

@@ -178,9 +178,15 @@ async function launch(
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   let exited = false;
-  child.once('exit', () => {
+  let started = false;
+  child.once('exit', (code, signal) => {
     exited = true;
-    live.delete(child);
+    // stopped by us: `terminate` took it out of `live` first; anything else is worth telling
+    if (live.delete(child) && started) {
+      process.stderr.write(
+        `redis-server on port ${port} exited by itself (${signal ?? `code ${code}`}); its last output:\n${output}\n`,
+      );
+    }
   });
   const spawnFailed = new Promise<string>((resolve) =>
     child.once('error', (error) => resolve(String(error))),
@@ -191,7 +197,10 @@ async function launch(
     const failure = await Promise.race([spawnFailed, sleep(50).then(() => undefined)]);
     if (failure) return { ok: false, problem: failure };
     if (exited) return { ok: false, problem: `it exited at once; its output:\n${output}` };
-    if (await answersPing(port, opts)) return { ok: true, child };
+    if (await answersPing(port, opts)) {
+      started = true;
+      return { ok: true, child };
+    }
   }
   await terminate(child);
   return {
@@ -227,6 +236,7 @@ function answersPing(port: number, opts: RedisServerOptions): Promise<boolean> {
 async function terminate(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  live.delete(child);
   child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
   await exited;
