@@ -20,6 +20,8 @@ export interface RedisKeys {
   notices(node: string): string;
   /** STRING: who holds a node name, with a time to live */
   lease(node: string): string;
+  /** what every lease key starts with; the node name follows */
+  leasePrefix: string;
   /** HASH node → last heartbeat (ms since the epoch) */
   nodes: string;
   /** The member of `runs` (and prefix of `batchIndex` values) for a node's run. */
@@ -40,6 +42,7 @@ export function redisKeys(namespace = 'o7relay'): RedisKeys {
     changes: `${ns}:changes`,
     notices: (node) => `${ns}:notices:${node}`,
     lease: (node) => `${ns}:lease:${node}`,
+    leasePrefix: `${ns}:lease:`,
     nodes: `${ns}:nodes`,
     runMember,
     runOfMember: (member) => `${ns}:run:${member}`,

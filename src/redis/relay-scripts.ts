@@ -52,10 +52,27 @@ redis.call('PUBLISH', ARGV[1], 'f' .. version .. '|' .. ARGV[3] .. '|' .. ARGV[4
 return tostring(version)
 `;
 
-/** Sets the lease's expiry again, only while it still holds our token. */
+// Heartbeats are in Redis's own time (TIME), so machines whose clocks differ agree on them.
+const NOW_MS = `local t = redis.call('TIME')
+local now = t[1] * 1000 + math.floor(t[2] / 1000)`;
+
+/** Takes the lease if nobody holds it, and records a heartbeat; else answers the holder. */
+const TAKE_LEASE = `
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  ${NOW_MS}
+  redis.call('HSET', KEYS[2], ARGV[3], now)
+  return {1, ''}
+end
+return {0, redis.call('GET', KEYS[1]) or ''}
+`;
+
+/** Sets the lease's expiry again and records a heartbeat, only while it holds our value. */
 const REFRESH_LEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  ${NOW_MS}
+  redis.call('HSET', KEYS[2], ARGV[3], now)
+  return 1
 end
 return 0
 `;
@@ -64,6 +81,20 @@ return 0
 const DROP_LEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
+`;
+
+/** Every node's last heartbeat, whether its lease is held, and Redis's time now. */
+const READ_NODES = `
+${NOW_MS}
+local beats = redis.call('HGETALL', KEYS[1])
+local out = {tostring(now)}
+for i = 1, #beats, 2 do
+  local held = redis.call('EXISTS', ARGV[1] .. beats[i])
+  table.insert(out, beats[i])
+  table.insert(out, beats[i + 1])
+  table.insert(out, tostring(held))
+end
+return out
 `;
 
 /** Where a record goes and what it is: the arguments of `writeRecord`. */
@@ -116,12 +147,26 @@ export const RELAY_SCRIPTS = {
     },
     transformReply: (reply: unknown) => String(reply),
   }),
+  takeLease: defineScript({
+    SCRIPT: TAKE_LEASE,
+    NUMBER_OF_KEYS: 2,
+    parseCommand(parser: CommandParser, lease: LeaseArgs) {
+      parser.pushKey(lease.leaseKey);
+      parser.pushKey(lease.nodesKey);
+      parser.push(lease.value, String(lease.ttlMs), lease.node);
+    },
+    transformReply: (reply: unknown) => {
+      const [taken, holder] = reply as [unknown, unknown];
+      return { taken: Number(taken) === 1, holder: String(holder ?? '') };
+    },
+  }),
   refreshLease: defineScript({
     SCRIPT: REFRESH_LEASE,
-    NUMBER_OF_KEYS: 1,
-    parseCommand(parser: CommandParser, key: string, token: string, ttlMs: number) {
-      parser.pushKey(key);
-      parser.push(token, String(ttlMs));
+    NUMBER_OF_KEYS: 2,
+    parseCommand(parser: CommandParser, lease: LeaseArgs) {
+      parser.pushKey(lease.leaseKey);
+      parser.pushKey(lease.nodesKey);
+      parser.push(lease.value, String(lease.ttlMs), lease.node);
     },
     transformReply: (reply: unknown) => Number(reply) === 1,
   }),
@@ -134,4 +179,24 @@ export const RELAY_SCRIPTS = {
     },
     transformReply: (reply: unknown) => Number(reply) === 1,
   }),
+  readNodes: defineScript({
+    SCRIPT: READ_NODES,
+    NUMBER_OF_KEYS: 1,
+    // the lease keys are built from node names inside the script: one Redis, not a cluster
+    parseCommand(parser: CommandParser, nodesKey: string, leasePrefix: string) {
+      parser.pushKey(nodesKey);
+      parser.push(leasePrefix);
+    },
+    transformReply: (reply: unknown) => (reply as unknown[]).map(String),
+  }),
 };
+
+/** The arguments of `takeLease` and `refreshLease`. */
+export interface LeaseArgs {
+  leaseKey: string;
+  nodesKey: string;
+  /** what the lease holds: our holder description, token included */
+  value: string;
+  ttlMs: number;
+  node: string;
+}
