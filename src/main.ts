@@ -1,18 +1,21 @@
 #!/usr/bin/env node
 import './prefer-small-heap.js';
+import { hostname } from 'node:os';
 import { config as loadDotenv } from 'dotenv';
 import { findRunningRelay } from './ask/find-running-relay.js';
 import { runAsk } from './cli/ask-command.js';
 import { runCheck } from './cli/check-command.js';
 import { runDoctor } from './cli/doctor-command.js';
+import { runNodes } from './cli/nodes-command.js';
 import { HELP_TEXT, parseArgs } from './cli/parse-args.js';
 import { runPreview } from './cli/preview-command.js';
 import { runStart } from './cli/start-command.js';
-import { loadConfig } from './config/load-config.js';
+import { loadConfig, loadSharedConfig } from './config/load-config.js';
 import { CONFIG_ERROR_CODES, RelayError } from './errors.js';
 import { createLogger } from './log/create-logger.js';
 import { installSafetyNet } from './safety-net.js';
 import { readStoredRecords } from './store/file-state-store.js';
+import { processIsAlive } from './store/state-dir-lock.js';
 
 /**
  * The composition root and the only place that exits the process: reads argv and the
@@ -70,6 +73,21 @@ async function main(argv: string[]): Promise<number> {
             if (pid !== undefined) process.kill(pid, RETRY_REFUSED_SIGNAL);
             return pid;
           },
+          redis: {
+            host: hostname(),
+            isAlive: processIsAlive,
+            runningRelay: findRunningRelay,
+            log: createLogger({ level: 'silent', pretty: false }),
+          },
+        },
+      );
+    case 'nodes':
+      loadDotenv({ quiet: true });
+      return runNodes(
+        loadSharedConfig(process.env),
+        { out, err },
+        {
+          log: createLogger({ level: 'silent', pretty: false }),
         },
       );
     case 'start': {

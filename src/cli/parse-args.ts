@@ -7,6 +7,7 @@ export type ParsedArgs =
   | { command: 'ask'; ask: AskArgs }
   | { command: 'check'; paths: string[] }
   | { command: 'doctor' }
+  | { command: 'nodes' }
   | { command: 'preview'; file: string }
   | { command: 'help' }
   | { command: 'usage-error'; message: string };
@@ -17,6 +18,7 @@ Usage:
   o7-slack-relay [start]             watch run folders and relay question batches to Slack
   o7-slack-relay check <path>…       validate q-out / q-answers files (a file, a run folder or a runs folder)
   o7-slack-relay doctor              check the Slack tokens, the channel and the Socket Mode connection
+  o7-slack-relay nodes               shared mode: list the relays on RELAY_REDIS_URL, their last heartbeat and open batches
   o7-slack-relay preview <q-out>     print the Block Kit JSON the relay would post, with a Block Kit Builder link
   o7-slack-relay ask [FILE|-]        ask an agent's open questions in Slack through the running relay; print the resume message
   o7-slack-relay help                this text
@@ -47,6 +49,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       return rest.length === 0
         ? { command: 'doctor' }
         : { command: 'usage-error', message: `doctor takes no arguments (got ${rest.join(' ')})` };
+    case 'nodes':
+      return rest.length === 0
+        ? { command: 'nodes' }
+        : { command: 'usage-error', message: `nodes takes no arguments (got ${rest.join(' ')})` };
     case 'preview':
       return rest.length === 1 && rest[0]
         ? { command: 'preview', file: rest[0] }

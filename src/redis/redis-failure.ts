@@ -48,25 +48,49 @@ export function failureReason(error: unknown): string {
   return first === '' ? String(error) : first;
 }
 
+/** What went wrong reaching Redis at `url`, and what to change; never the password. */
+export function describeRedisFailure(
+  url: string,
+  error: unknown,
+): { problem: string; fix: string } {
+  const where = `Redis at ${redisAddress(url)} (RELAY_REDIS_URL=${redactRedisUrl(url)})`;
+  const reason = failureReason(error);
+  switch (classifyRedisFailure(error)) {
+    case 'auth':
+      return {
+        problem: `${where} refused the relay's credentials (${reason})`,
+        fix: 'Fix the user name and password in RELAY_REDIS_URL (redis://user:password@host:port; a password alone: redis://:password@host:port)',
+      };
+    case 'tls':
+      return {
+        problem: `The TLS connection to ${where} failed (${reason})`,
+        fix: 'Check that the server speaks TLS when the URL starts with rediss:// (and plain Redis with redis://), and that its certificate is trusted here (NODE_EXTRA_CA_CERTS)',
+      };
+    case 'unreachable':
+      return {
+        problem: `${where} cannot be reached (${reason})`,
+        fix: 'Check that Redis is running there and that this machine may connect to it, or fix the host and port in RELAY_REDIS_URL',
+      };
+    case 'loading':
+      return {
+        problem: `${where} is still loading its data (${reason})`,
+        fix: 'Wait until Redis has finished loading',
+      };
+    default:
+      return {
+        problem: `${where} could not be used (${reason})`,
+        fix: 'Check the server and RELAY_REDIS_URL',
+      };
+  }
+}
+
 /**
  * What to tell someone whose relay could not reach Redis at start: what failed, where, and
  * what to change. Names `RELAY_REDIS_URL`, whose password stays hidden.
  */
 export function startFailureMessage(url: string, error: unknown): string {
-  const where = `Redis at ${redisAddress(url)} (RELAY_REDIS_URL=${redactRedisUrl(url)})`;
-  const reason = failureReason(error);
-  switch (classifyRedisFailure(error)) {
-    case 'auth':
-      return `${where} refused the relay's credentials (${reason}). Fix the user name and password in RELAY_REDIS_URL (redis://user:password@host:port; a password alone: redis://:password@host:port), then start again.`;
-    case 'tls':
-      return `The TLS connection to ${where} failed (${reason}). Check that the server speaks TLS when the URL starts with rediss:// (and plain Redis with redis://), and that its certificate is trusted here (NODE_EXTRA_CA_CERTS), then start again.`;
-    case 'unreachable':
-      return `${where} cannot be reached (${reason}). Check that Redis is running there and that this machine may connect to it, or fix the host and port in RELAY_REDIS_URL, then start again.`;
-    case 'loading':
-      return `${where} is still loading its data (${reason}). Start the relay again once Redis has finished loading.`;
-    default:
-      return `${where} could not be used (${reason}). Check the server and RELAY_REDIS_URL, then start again.`;
-  }
+  const { problem, fix } = describeRedisFailure(url, error);
+  return `${problem}. ${fix}, then start again.`;
 }
 
 function describe(error: unknown): { name: string; code: string; message: string } {

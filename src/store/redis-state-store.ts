@@ -1,10 +1,11 @@
 import type { Logger } from 'pino';
 import { ErrorCode, RelayError } from '../errors.js';
 import type { RedisConnection } from '../redis/redis-connection.js';
-import { type RedisKeys, redisKeys } from '../redis/redis-keys.js';
+import { redisKeys } from '../redis/redis-keys.js';
 import type { BatchRecord, StateStore } from './batch-record.js';
 import { createRecordMirror, parseStoredRecord, type VersionedRecord } from './record-mirror.js';
 import { openRedisNoticeBook } from './redis-notice-book.js';
+import { readRedisRecords } from './redis-records.js';
 import { assertSameBatch } from './same-batch.js';
 import { toStorable } from './storable-record.js';
 
@@ -38,8 +39,6 @@ export class BatchBusyError extends RelayError {
     this.name = 'BatchBusyError';
   }
 }
-/** Reading every record may take longer than one action may wait. */
-const RELOAD_DEADLINE_MS = 30_000;
 /** How soon a reload that failed is tried again while the connection is up. */
 const RELOAD_RETRY_MS = 500;
 
@@ -121,7 +120,7 @@ export async function openRedisStateStore(opts: RedisStateStoreOptions): Promise
     reloading = (async () => {
       do {
         reloadAgain = false;
-        await reloadAll(connection, keys, log).then(({ snapshot, clock }) =>
+        await readRedisRecords(connection, keys, log).then(({ snapshot, clock }) =>
           mirror.reload(snapshot, clock),
         );
       } while (reloadAgain && !closed);
@@ -324,42 +323,4 @@ function parseChange(message: string): Change | string {
 function splitLocation(where: string): [string, string] {
   const at = where.lastIndexOf(':');
   return [where.slice(0, at), where.slice(at + 1)];
-}
-
-/**
- * Every record in Redis, with the clock as it was before the first read (see
- * `RecordMirror.reload`). Records that cannot be read are logged and left out.
- */
-async function reloadAll(
-  connection: RedisConnection,
-  keys: RedisKeys,
-  log: Logger,
-): Promise<{ snapshot: VersionedRecord[]; clock: number }> {
-  return connection.call(
-    'loading batch records',
-    async (client) => {
-      const clock = Number((await client.get(keys.clock)) ?? 0);
-      const members = (await client.sMembers(keys.runs)).map(String);
-      // sent together: node-redis pipelines commands issued in the same tick
-      const runs = await Promise.all(
-        members.map((member) => client.hGetAll(keys.runOfMember(member))),
-      );
-      const snapshot: VersionedRecord[] = [];
-      runs.forEach((fields, i) => {
-        for (const [seq, value] of Object.entries(fields as Record<string, unknown>)) {
-          const parsed = parseStoredRecord(String(value));
-          if (typeof parsed === 'string') {
-            log.warn(
-              { run: members[i], seq, problem: parsed },
-              'a batch record in Redis cannot be read; leaving it out',
-            );
-          } else {
-            snapshot.push(parsed);
-          }
-        }
-      });
-      return { snapshot, clock };
-    },
-    { deadlineMs: RELOAD_DEADLINE_MS },
-  );
 }
