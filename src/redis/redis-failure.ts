@@ -69,7 +69,7 @@ export function describeRedisFailure(
     case 'unreachable':
       return {
         problem: `${where} cannot be reached (${reason})`,
-        fix: 'Check that Redis is running there and that this machine may connect to it, or fix the host and port in RELAY_REDIS_URL',
+        fix: `Check that Redis is running there and that this machine may connect to it, or fix the host and port in RELAY_REDIS_URL${url.startsWith('rediss:') ? ' (with rediss://, also that the port speaks TLS: a plain Redis never answers a TLS greeting)' : ''}`,
       };
     case 'loading':
       return {

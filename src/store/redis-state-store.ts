@@ -161,10 +161,8 @@ export async function openRedisStateStore(opts: RedisStateStoreOptions): Promise
   }
   log.info({ node, batches: mirror.size, redis: connection.address }, 'state loaded from Redis');
 
-  const refuseIfClosed = (key: string) => {
-    if (closed) {
-      throw new Error(`state store (Redis, node ${node}) is closed; batch ${key} was not saved`);
-    }
+  const refuseIfClosed = (what: string) => {
+    if (closed) throw new Error(`state store (Redis, node ${node}) is closed; ${what}`);
   };
 
   /** Writes `record` (checked) under its node; with `expected`, only on that version. */
@@ -238,12 +236,12 @@ export async function openRedisStateStore(opts: RedisStateStoreOptions): Promise
     },
 
     async put(record) {
-      refuseIfClosed(record.key);
+      refuseIfClosed(`batch ${record.key} was not saved`);
       await inTurn(record.key, () => write(record, undefined));
     },
 
     async update(key, change) {
-      refuseIfClosed(key);
+      refuseIfClosed(`batch ${key} was not changed`);
       return inTurn(key, async () => {
         let current = mirror.get(key) ?? (await fetch(key));
         const started = now();
@@ -264,7 +262,7 @@ export async function openRedisStateStore(opts: RedisStateStoreOptions): Promise
     },
 
     async forget(runDir) {
-      refuseIfClosed(runDir);
+      refuseIfClosed(`run ${runDir} was not forgotten`);
       await track(
         (async () => {
           const version = await connection.call(`forgetting run ${runDir}`, (client) =>

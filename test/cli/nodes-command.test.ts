@@ -6,7 +6,12 @@ import { acquireNodeLease } from '../../src/redis/node-lease.js';
 import { connectRedis } from '../../src/redis/redis-connection.js';
 import { processIsAlive } from '../../src/store/state-dir-lock.js';
 import { makeRecord } from '../store/make-record.js';
-import { needsRedis, type RedisTestServer, startRedisServer } from '../support/redis-server.js';
+import {
+  needsRedis,
+  type RedisTestServer,
+  startRedisServer,
+  TEST_TLS_CA,
+} from '../support/redis-server.js';
 import { openTestRedisStore } from '../support/redis-store.js';
 import { spawnRelay } from '../support/spawn-relay.js';
 import { makeTempDir } from '../support/temp-dir.js';
@@ -88,6 +93,20 @@ describe('o7-slack-relay nodes', () => {
       }
     },
   );
+
+  it('reaches Redis over TLS (rediss://) with its certificate trusted', needsRedis, async () => {
+    const tls = await startRedisServer({ tls: true, password: 'door' });
+    try {
+      const { code, out, err } = await nodes({
+        RELAY_REDIS_URL: `rediss://:door@127.0.0.1:${tls.port}`,
+        NODE_EXTRA_CA_CERTS: TEST_TLS_CA,
+      });
+      assert.equal(code, 0, err);
+      assert.equal(out, 'No relay has used this Redis yet.\n');
+    } finally {
+      await tls.dispose();
+    }
+  });
 
   it(
     'says what to set without RELAY_REDIS_URL, and names it when Redis refuses (exit 2)',

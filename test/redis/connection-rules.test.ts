@@ -96,6 +96,11 @@ describe('classifyRedisFailure', () => {
     );
     assert.match(tls, /NODE_EXTRA_CA_CERTS/);
     assert.match(startFailureMessage(url, new Error('LOADING busy')), /still loading its data/);
+    class ConnectionTimeoutError extends Error {}
+    assert.match(
+      startFailureMessage(url, new ConnectionTimeoutError('Connection timeout')),
+      /cannot be reached \(Connection timeout\).*with rediss:\/\/, also that the port speaks TLS/,
+    );
     for (const message of [tls, startFailureMessage(url, new Error('ERR odd'))]) {
       assert.doesNotMatch(message, /hunter2/);
     }

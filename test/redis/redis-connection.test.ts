@@ -75,6 +75,25 @@ describe('connectRedis', () => {
   );
 
   it(
+    'at start, a TLS server whose certificate is not trusted is told as a TLS problem',
+    needsRedis,
+    async () => {
+      const tls = await startRedisServer({ tls: true });
+      try {
+        const error = await relayErrorOf(connectRedis({ url: tls.url, log: keptLog().log }));
+        assert.equal(error.code, ErrorCode.RedisUnreachable);
+        assert.match(
+          error.message,
+          /^The TLS connection to Redis at 127\.0\.0\.1:\d+ \(RELAY_REDIS_URL=rediss:\/\/127\.0\.0\.1:\d+\) failed \((SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT)/,
+        );
+        assert.match(error.message, /NODE_EXTRA_CA_CERTS/);
+      } finally {
+        await tls.dispose();
+      }
+    },
+  );
+
+  it(
     'while running, an outage fails commands at once, is logged once, and ends by itself',
     needsRedis,
     async () => {

@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { createConnection, createServer } from 'node:net';
 import path from 'node:path';
+import { connect as tlsConnect } from 'node:tls';
+import { fileURLToPath } from 'node:url';
 import { makeTempDir } from './temp-dir.js';
 
 /** How to get `redis-server` where it is missing; said wherever Redis tests are not run. */
@@ -23,12 +25,20 @@ export interface RedisServerOptions {
   password?: string;
   /** more ACL users */
   users?: RedisTestUser[];
+  /** TLS only (no plain port), with the certificate in `TEST_TLS_CA`; `url` is rediss:// */
+  tls?: boolean;
 }
+
+/** The TLS test server's self-signed certificate: trust it (e.g. NODE_EXTRA_CA_CERTS) to connect. */
+export const TEST_TLS_CA = fileURLToPath(
+  new URL('../fixtures/tls/server-cert.pem', import.meta.url),
+);
+const TEST_TLS_KEY = fileURLToPath(new URL('../fixtures/tls/server-key.pem', import.meta.url));
 
 /** A real `redis-server` on a loopback port, in a temp folder of its own. */
 export interface RedisTestServer {
   readonly port: number;
-  /** `redis://127.0.0.1:<port>` (without credentials) */
+  /** `redis://127.0.0.1:<port>` (`rediss://` with TLS), without credentials */
   readonly url: string;
   /** the server's folder: its AOF or RDB files */
   readonly dir: string;
@@ -120,7 +130,7 @@ export async function startRedisServer(opts: RedisServerOptions = {}): Promise<R
   };
   return {
     port,
-    url: `redis://127.0.0.1:${port}`,
+    url: `${opts.tls ? 'rediss' : 'redis'}://127.0.0.1:${port}`,
     dir,
     get running() {
       return current !== undefined;
@@ -145,7 +155,15 @@ export async function startRedisServer(opts: RedisServerOptions = {}): Promise<R
 /** The server's configuration file, written into its folder so each restart reads the same. */
 async function writeConfig(port: number, dir: string, opts: RedisServerOptions): Promise<string> {
   const lines = [
-    `port ${port}`,
+    ...(opts.tls
+      ? [
+          'port 0',
+          `tls-port ${port}`,
+          `tls-cert-file "${TEST_TLS_CA}"`,
+          `tls-key-file "${TEST_TLS_KEY}"`,
+          'tls-auth-clients no',
+        ]
+      : [`port ${port}`]),
     'bind 127.0.0.1',
     // bound to loopback already; protected mode would only refuse a passwordless test server
     'protected-mode no',
@@ -212,7 +230,9 @@ async function launch(
 /** Whether the server on `port` answers PING (after AUTH when it has a password). */
 function answersPing(port: number, opts: RedisServerOptions): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port });
+    const socket = opts.tls
+      ? tlsConnect({ host: '127.0.0.1', port, ca: readFileSync(TEST_TLS_CA) })
+      : createConnection({ host: '127.0.0.1', port });
     let reply = '';
     const done = (ok: boolean) => {
       socket.destroy();
@@ -220,7 +240,7 @@ function answersPing(port: number, opts: RedisServerOptions): Promise<boolean> {
     };
     socket.setTimeout(1000, () => done(false));
     socket.once('error', () => done(false));
-    socket.once('connect', () => {
+    socket.once(opts.tls ? 'secureConnect' : 'connect', () => {
       const auth = opts.password ? `AUTH ${opts.password}\r\n` : '';
       socket.write(`${auth}PING\r\n`);
     });
