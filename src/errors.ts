@@ -8,8 +8,25 @@ export const ErrorCode = {
   FileWriteFailed: 'o7_file_write_failed',
   /** something in the state folder is not what the relay keeps there (a folder as the lock, …) */
   StateDirUnusable: 'o7_state_dir_unusable',
+  /** shared mode, at start: Redis cannot be reached at RELAY_REDIS_URL; `main` exits 2 */
+  RedisUnreachable: 'o7_redis_unreachable',
+  /** shared mode, at start: Redis refused RELAY_REDIS_URL's credentials; `main` exits 2 */
+  RedisRefused: 'o7_redis_refused',
+  /** shared mode, while running: Redis is away for now; the action can be tried again */
+  RedisUnavailable: 'o7_redis_unavailable',
+  /** shared mode: other relays kept changing a batch first; the action can be tried again */
+  BatchBusy: 'o7_batch_busy',
+  /** shared mode: another live relay holds this RELAY_NODE */
+  NodeTaken: 'o7_node_taken',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** The codes that mean "change the configuration": `main` exits 2 for them, 1 for the rest. */
+export const CONFIG_ERROR_CODES: readonly ErrorCode[] = [
+  ErrorCode.ConfigInvalid,
+  ErrorCode.RedisUnreachable,
+  ErrorCode.RedisRefused,
+];
 
 /** An error with a stable code and a message that says how to fix it. */
 export class RelayError extends Error {

@@ -1,19 +1,22 @@
 #!/usr/bin/env node
 import './prefer-small-heap.js';
+import { hostname } from 'node:os';
 import { config as loadDotenv } from 'dotenv';
 import { findRunningRelay } from './ask/find-running-relay.js';
 import { runAsk } from './cli/ask-command.js';
 import { runCheck } from './cli/check-command.js';
 import { readCommandLine } from './cli/command-line.js';
 import { runDoctor } from './cli/doctor-command.js';
+import { runNodes } from './cli/nodes-command.js';
 import { packageVersion } from './cli/package-version.js';
 import { runPreview } from './cli/preview-command.js';
 import { runStart } from './cli/start-command.js';
-import { loadConfig } from './config/load-config.js';
-import { ErrorCode, RelayError } from './errors.js';
+import { loadConfig, loadSharedConfig } from './config/load-config.js';
+import { CONFIG_ERROR_CODES, RelayError } from './errors.js';
 import { createLogger } from './log/create-logger.js';
 import { installSafetyNet } from './safety-net.js';
 import { readStoredRecords } from './store/file-state-store.js';
+import { processIsAlive } from './store/state-dir-lock.js';
 
 /**
  * The composition root and the only place that exits the process: reads argv and the
@@ -74,6 +77,21 @@ async function main(argv: string[]): Promise<number> {
             if (pid !== undefined) process.kill(pid, RETRY_REFUSED_SIGNAL);
             return pid;
           },
+          redis: {
+            host: hostname(),
+            isAlive: processIsAlive,
+            runningRelay: findRunningRelay,
+            log: createLogger({ level: 'silent', pretty: false }),
+          },
+        },
+      );
+    case 'nodes':
+      loadDotenv({ quiet: true });
+      return runNodes(
+        loadSharedConfig(process.env),
+        { out, err },
+        {
+          log: createLogger({ level: 'silent', pretty: false }),
         },
       );
     case 'start': {
@@ -144,7 +162,7 @@ main(process.argv.slice(2)).then(
     // A RelayError already says what failed and how to fix it; a stack would only bury that.
     if (error instanceof RelayError) {
       process.stderr.write(`${error.message}\n`);
-      process.exitCode = error.code === ErrorCode.ConfigInvalid ? 2 : 1;
+      process.exitCode = CONFIG_ERROR_CODES.includes(error.code) ? 2 : 1;
       return;
     }
     process.stderr.write(

@@ -8,6 +8,7 @@ export type CommandLine =
   | { command: 'start' }
   | { command: 'check'; paths: string[] }
   | { command: 'doctor' }
+  | { command: 'nodes' }
   | { command: 'preview'; file: string }
   | { command: 'ask'; ask: AskArgs }
   /** print `text` on stdout, exit 0 */
@@ -48,6 +49,10 @@ function readCommand(name: CommandName, argv: readonly string[]): CommandLine {
     case 'doctor':
       return withOptions(name, argv, {}, ({ positionals }) =>
         noArguments(positionals, { command: 'doctor' }),
+      );
+    case 'nodes':
+      return withOptions(name, argv, {}, ({ positionals }) =>
+        noArguments(positionals, { command: 'nodes' }),
       );
     case 'check':
       return withOptions(name, argv, {}, ({ positionals }) =>

@@ -11,6 +11,7 @@ import {
   checkClient,
   tokenFix,
 } from '../slack/token-check.js';
+import { checkRedis, type RedisDoctorDeps } from './doctor-redis.js';
 
 type Io = { out: (line: string) => void };
 
@@ -23,6 +24,8 @@ export interface DoctorDeps {
    * (they wait otherwise for a change or an hour); resolves to its pid, or undefined.
    */
   retryRefused: (stateDir: string) => Promise<number | undefined>;
+  /** what the shared-mode checks need; they run when RELAY_REDIS_URL is set */
+  redis?: RedisDoctorDeps;
 }
 
 /**
@@ -30,7 +33,7 @@ export interface DoctorDeps {
  * the tokens, the bot's scopes, the channel, and `RELAY_ESCALATE_TO`. It never opens a
  * Socket Mode connection, so it is safe to run beside a running relay (Slack would hand
  * some of the relay's clicks to a connection that never answers them). Returns 0 when all
- * pass, 1 otherwise.
+ * pass, 1 otherwise. In shared mode it also checks Redis and RELAY_NODE (see `checkRedis`).
  */
 export async function runDoctor(config: Config, io: Io, deps: DoctorDeps): Promise<number> {
   const slack = config.slack;
@@ -46,7 +49,13 @@ export async function runDoctor(config: Config, io: Io, deps: DoctorDeps): Promi
       `Slack cannot be reached at ${slack.apiUrl} (${reason})${note}`,
       'check the network, proxies and SLACK_API_URL, then run doctor again',
     );
-  const done = () => {
+  const note = (text: string, fix?: string) =>
+    io.out(fix ? `note  ${text}\n      fix: ${fix}` : `note  ${text}`);
+  // Redis is checked whatever Slack says: the two are fixed apart
+  const done = async () => {
+    if (config.shared && deps.redis) {
+      await checkRedis(config.shared, config.stateDir, { pass, fail, note }, deps.redis);
+    }
     io.out(failures === 0 ? '\nAll checks passed.' : `\n${failures} check(s) failed.`);
     return failures === 0 ? 0 : 1;
   };
@@ -55,7 +64,7 @@ export async function runDoctor(config: Config, io: Io, deps: DoctorDeps): Promi
   if (!bot.ok) {
     if (bot.kind === 'unreachable') unreachable(bot.reason, '; nothing else could be checked');
     else fail(`Slack refused SLACK_BOT_TOKEN (${bot.code})`, tokenFix('SLACK_BOT_TOKEN', bot.code));
-    return done();
+    return await done();
   }
   pass(`SLACK_BOT_TOKEN works (workspace ${bot.value.team}, bot user ${bot.value.user})`);
   checkScopes(bot.value, pass, fail);
@@ -124,7 +133,7 @@ export async function runDoctor(config: Config, io: Io, deps: DoctorDeps): Promi
         : `ok    told the running relay (pid ${pid}) to show them again now`,
     );
   }
-  return done();
+  return await done();
 }
 
 /** The granted scopes (Slack's `x-oauth-scopes`) against the ones the relay uses. */

@@ -2,7 +2,7 @@ import { DURATION_FORMAT } from '../config/parse-duration.js';
 import { ASK_EXIT_CODE_HELP } from './ask-exit-codes.js';
 
 /** The commands, in the order the overview lists them. */
-export const COMMAND_NAMES = ['start', 'check', 'doctor', 'preview', 'ask'] as const;
+export const COMMAND_NAMES = ['start', 'check', 'doctor', 'nodes', 'preview', 'ask'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 export const isCommandName = (name: string): name is CommandName =>
@@ -19,6 +19,7 @@ Commands:
   start                   watch run folders and post question batches to Slack (the default)
   check <path>...         validate q-out and q-answers files
   doctor                  check the Slack tokens, scopes and channel, with a fix for each failure
+  nodes                   shared mode: list the relays on RELAY_REDIS_URL and their open batches
   preview <q-out file>    print the Block Kit JSON the relay would post for a q-out file
   ask [FILE|-]            ask an agent's open questions in Slack and print the reply
   help [command]          show this help, or a command's
@@ -74,6 +75,16 @@ ${HELP_OPTION}
 
 Exit codes: 0 every check passed; 1 a check failed; 2 the configuration is incomplete
 or wrong, or a usage error.`,
+
+  nodes: `Usage: o7-slack-relay nodes
+
+Shared mode: list the relays that use RELAY_REDIS_URL, whether each is running, its last
+heartbeat and how many batches it has open.
+
+Options:
+${HELP_OPTION}
+
+Exit codes: 0 listed; 2 RELAY_REDIS_URL is not set, or Redis cannot be used.`,
 
   preview: `Usage: o7-slack-relay preview <q-out file>
 

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { SLACK_CHANNEL_ID, SLACK_GROUP_ID, SLACK_USER_ID } from '../core/slack/slack-ids.js';
+import { chooseNodeName, NODE_NAME, NODE_NAME_RULE } from '../redis/node-name.js';
+import { redisUrlProblem } from '../redis/redis-url.js';
 import { parseDuration } from './parse-duration.js';
 
 /**
@@ -96,6 +98,31 @@ export function missingEscalationPair(env: Record<string, string | undefined>): 
   return undefined;
 }
 
+/** Shared mode's Redis; the message never quotes the value, which may hold a password. */
+const redisUrl = optionalText.superRefine((value, ctx) => {
+  const problem = value === undefined ? undefined : redisUrlProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+/** This machine's name in shared mode; the host name when unset (see `missingNodeName`). */
+const nodeName = optionalText.refine((v) => v === undefined || NODE_NAME.test(v), {
+  error: `must be ${NODE_NAME_RULE}`,
+});
+
+/**
+ * In shared mode the relay needs a node name: `RELAY_NODE`, else a host name that fits.
+ * Checked beside the schema, since the host name is not in the environment.
+ */
+export function missingNodeName(
+  env: Record<string, string | undefined>,
+  hostName: string,
+): string | undefined {
+  const set = (name: string) => (env[name] ?? '').trim() !== '';
+  if (!set('RELAY_REDIS_URL') || set('RELAY_NODE')) return undefined;
+  const chosen = chooseNodeName(undefined, hostName);
+  return chosen.ok ? undefined : chosen.problem;
+}
+
 const flag = z
   .string()
   .trim()
@@ -168,10 +195,15 @@ export const envSchema = z.object({
   RELAY_REMIND_AFTER: duration,
   RELAY_ESCALATE_AFTER: duration,
   RELAY_ESCALATE_TO: escalateTo,
+  RELAY_REDIS_URL: redisUrl,
+  RELAY_NODE: nodeName,
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
 });
+
+/** The variables of shared mode alone, for commands that need Redis and not Slack (`nodes`). */
+export const sharedEnvSchema = envSchema.pick({ RELAY_REDIS_URL: true, RELAY_NODE: true });
 
 /** The one variable `ask` reads: it only hands files to the running relay, never to Slack. */
 export const stateDirEnvSchema = envSchema.pick({ RELAY_STATE_DIR: true });
@@ -210,11 +242,39 @@ export interface Config {
     remindAfterMs?: number;
     escalate?: { afterMs: number; to: string };
   };
+  /**
+   * Shared mode (`RELAY_REDIS_URL`): batch records live in Redis and many relays, one per
+   * machine, share one Slack app. Absent: the state folder holds everything, as always.
+   */
+  shared?: SharedConfig;
+}
+
+/** Where the relays meet, and which of them this one is. */
+export interface SharedConfig {
+  /** `redis://` or `rediss://` URL, maybe with a password: never log it, see `redactRedisUrl` */
+  redisUrl: string;
+  /** `RELAY_NODE`, else the host name */
+  node: string;
+}
+
+/**
+ * Shared mode from validated values, or undefined without `RELAY_REDIS_URL`; `hostName` names
+ * the node when `RELAY_NODE` is unset (`missingNodeName` has made sure it can).
+ */
+export function sharedOf(
+  env: Pick<z.infer<typeof envSchema>, 'RELAY_REDIS_URL' | 'RELAY_NODE'>,
+  hostName: string,
+): SharedConfig | undefined {
+  if (env.RELAY_REDIS_URL === undefined) return undefined;
+  const chosen = chooseNodeName(env.RELAY_NODE, hostName);
+  if (!chosen.ok) throw new Error(`sharedOf: ${chosen.problem}; check missingNodeName first`);
+  return { redisUrl: env.RELAY_REDIS_URL, node: chosen.node };
 }
 
 /** Turns validated env values into `Config`, resolving paths against `cwd`. */
-export function toConfig(env: z.infer<typeof envSchema>, cwd: string): Config {
+export function toConfig(env: z.infer<typeof envSchema>, cwd: string, hostName: string): Config {
   const watch = env.RELAY_WATCH ?? env.RUN_STATE_DIR ?? '.7/runs';
+  const shared = sharedOf(env, hostName);
   return {
     slack: slackOf(env),
     watchPaths: watch
@@ -227,6 +287,7 @@ export function toConfig(env: z.infer<typeof envSchema>, cwd: string): Config {
     logLevel: env.LOG_LEVEL,
     ...(env.RELAY_ALLOWED_USERS ? { allowedUsers: env.RELAY_ALLOWED_USERS } : {}),
     ...remindersOf(env),
+    ...(shared ? { shared } : {}),
   };
 }
 

@@ -22,6 +22,9 @@ export function createLogger(opts: {
           'botToken',
           'appToken',
           'signingSecret',
+          // RELAY_REDIS_URL may carry a password; log redactRedisUrl(url) instead
+          'redisUrl',
+          '*.redisUrl',
           'headers.authorization',
           // what the Slack SDK logs goes under `args` (see slack/bolt-logger.ts)
           'args[*].token',

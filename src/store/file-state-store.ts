@@ -1,7 +1,6 @@
 import { lstat, mkdir, readdir, readFile, rename } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import type { BatchRecord } from '../core/batch/batch-record.js';
 import { isDurableTempName, removeIfPresent, syncDir } from '../fs/durable-io.js';
 import { FileWriteError } from '../fs/file-write-error.js';
@@ -9,15 +8,11 @@ import { readGuardedFile } from '../fs/read-protocol-file.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import { type CoalescingWriter, createCoalescingWriter } from './coalescing-writer.js';
 import { openNoticeBook } from './notice-book.js';
-import {
-  batchRecordSchema,
-  parseRunFile,
-  type RunFile,
-  runFileName,
-  serializeRunFile,
-} from './run-file.js';
+import { parseRunFile, type RunFile, runFileName, serializeRunFile } from './run-file.js';
+import { assertSameBatch } from './same-batch.js';
 import { acquireStateDirLock } from './state-dir-lock.js';
 import type { StateStore } from './state-store.js';
+import { toStorable } from './storable-record.js';
 
 export { StateDirLockedError } from './state-dir-lock.js';
 
@@ -103,6 +98,20 @@ export async function openFileStateStore(
 
   let closing: Promise<void> | undefined;
 
+  /** Takes the record into memory at once; resolves when its run file is durable. */
+  const put = async (record: BatchRecord): Promise<void> => {
+    if (closing) {
+      throw new Error(`state store ${root} is closed; batch ${record.key} was not saved`);
+    }
+    const stored = toStorable(record);
+    const slot = slotFor(stored.runDir);
+    const previous = slot.batches.get(stored.seq);
+    if (previous && previous.key !== stored.key) byKey.delete(previous.key);
+    slot.batches.set(stored.seq, stored);
+    byKey.set(stored.key, stored);
+    return slot.writer.request();
+  };
+
   return {
     get: (key) => byKey.get(key),
 
@@ -115,17 +124,20 @@ export async function openFileStateStore(
 
     notices,
 
-    async put(record) {
-      if (closing) {
-        throw new Error(`state store ${root} is closed; batch ${record.key} was not saved`);
-      }
-      const stored = toStorable(record);
-      const slot = slotFor(stored.runDir);
-      const previous = slot.batches.get(stored.seq);
-      if (previous && previous.key !== stored.key) byKey.delete(previous.key);
-      slot.batches.set(stored.seq, stored);
-      byKey.set(stored.key, stored);
-      return slot.writer.request();
+    put,
+
+    async update(key, change) {
+      // `change` is synchronous and `put` takes the record into memory before it returns, so
+      // nothing can come between the read and the write: no lock is needed in one process.
+      const current = byKey.get(key);
+      if (!current) return undefined;
+      const next = change(current);
+      if (next === undefined) return current;
+      assertSameBatch(current, next);
+      const written = put(next);
+      const stored = byKey.get(key);
+      await written;
+      return stored;
     },
 
     async forget(runDir) {
@@ -148,28 +160,6 @@ export async function openFileStateStore(
       return closing;
     },
   };
-}
-
-/**
- * A private copy of `record` exactly as it will read back from disk (JSON round trip), and
- * checked, so a bad record fails its own `put` instead of making the whole run file unloadable.
- */
-function toStorable(record: BatchRecord): BatchRecord {
-  let plain: unknown;
-  try {
-    plain = JSON.parse(JSON.stringify(record));
-  } catch (error) {
-    throw new TypeError(
-      `batch ${record.key} of ${record.runDir} cannot be saved as JSON: ${String(error)}`,
-    );
-  }
-  const parsed = batchRecordSchema.safeParse(plain);
-  if (!parsed.success) {
-    throw new TypeError(
-      `batch ${record.key} of ${record.runDir} is not a valid batch record:\n${z.prettifyError(parsed.error)}`,
-    );
-  }
-  return parsed.data;
 }
 
 async function loadRunFiles(runsDir: string, log: Logger, now: () => Date): Promise<RunFile[]> {

@@ -4,6 +4,7 @@ import { BATCH_STATUSES, type BatchRecord, type Handoff } from '../core/batch/ba
 import { idRecordSchema } from '../core/protocol/id-record.js';
 import type { Answer } from '../core/protocol/question.js';
 import { err, ok, type Result } from '../core/result.js';
+import { NODE_NAME } from '../redis/node-name.js';
 
 /** On-disk format of one run's state: every batch record of that run, keyed by seq. */
 export interface RunFile {
@@ -26,6 +27,7 @@ const handoffSchema: z.ZodType<Handoff> = z.object({
 // instead of being dropped silently by every put.
 const batchRecordShape = {
   key: z.string().min(1),
+  node: z.string().regex(NODE_NAME).optional(),
   runDir: z.string().min(1),
   seq: z.number().int().positive(),
   fingerprint: z.string(),

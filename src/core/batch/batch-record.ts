@@ -26,6 +26,8 @@ export const FINAL_STATUSES: readonly BatchStatus[] = [
 export interface BatchRecord {
   /** Stable short id, see `batchKey`. */
   key: string;
+  /** Shared mode: the node (`RELAY_NODE`) whose machine holds the run; absent otherwise. */
+  node?: string;
   runDir: string;
   seq: number;
   /** sha256 (hex) of the q-out file's bytes when last read. */

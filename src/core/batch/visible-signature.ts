@@ -9,6 +9,7 @@ const SHOWN: Readonly<Record<keyof BatchRecord, boolean>> = {
   key: false, // fixed for the record
   runDir: false, // fixed for the record
   seq: false, // fixed for the record
+  node: false, // fixed for the record
   fingerprint: true, // a rewritten question file is shown anew
   status: true,
   drafts: true,

@@ -1,0 +1,193 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createClient } from '@redis/client';
+import pino from 'pino';
+import { ErrorCode } from '../../src/errors.js';
+import { RedisUnavailableError } from '../../src/redis/redis-connection.js';
+import { redisKeys } from '../../src/redis/redis-keys.js';
+import { makeRecord } from '../support/make-record.js';
+import { needsRedis, type RedisTestServer, startRedisServer } from '../support/redis-server.js';
+import { freshNamespace, openTestRedisStore } from '../support/redis-store.js';
+import { waitFor } from '../support/temp-dir.js';
+
+describe('the Redis store beyond the contract', () => {
+  let server: RedisTestServer | undefined;
+  before(async () => {
+    if (needsRedis.skip === false) server = await startRedisServer({ aof: true });
+  });
+  after(() => server?.dispose());
+  const url = () => (server as RedisTestServer).url;
+
+  it(
+    'forRun and forget are about this node’s runs; get and all see every node',
+    needsRedis,
+    async () => {
+      const namespace = freshNamespace();
+      const a = await openTestRedisStore({ url: url(), node: 'laptop', namespace });
+      const b = await openTestRedisStore({ url: url(), node: 'ci-1', namespace });
+      try {
+        const mine = makeRecord('/home/me/runs/x', 1);
+        const theirs = { ...makeRecord('/home/me/runs/x', 1), key: 'ci-1.x.1' };
+        await a.put(mine);
+        await b.put(theirs);
+        await waitFor(
+          () => a.all().length === 2 && b.all().length === 2,
+          'both records everywhere',
+        );
+        assert.deepEqual(a.forRun('/home/me/runs/x'), [{ ...mine, node: 'laptop' }]);
+        assert.deepEqual(b.forRun('/home/me/runs/x'), [{ ...theirs, node: 'ci-1' }]);
+        assert.equal(a.get('ci-1.x.1')?.node, 'ci-1');
+        await b.forget('/home/me/runs/x');
+        await waitFor(() => a.all().length === 1, 'the forget of ci-1 seen by laptop');
+        assert.equal(a.get(mine.key)?.node, 'laptop');
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    },
+  );
+
+  it(
+    'a batch key is one batch across nodes: another node’s put of it is refused',
+    needsRedis,
+    async () => {
+      const namespace = freshNamespace();
+      const a = await openTestRedisStore({ url: url(), node: 'a', namespace });
+      const b = await openTestRedisStore({ url: url(), node: 'b', namespace });
+      try {
+        const record = makeRecord('/same/path', 1);
+        await a.put(record);
+        await assert.rejects(
+          b.put(record),
+          /batch key .* is already used by another batch \(a:[0-9a-f]+:1\), not by run \/same\/path seq 1 of node b; in shared mode batch keys must be unique across nodes/,
+        );
+        // a relay may still update another node's batch: a click on any relay
+        const updated = await b.update(record.key, (current) => ({ ...current, claimedBy: 'U1' }));
+        assert.equal(updated?.node, 'a');
+        assert.equal(updated?.claimedBy, 'U1');
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    },
+  );
+
+  it('update finds a record this relay has not heard of yet', needsRedis, async () => {
+    const namespace = freshNamespace();
+    const a = await openTestRedisStore({ url: url(), node: 'a', namespace });
+    const b = await openTestRedisStore({ url: url(), node: 'b', namespace });
+    try {
+      const record = makeRecord('/r', 1);
+      // b's copy learns of the put by the feed; the update must not wait for that
+      await Promise.all([a.put(record), b.connection.call('x', (c) => c.ping())]);
+      const updated = await b.update(record.key, (current) => ({ ...current, assignee: 'U2' }));
+      assert.equal(updated?.assignee, 'U2');
+      await waitFor(() => a.get(record.key)?.assignee === 'U2', 'a sees the update');
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it(
+    'writes while Redis is down say "try again" at once; reads go on; back, it catches up',
+    needsRedis,
+    async () => {
+      const namespace = freshNamespace();
+      const a = await openTestRedisStore({ url: url(), node: 'a', namespace });
+      const b = await openTestRedisStore({ url: url(), node: 'b', namespace });
+      const live = server as RedisTestServer;
+      try {
+        const kept = makeRecord('/r', 1, { drafts: { q: 'before the outage' } });
+        const doomed = makeRecord('/gone', 1);
+        await a.put(kept);
+        await b.put(doomed);
+        await waitFor(() => b.all().length === 2, 'b has both');
+        await live.stop();
+        await waitFor(() => !a.connection.ready, 'a notices');
+        const started = Date.now();
+        await assert.rejects(
+          a.update(kept.key, (current) => ({ ...current, claimedBy: 'U1' })),
+          (error: unknown) =>
+            error instanceof RedisUnavailableError &&
+            error.code === ErrorCode.RedisUnavailable &&
+            /try again in a moment/.test(error.message),
+        );
+        await assert.rejects(a.put(makeRecord('/r', 2)), RedisUnavailableError);
+        assert.ok(Date.now() - started < 2000, 'refused at once, not after a wait');
+        assert.equal(a.get(kept.key)?.drafts.q, 'before the outage');
+        assert.equal(a.all().length, 2);
+
+        await live.restart(); // AOF: every write made before the stop is there
+        await waitFor(() => a.connection.ready && b.connection.ready, 'both back', 20_000);
+        await b.forget('/gone');
+        await b.update(kept.key, (current) => ({ ...current, claimedBy: 'U9' }));
+        await waitFor(
+          () => a.get(doomed.key) === undefined && a.get(kept.key)?.claimedBy === 'U9',
+          'a catches up with what b did',
+        );
+        assert.equal(a.get(kept.key)?.drafts.q, 'before the outage');
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    },
+  );
+
+  it('changes made while a relay was cut off reach it when it reconnects', needsRedis, async () => {
+    const namespace = freshNamespace();
+    const a = await openTestRedisStore({ url: url(), node: 'a', namespace });
+    const b = await openTestRedisStore({ url: url(), node: 'b', namespace });
+    const admin = createClient({ url: url() });
+    await admin.connect();
+    try {
+      const stays = makeRecord('/r', 1);
+      const goes = makeRecord('/old', 1);
+      await b.put(stays);
+      await b.put(goes);
+      await waitFor(() => a.all().length === 2, 'a has both');
+      const id = await a.connection.call('id', (c) => c.clientId());
+      // a's connection drops and comes back after a back-off; b writes in that gap, so a
+      // does not hear of it on the feed and must reload
+      await admin.sendCommand(['CLIENT', 'KILL', 'ID', String(id)]);
+      await b.forget('/old');
+      await b.put(makeRecord('/new', 1, { drafts: { q: 'while a was away' } }));
+      await b.update(stays.key, (current) => ({ ...current, status: 'answered' }));
+      await waitFor(
+        () =>
+          a.get(goes.key) === undefined &&
+          a.get(makeRecord('/new', 1).key)?.drafts.q === 'while a was away' &&
+          a.get(stays.key)?.status === 'answered',
+        'a catches up',
+      );
+    } finally {
+      await admin.close();
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it(
+    'a record in Redis that cannot be read is logged and left out, not fatal',
+    needsRedis,
+    async () => {
+      const namespace = freshNamespace();
+      const keys = redisKeys(namespace);
+      const admin = createClient({ url: url() });
+      await admin.connect();
+      const lines: Array<Record<string, unknown>> = [];
+      const log = pino({ level: 'warn' }, { write: (l: string) => lines.push(JSON.parse(l)) });
+      try {
+        const a = await openTestRedisStore({ url: url(), node: 'a', namespace });
+        const good = makeRecord('/r', 1);
+        await a.put(good);
+        await a.close();
+        await admin.hSet(keys.run('a', '/r'), '2', '7|{"not":"a record"}');
+        const again = await openTestRedisStore({ url: url(), node: 'a', namespace, log });
+        try {
+          assert.deepEqual(again.all(), [{ ...good, node: 'a' }]);
+          assert.ok(lines.some((l) => /cannot be read; leaving it out/.test(String(l.msg))));
+        } finally {
+          await again.close();
+        }
+      } finally {
+        await admin.close();
+      }
+    },
+  );
+});
