@@ -8,6 +8,8 @@ export const ErrorCode = {
   FileWriteFailed: 'o7_file_write_failed',
   /** something in the state folder is not what the relay keeps there (a folder as the lock, …) */
   StateDirUnusable: 'o7_state_dir_unusable',
+  /** a port the relay was told to serve on (RELAY_METRICS_PORT) cannot be listened on */
+  PortUnavailable: 'o7_port_unavailable',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

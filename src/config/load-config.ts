@@ -2,6 +2,7 @@ import { ErrorCode, RelayError } from '../errors.js';
 import {
   type Config,
   envSchema,
+  metricsPortClash,
   missingEscalationPair,
   missingTransport,
   toConfig,
@@ -15,13 +16,15 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
   const parsed = envSchema.safeParse(env);
   const transport = missingTransport(env);
   const escalation = missingEscalationPair(env);
-  if (parsed.success && !transport && !escalation) return toConfig(parsed.data, cwd);
+  const clash = metricsPortClash(env);
+  if (parsed.success && !transport && !escalation && !clash) return toConfig(parsed.data, cwd);
   const lines = (parsed.success ? [] : parsed.error.issues).map((issue) => {
     const name = String(issue.path[0] ?? 'environment');
     return `  - ${name} ${issue.message}`;
   });
   if (transport) lines.push(`  - ${transport}`);
   if (escalation) lines.push(`  - ${escalation}`);
+  if (clash) lines.push(`  - ${clash}`);
   throw new RelayError(
     ErrorCode.ConfigInvalid,
     [
