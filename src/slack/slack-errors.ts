@@ -21,6 +21,25 @@ const UNANSWERED_CALL_CODES: ReadonlySet<unknown> = new Set([
 export const isUnansweredCall = (error: unknown): boolean =>
   UNANSWERED_CALL_CODES.has((error as { code?: unknown } | undefined)?.code);
 
+/**
+ * A failure of a call to Slack that passes by itself (no answer, an HTTP error, a rate limit
+ * past the client's retries, or a transient code) as a `PresentUnavailable` saying Slack did
+ * not take `subject`; anything else as it is.
+ */
+export function unavailableOr(err: unknown, subject: string): unknown {
+  const code = slackErrorCode(err);
+  if (code === undefined) {
+    if (!isUnansweredCall(err)) return err;
+    const reason = err instanceof Error ? err.message : String(err);
+    return new PresentUnavailable(`Slack did not take ${subject}: ${reason}`, { cause: err });
+  }
+  const kind = slackErrorKind(code);
+  if (kind.scope !== 'transient') return err;
+  return new PresentUnavailable(`Slack did not take ${subject}: ${code}; ${kind.fix}`, {
+    cause: err,
+  });
+}
+
 /** A Slack error's code, or else its message: what to show a person. */
 export function describeSlackError(error: unknown): string {
   return slackErrorCode(error) ?? (error instanceof Error ? error.message : String(error));
@@ -49,19 +68,10 @@ export function withSlackErrorHints(inner: Presenter): Presenter {
         return await inner.sync(record, ctx, save);
       } catch (err) {
         const code = slackErrorCode(err);
-        if (!code) {
-          if (!isUnansweredCall(err)) throw err;
-          const reason = err instanceof Error ? err.message : String(err);
-          throw new PresentUnavailable(`Slack did not take batch ${record.seq}: ${reason}`, {
-            cause: err,
-          });
+        if (code && slackErrorKind(code).scope !== 'transient') {
+          throw new PresentRefused(code, slackErrorKind(code).fix, { cause: err });
         }
-        const kind = slackErrorKind(code);
-        if (kind.scope !== 'transient') throw new PresentRefused(code, kind.fix, { cause: err });
-        throw new PresentUnavailable(
-          `Slack refused to show batch ${record.seq}: ${code}; ${kind.fix}`,
-          { cause: err },
-        );
+        throw unavailableOr(err, `batch ${record.seq}`);
       }
     },
     tellRefused: (record, refusal, questionFile) =>
