@@ -192,11 +192,13 @@ export async function runStart(
     }
   };
   try {
+    // Health first: a metrics port in use stops the start before Slack is connected, and
+    // /healthz says "connecting" meanwhile.
+    await ops.start(watcher.ready);
     await Promise.all([
       groups.start(),
       config.slack.mode === 'http' ? app.start(config.slack.port) : app.start(),
       watcher.ready,
-      ops.start(watcher.ready),
     ]);
   } catch (err) {
     await stop();
