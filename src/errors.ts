@@ -18,6 +18,8 @@ export const ErrorCode = {
   BatchBusy: 'o7_batch_busy',
   /** shared mode: another live relay holds this RELAY_NODE */
   NodeTaken: 'o7_node_taken',
+  /** a port the relay was told to serve on (RELAY_METRICS_PORT) cannot be listened on */
+  PortUnavailable: 'o7_port_unavailable',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

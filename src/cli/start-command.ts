@@ -5,6 +5,7 @@ import { pruneFinishedAsks } from '../ask/prune-asks.js';
 import type { Config } from '../config/config-schema.js';
 import { FileWriteError } from '../fs/file-write-error.js';
 import { watchRuns } from '../fs/watch-runs.js';
+import { createRelayOps } from '../ops/relay-ops.js';
 import { type BatchQueueDeps, createBatchQueue } from '../queue/batch-queue.js';
 import { createReminders } from '../queue/reminders.js';
 import { isAllowed } from '../slack/allow-list.js';
@@ -84,11 +85,15 @@ export async function runStart(
     const client = checkClient(config.slack.botToken, config.slack.apiUrl);
     await checkEscalationAtStart(client, escalateTo, log);
   }
-  const store = await openFileStateStore(config.stateDir, {
-    log: log.child({ component: 'store' }),
-  });
+  // Operators' view (src/ops): /healthz and /metrics on RELAY_METRICS_PORT, and the log lines
+  // about batches posted and answered and about Slack's availability. It follows the store,
+  // the Slack app's clients and connection, and the watcher, which are handed to it below.
+  const ops = createRelayOps(config, log.child({ component: 'ops' }));
+  const store = ops.observeStore(
+    await openFileStateStore(config.stateDir, { log: log.child({ component: 'store' }) }),
+  );
   const seal = createModalSeal(await loadModalSealKey(config.stateDir));
-  const app = createSlackApp(config.slack, log, bot);
+  const app = createSlackApp(config.slack, log, bot, ops.slackHooks);
   const home = createAppHome({
     client: app.client,
     store,
@@ -150,11 +155,15 @@ export async function runStart(
   });
   // The first scan of the folders and the connection to Slack run side by side; the queue
   // collects what the scan finds and starts once both are done.
-  const watcher = watchRuns([...config.watchPaths, asks], (event) => queue.notify(event), {
-    log: log.child({ component: 'watcher' }),
-    usePolling: config.poll,
-    onUnreadable: (where, code) => queue.reportUnreadable(where, code),
-  });
+  const watcher = watchRuns(
+    [...config.watchPaths, asks],
+    ops.followRuns((event) => queue.notify(event)),
+    {
+      log: log.child({ component: 'watcher' }),
+      usePolling: config.poll,
+      onUnreadable: (where, code) => queue.reportUnreadable(where, code),
+    },
+  );
   log.info({ mode: config.slack.mode, apiUrl: config.slack.apiUrl }, 'connecting to Slack');
   // Finished `ask` folders are removed after a while, so they don't pile up watches and state.
   const pruneAsks = () =>
@@ -173,6 +182,7 @@ export async function runStart(
       () => queue.close(),
       async () => groups.stop(),
       () => home.close(),
+      () => ops.close(),
       () => store.close(),
     ];
     for (const step of steps) {
@@ -182,6 +192,9 @@ export async function runStart(
     }
   };
   try {
+    // Health first: a metrics port in use stops the start before Slack is connected, and
+    // /healthz says "connecting" meanwhile.
+    await ops.start(watcher.ready);
     await Promise.all([
       groups.start(),
       config.slack.mode === 'http' ? app.start(config.slack.port) : app.start(),
@@ -198,7 +211,13 @@ export async function runStart(
   pruning = setInterval(pruneAsks, PRUNE_ASKS_EVERY_MS);
   pruning.unref();
   log.info(
-    { watch: config.watchPaths, channel: config.slack.channelId, stateDir: config.stateDir },
+    {
+      watch: config.watchPaths,
+      channel: config.slack.channelId,
+      stateDir: config.stateDir,
+      ...(config.slack.mode === 'http' ? { httpPort: config.slack.port } : {}),
+      ...(ops.metricsPort !== undefined ? { metricsPort: ops.metricsPort } : {}),
+    },
     'relay ready',
   );
 

@@ -123,6 +123,37 @@ export function missingNodeName(
   return chosen.ok ? undefined : chosen.problem;
 }
 
+/**
+ * Where operators read `/healthz` and `/metrics` (`RELAY_METRICS_PORT`); unset or blank: no
+ * such server, since it is one more open port.
+ */
+const metricsPort = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    if (value === undefined || value.trim() === '') return undefined;
+    const port = /^\d{1,5}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+    if (port >= 1 && port <= 65535) return port;
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'must be a port number from 1 to 65535; leave it unset to serve no health and metrics',
+    });
+    return z.NEVER;
+  });
+
+/**
+ * In HTTP mode the metrics port must be another port than Slack's: `PORT` faces Slack (the
+ * internet), `/metrics` only the people running the relay.
+ */
+export function metricsPortClash(env: Record<string, string | undefined>): string | undefined {
+  const metrics = (env.RELAY_METRICS_PORT ?? '').trim();
+  if (metrics === '' || (env.SLACK_APP_TOKEN ?? '').trim() !== '') return undefined;
+  const slack = (env.PORT ?? '').trim() || '3000';
+  if (Number(metrics) !== Number(slack)) return undefined;
+  return `RELAY_METRICS_PORT is ${metrics}, the port Slack's requests come to (PORT); give it a port of its own (e.g. 9464), so that /metrics is not served where Slack, and the internet, reach the relay`;
+}
+
 const flag = z
   .string()
   .trim()
@@ -197,6 +228,7 @@ export const envSchema = z.object({
   RELAY_ESCALATE_TO: escalateTo,
   RELAY_REDIS_URL: redisUrl,
   RELAY_NODE: nodeName,
+  RELAY_METRICS_PORT: metricsPort,
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
@@ -242,6 +274,8 @@ export interface Config {
     remindAfterMs?: number;
     escalate?: { afterMs: number; to: string };
   };
+  /** Where `/healthz` and `/metrics` are served (`RELAY_METRICS_PORT`); absent: not at all. */
+  metricsPort?: number;
   /**
    * Shared mode (`RELAY_REDIS_URL`): batch records live in Redis and many relays, one per
    * machine, share one Slack app. Absent: the state folder holds everything, as always.
@@ -288,6 +322,7 @@ export function toConfig(env: z.infer<typeof envSchema>, cwd: string, hostName: 
     ...(env.RELAY_ALLOWED_USERS ? { allowedUsers: env.RELAY_ALLOWED_USERS } : {}),
     ...remindersOf(env),
     ...(shared ? { shared } : {}),
+    ...(env.RELAY_METRICS_PORT !== undefined ? { metricsPort: env.RELAY_METRICS_PORT } : {}),
   };
 }
 

@@ -4,6 +4,7 @@ import { ErrorCode, RelayError } from '../errors.js';
 import {
   type Config,
   envSchema,
+  metricsPortClash,
   missingEscalationPair,
   missingNodeName,
   missingTransport,
@@ -28,6 +29,7 @@ export function loadConfig(
     missingTransport(env),
     missingEscalationPair(env),
     missingNodeName(env, hostName),
+    metricsPortClash(env),
   ].filter((problem) => problem !== undefined);
   if (parsed.success && problems.length === 0) return toConfig(parsed.data, cwd, hostName);
   throw configError(parsed.success ? [] : parsed.error.issues, problems);

@@ -51,6 +51,18 @@ export class CopyRefused extends Error {
 }
 
 /**
+ * Thrown by `Presenter.sync` when the batch could not be shown for now, for a reason that
+ * passes by itself (the service unreachable, overloaded, or rate limiting): the queue tries
+ * again, and logs it by its message alone, as the expected failure it is.
+ */
+export class PresentUnavailable extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PresentUnavailable';
+  }
+}
+
+/**
  * Thrown by `Presenter.sync` when the batch cannot be shown and trying again will not help until
  * something changes (its content, the channel, the app's token). The queue stops retrying it.
  */

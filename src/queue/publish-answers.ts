@@ -54,7 +54,8 @@ export async function publishAnswers(
     outcome = 'published'; // our own write from before a crash
   }
   if (outcome === 'published') {
-    log.info({ runDir: record.runDir, seq: record.seq, by: record.answeredBy }, 'answers written');
+    // operators get one line per answered batch, with its latency (src/ops/observe-batches)
+    log.debug({ runDir: record.runDir, seq: record.seq, by: record.answeredBy }, 'answers written');
     const done = await save(answered(record));
     return { kind: 'answered', record: done };
   }

@@ -3,6 +3,7 @@ import type { BatchRecord } from '../core/batch/batch-record.js';
 import { withHandoff } from '../core/batch/handoff.js';
 import type { StateStore } from '../store/state-store.js';
 import type { BatchQueue } from './batch-queue.js';
+import { PresentUnavailable } from './presenter.js';
 
 /** Who escalations are recorded as coming from in the hand-off chain. */
 export const ESCALATION_FROM = 'the relay';
@@ -48,6 +49,8 @@ export function createReminders(deps: RemindersDeps) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let closed = false;
+  /** Batches whose last reminder failed: only the first failure is a warning (see run-display). */
+  const failing = new Set<string>();
 
   const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -82,12 +85,15 @@ export function createReminders(deps: RemindersDeps) {
     if (!advanced) return;
     try {
       await deps.remind(advanced, count, limit);
+      failing.delete(record.key);
       log.info({ runDir: record.runDir, seq: record.seq, count }, 'reminder sent');
     } catch (err) {
-      log.warn(
-        { err, runDir: record.runDir, seq: record.seq },
-        'could not send a reminder; will try again',
-      );
+      const why = err instanceof PresentUnavailable ? { error: err.message } : { err };
+      const fields = { ...why, runDir: record.runDir, seq: record.seq };
+      const message = 'could not send a reminder; will try again';
+      if (failing.has(record.key)) log.debug(fields, message);
+      else log.warn(fields, message);
+      failing.add(record.key);
       // put the deadline back so the next tick tries again
       await queue.amendOpen(record.key, (current) =>
         current.reminders === count

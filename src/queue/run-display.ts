@@ -6,7 +6,13 @@ import { idRecord } from '../core/protocol/id-record.js';
 import { parseAnswerFile } from '../core/protocol/parse-answer-file.js';
 import { answerPath, questionPath } from '../core/protocol/run-folder.js';
 import type { StateStore } from '../store/state-store.js';
-import { CopyRefused, type PresentContext, type Presenter, PresentRefused } from './presenter.js';
+import {
+  CopyRefused,
+  type PresentContext,
+  type Presenter,
+  PresentRefused,
+  PresentUnavailable,
+} from './presenter.js';
 import { type QuestionReader, readTextQuietly } from './question-reader.js';
 import type { RunScheduler } from './run-scheduler.js';
 
@@ -36,6 +42,11 @@ export function createRunDisplay(deps: RunDisplayDeps) {
    * again.
    */
   const heldBack = new Map<string, { signature: string; until: number }>();
+  /**
+   * Runs whose last show failed: the first failure is a warning, the retries after it are
+   * debug lines (an outage of Slack is logged once, elsewhere, not once per retry per run).
+   */
+  const failing = new Set<string>();
 
   function isHeldBack(record: BatchRecord, signature: string): boolean {
     const held = heldBack.get(record.key);
@@ -140,14 +151,22 @@ export function createRunDisplay(deps: RunDisplayDeps) {
           failed ??= { err, seq: record.seq };
         }
       }
-      if (failed) {
-        const delay = scheduler.backOff(runDir);
-        log.warn(
-          { err: failed.err, runDir, seq: failed.seq, retryInMs: delay },
-          'could not show the batch to people; keeping it and trying again',
-        );
-        scheduler.later(delay, runDir);
+      if (!failed) {
+        failing.delete(runDir);
+        return;
       }
+      const delay = scheduler.backOff(runDir);
+      // an expected failure says enough in its message; anything else keeps its stack
+      const why =
+        failed.err instanceof PresentUnavailable
+          ? { error: failed.err.message }
+          : { err: failed.err };
+      const fields = { ...why, runDir, seq: failed.seq, retryInMs: delay };
+      const message = 'could not show the batch to people; keeping it and trying again';
+      if (failing.has(runDir)) log.debug(fields, message);
+      else log.warn(fields, message);
+      failing.add(runDir);
+      scheduler.later(delay, runDir);
     },
 
     /** Lets every held-back batch be tried again; gives the runs they belong to. */

@@ -36,6 +36,8 @@ export function createRunScheduler(deps: RunSchedulerDeps) {
   const timers = new Set<NodeJS.Timeout>();
   const attempts = new Map<string, number>();
   const pending = new Set<string>();
+  /** Runs whose last sync failed: their first failure is an error line, the retries debug. */
+  const failing = new Set<string>();
   let started = false;
   let closed = false;
   let idleWaiters: (() => void)[] = [];
@@ -76,12 +78,17 @@ export function createRunScheduler(deps: RunSchedulerDeps) {
           await limit(async () => {
             if (!closed) await lock.run(runDir, () => sync(runDir));
           });
+          failing.delete(runDir);
         } catch (err) {
           if (closed) {
             log.debug({ err, runDir }, 'sync ended by stopping');
           } else {
-            log.error({ err, runDir }, 'could not sync run; will try again');
-            later(backOff(runDir), runDir);
+            const retryInMs = backOff(runDir);
+            const message = 'could not sync run; will try again';
+            if (failing.has(runDir)) log.debug({ err, runDir, retryInMs }, message);
+            else log.error({ err, runDir, retryInMs }, message);
+            failing.add(runDir);
+            later(retryInMs, runDir);
           }
         }
       } while (state.again && !closed);

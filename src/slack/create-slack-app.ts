@@ -1,9 +1,10 @@
-import { App, LogLevel, SocketModeReceiver } from '@slack/bolt';
+import { App, LogLevel, SocketModeReceiver, type webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config-schema.js';
 import { toBoltLogger } from './bolt-logger.js';
 import { guardSocketFrames } from './guard-socket-frames.js';
 import { createGuardedHttpReceiver } from './guarded-http-receiver.js';
+import { followSocketConnection, type SlackConnectionState } from './socket-connection.js';
 
 /**
  * Web API retries: a few quick ones, then the queue's own back-off takes over, so an outage
@@ -17,6 +18,14 @@ const API_RETRY = { retries: 4, factor: 2, minTimeout: 500, maxTimeout: 8000, ra
  */
 const SOCKET_RETRY = { retries: 1000, factor: 1.5, minTimeout: 1000, maxTimeout: 30_000 };
 
+/** What operators' health and metrics (src/ops) follow of the app; each is optional. */
+export interface SlackAppHooks {
+  /** the `fetch` of every Web API client of the app, Socket Mode's included (see observed-fetch) */
+  fetch?: webApi.FetchFunction;
+  /** told each change of the connection Slack's interactions come through */
+  onConnection?: (state: SlackConnectionState) => void;
+}
+
 /**
  * Builds the Bolt app: Socket Mode with an app token, HTTP with signature checks otherwise.
  * Either way a guard in front of Bolt refuses what Bolt would crash on.
@@ -28,7 +37,9 @@ export function createSlackApp(
   slack: Config['slack'],
   log: Logger,
   bot: { botUserId: string; botId: string },
+  hooks: SlackAppHooks = {},
 ): App {
+  const fetch = hooks.fetch ? { fetch: hooks.fetch } : {};
   const logger = toBoltLogger(log.child({ component: 'bolt' }));
   const logLevel = log.isLevelEnabled('debug') ? LogLevel.DEBUG : LogLevel.INFO;
   const receiver =
@@ -38,7 +49,11 @@ export function createSlackApp(
           logger,
           logLevel,
           installerOptions: {
-            clientOptions: { slackApiUrl: slack.apiUrl, retryConfig: { ...SOCKET_RETRY } },
+            clientOptions: {
+              slackApiUrl: slack.apiUrl,
+              retryConfig: { ...SOCKET_RETRY },
+              ...fetch,
+            },
           },
         })
       : createGuardedHttpReceiver({
@@ -46,9 +61,11 @@ export function createSlackApp(
           logger,
           logLevel,
           log: log.child({ component: 'slack-guard' }),
+          onListening: (listening) => hooks.onConnection?.(listening ? 'connected' : 'closed'),
         });
   if (receiver instanceof SocketModeReceiver) {
     guardSocketFrames(receiver, log.child({ component: 'slack-guard' }));
+    if (hooks.onConnection) followSocketConnection(receiver.client, hooks.onConnection);
   }
   return new App({
     token: slack.botToken,
@@ -58,6 +75,12 @@ export function createSlackApp(
     receiver,
     logger,
     logLevel,
-    clientOptions: { slackApiUrl: slack.apiUrl, retryConfig: { ...API_RETRY }, logger, logLevel },
+    clientOptions: {
+      slackApiUrl: slack.apiUrl,
+      retryConfig: { ...API_RETRY },
+      logger,
+      logLevel,
+      ...fetch,
+    },
   });
 }

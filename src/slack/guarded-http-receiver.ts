@@ -32,6 +32,8 @@ export interface GuardedHttpReceiverOptions {
   now?: () => number;
   /** largest body taken, in bytes; default Bolt's (4 MB) */
   bodyLimit?: number;
+  /** told when the server starts listening for Slack, and when it stops */
+  onListening?: (listening: boolean) => void;
 }
 
 /**
@@ -127,6 +129,8 @@ export function createGuardedHttpReceiver(options: GuardedHttpReceiverOptions): 
           listening.off('error', reject);
           listening.on('error', (error) => log.error({ err: error }, 'HTTP server error'));
           server = listening;
+          listening.once('close', () => options.onListening?.(false));
+          options.onListening?.(true);
           log.debug({ port: (listening.address() as AddressInfo).port }, 'listening for Slack');
           resolve(listening);
         });

@@ -1,6 +1,8 @@
 import type { webApi } from '@slack/bolt';
 import type { BatchRecord } from '../core/batch/batch-record.js';
 import { renderReminder } from '../core/slack/render-reminder.js';
+import { PresentUnavailable } from '../queue/presenter.js';
+import { unavailableOr } from './slack-errors.js';
 import { readPresentation } from './slack-presentation.js';
 
 type WebClient = webApi.WebClient;
@@ -12,7 +14,9 @@ type WebClient = webApi.WebClient;
 export function createReminderPoster(client: WebClient) {
   return async (record: BatchRecord, count: number, limit: number): Promise<void> => {
     const shown = readPresentation(record.presentation);
-    if (!shown) throw new Error(`batch ${record.seq} of ${record.runDir} has no message yet`);
+    if (!shown) {
+      throw new PresentUnavailable(`batch ${record.seq} of ${record.runDir} has no message yet`);
+    }
     const who = record.assignee ?? record.claimedBy;
     const message = renderReminder({
       count,
@@ -20,11 +24,15 @@ export function createReminderPoster(client: WebClient) {
       askedAt: new Date(record.createdAt),
       ...(who ? { who } : {}),
     });
-    await client.chat.postMessage({
-      channel: shown.channel,
-      thread_ts: shown.ts,
-      text: message.text,
-      blocks: message.blocks as never,
-    });
+    await client.chat
+      .postMessage({
+        channel: shown.channel,
+        thread_ts: shown.ts,
+        text: message.text,
+        blocks: message.blocks as never,
+      })
+      .catch((err: unknown) => {
+        throw unavailableOr(err, `the reminder for batch ${record.seq}`);
+      });
   };
 }

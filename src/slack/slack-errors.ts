@@ -1,10 +1,43 @@
 import { slackErrorKind } from '../core/slack/slack-error-kinds.js';
-import { type Presenter, PresentRefused } from '../queue/presenter.js';
+import { type Presenter, PresentRefused, PresentUnavailable } from '../queue/presenter.js';
 
 /** The error code of a Slack Web API failure (`invalid_auth`, `not_in_channel`, …), if it is one. */
 export function slackErrorCode(error: unknown): string | undefined {
   const data = (error as { data?: { error?: unknown } } | undefined)?.data;
   return typeof data?.error === 'string' ? data.error : undefined;
+}
+
+/**
+ * `@slack/web-api`'s codes for a call Slack did not answer (a network failure), answered
+ * with an HTTP error, or rate-limited past its retries: each passes by itself.
+ */
+const UNANSWERED_CALL_CODES: ReadonlySet<unknown> = new Set([
+  'slack_webapi_request_error',
+  'slack_webapi_http_error',
+  'slack_webapi_rate_limited_error',
+]);
+
+/** Whether a Web API call failed without Slack refusing it: it may go through later. */
+export const isUnansweredCall = (error: unknown): boolean =>
+  UNANSWERED_CALL_CODES.has((error as { code?: unknown } | undefined)?.code);
+
+/**
+ * A failure of a call to Slack that passes by itself (no answer, an HTTP error, a rate limit
+ * past the client's retries, or a transient code) as a `PresentUnavailable` saying Slack did
+ * not take `subject`; anything else as it is.
+ */
+export function unavailableOr(err: unknown, subject: string): unknown {
+  const code = slackErrorCode(err);
+  if (code === undefined) {
+    if (!isUnansweredCall(err)) return err;
+    const reason = err instanceof Error ? err.message : String(err);
+    return new PresentUnavailable(`Slack did not take ${subject}: ${reason}`, { cause: err });
+  }
+  const kind = slackErrorKind(code);
+  if (kind.scope !== 'transient') return err;
+  return new PresentUnavailable(`Slack did not take ${subject}: ${code}; ${kind.fix}`, {
+    cause: err,
+  });
 }
 
 /** A Slack error's code, or else its message: what to show a person. */
@@ -35,12 +68,10 @@ export function withSlackErrorHints(inner: Presenter): Presenter {
         return await inner.sync(record, ctx, save);
       } catch (err) {
         const code = slackErrorCode(err);
-        if (!code) throw err;
-        const kind = slackErrorKind(code);
-        if (kind.scope !== 'transient') throw new PresentRefused(code, kind.fix, { cause: err });
-        throw new Error(`Slack refused to show batch ${record.seq}: ${code}; ${kind.fix}`, {
-          cause: err,
-        });
+        if (code && slackErrorKind(code).scope !== 'transient') {
+          throw new PresentRefused(code, slackErrorKind(code).fix, { cause: err });
+        }
+        throw unavailableOr(err, `batch ${record.seq}`);
       }
     },
     tellRefused: (record, refusal, questionFile) =>

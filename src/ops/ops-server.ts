@@ -1,0 +1,85 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { ErrorCode, RelayError } from '../errors.js';
+import type { HealthReport } from './health.js';
+
+/** The two paths served, and what else a request gets. */
+export const OPS_PATHS = { health: '/healthz', metrics: '/metrics' } as const;
+
+export interface OpsServerOptions {
+  /** the port to listen on, on every interface; 0 picks a free one */
+  port: number;
+  registry: Registry;
+  health: () => HealthReport;
+  log: Logger;
+}
+
+/** A listening operations server. */
+export interface OpsServer {
+  /** the port it listens on (the one picked, for 0) */
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `/healthz` (JSON, 200 or 503) and `/metrics` (Prometheus text format) for operators,
+ * on a port of their own: never on Slack's port in HTTP mode, which faces the internet.
+ */
+export function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
+  const { registry, log } = options;
+  const send = (res: ServerResponse, status: number, type: string, body: string) => {
+    res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+    res.end(body);
+  };
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path !== OPS_PATHS.health && path !== OPS_PATHS.metrics) {
+      send(res, 404, 'text/plain', `not found; try ${OPS_PATHS.health} or ${OPS_PATHS.metrics}\n`);
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('allow', 'GET, HEAD');
+      send(res, 405, 'text/plain', 'only GET and HEAD\n');
+      return;
+    }
+    if (path === OPS_PATHS.health) {
+      const report = options.health();
+      send(res, report.status, 'application/json', `${JSON.stringify(report.body)}\n`);
+      return;
+    }
+    send(res, 200, registry.contentType, await registry.metrics());
+  };
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      log.error({ err }, 'could not answer a request for health or metrics');
+      if (!res.headersSent) send(res, 500, 'text/plain', 'internal error\n');
+      else res.end();
+    });
+  });
+  return new Promise((resolve, reject) => {
+    const refused = (err: NodeJS.ErrnoException) =>
+      reject(
+        new RelayError(
+          ErrorCode.PortUnavailable,
+          `Cannot serve health and metrics on port ${options.port} (RELAY_METRICS_PORT): ${err.code ?? err.message}. ${err.code === 'EADDRINUSE' ? 'Another program (or another relay) listens there: ' : ''}set RELAY_METRICS_PORT to a free port, or leave it unset.`,
+          { cause: err },
+        ),
+      );
+    server.once('error', refused);
+    server.listen(options.port, () => {
+      server.off('error', refused);
+      server.on('error', (err) => log.error({ err }, 'health and metrics server error'));
+      resolve({
+        port: (server.address() as AddressInfo).port,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            // Prometheus keeps its connection open between scrapes; it must not hold a stop.
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}

@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { pino } from 'pino';
+import type { BatchRecord } from '../../src/core/batch/batch-record.js';
+import { PresentUnavailable } from '../../src/queue/presenter.js';
+import { createReminders } from '../../src/queue/reminders.js';
+
+const MINUTE = 60_000;
+const START = Date.parse('2026-01-05T09:00:00.000Z');
+
+test('a reminder Slack does not take: one warning, without a stack, and debug lines for its retries', async () => {
+  const lines: { level: number; msg: string; error?: string; err?: unknown }[] = [];
+  const log = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  let record: BatchRecord = {
+    key: 'k1',
+    runDir: '/runs/a',
+    seq: 1,
+    fingerprint: 'f'.repeat(64),
+    status: 'open',
+    drafts: {},
+    createdAt: new Date(START).toISOString(),
+    updatedAt: new Date(START).toISOString(),
+  };
+  let clock = START;
+  let failures = 3;
+  const reminders = createReminders({
+    store: { all: () => [record] },
+    queue: {
+      async amendOpen(_key, change) {
+        const next = change(record);
+        if (next) record = next;
+        return next;
+      },
+    },
+    async remind() {
+      if (failures > 0) {
+        failures -= 1;
+        throw new PresentUnavailable('Slack did not take the reminder for batch 1: HTTP 503');
+      }
+    },
+    policy: { remindAfterMs: MINUTE, limit: 5 },
+    log,
+    now: () => new Date(clock),
+    tickMs: 3_600_000, // ticked by hand
+  });
+  await reminders.tick(); // deadlines set
+  clock += MINUTE;
+  for (let i = 0; i < 4; i += 1) await reminders.tick();
+  const seen = lines
+    .filter((l) => /reminder/.test(l.msg))
+    .map((l) => [l.level, l.msg, l.error, l.err]);
+  assert.deepEqual(seen, [
+    [
+      40,
+      'could not send a reminder; will try again',
+      'Slack did not take the reminder for batch 1: HTTP 503',
+      undefined,
+    ],
+    [
+      20,
+      'could not send a reminder; will try again',
+      'Slack did not take the reminder for batch 1: HTTP 503',
+      undefined,
+    ],
+    [
+      20,
+      'could not send a reminder; will try again',
+      'Slack did not take the reminder for batch 1: HTTP 503',
+      undefined,
+    ],
+    [30, 'reminder sent', undefined, undefined],
+  ]);
+  assert.equal(record.reminders, 1);
+  await reminders.close();
+});
