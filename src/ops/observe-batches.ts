@@ -119,6 +119,7 @@ export function observeBatches(store: StateStore, deps: ObserveBatchesDeps): Sta
       if (event) tell(event);
       return after;
     },
+    watch: (listener) => store.watch(listener),
     forget: (runDir) => store.forget(runDir),
     get notices() {
       return store.notices;

@@ -8,7 +8,7 @@ import { defineScript } from '@redis/client';
  * Writes one record. With an expected version, only if the stored one still has it (0: none
  * stored), else answers `conflict` and the stored value, so the caller can redo its change on
  * it without another round trip. A batch key held by another place is refused (`taken`).
- * Publishes the new value on the changes channel.
+ * Publishes the new value on the changes channel, with who wrote it (`ARGV[7]`).
  */
 const WRITE_RECORD = `
 local loc = ARGV[2] .. ':' .. ARGV[3]
@@ -31,7 +31,7 @@ if not owner then
   end
   redis.call('HSET', KEYS[3], ARGV[4], loc)
 end
-redis.call('PUBLISH', ARGV[1], 'p' .. value)
+redis.call('PUBLISH', ARGV[1], 'p' .. ARGV[7] .. '|' .. value)
 return {'ok', tostring(version)}
 `;
 
@@ -110,6 +110,8 @@ export interface RecordWrite {
   /** the version the stored record must have, 0 for none; undefined: write whatever is there */
   expectedVersion: number | undefined;
   json: string;
+  /** who writes (one store of one relay; no `|`), told with the change */
+  writer: string;
 }
 
 /** The Lua scripts of shared mode, as node-redis commands (EVALSHA, EVAL when not cached). */
@@ -128,6 +130,7 @@ export const RELAY_SCRIPTS = {
         write.batchKey,
         write.expectedVersion === undefined ? '' : String(write.expectedVersion),
         write.json,
+        write.writer,
       );
     },
     transformReply: (reply: unknown) => reply as [string, string],

@@ -140,6 +140,9 @@ export async function openFileStateStore(
       return stored;
     },
 
+    // only this relay writes here: nothing else ever changes a record
+    watch: () => () => undefined,
+
     async forget(runDir) {
       const slot = slots.get(runDir);
       if (!slot) return;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { BatchRecord } from '../core/batch/batch-record.js';
 import { ErrorCode, RelayError } from '../errors.js';
@@ -72,6 +73,8 @@ export async function openRedisStateStore(opts: RedisStateStoreOptions): Promise
   const now = () => (opts.now ?? (() => new Date()))().getTime();
   const keys = redisKeys(opts.namespace);
   const mirror = createRecordMirror();
+  // tells this store's own writes, which the feed brings back too, from other relays'
+  const writer = randomBytes(9).toString('base64url');
   let closed = false;
   const inFlight = new Set<Promise<unknown>>();
 
@@ -107,7 +110,19 @@ export async function openRedisStateStore(opts: RedisStateStoreOptions): Promise
       return;
     }
     if (change.kind === 'forget') mirror.forgetRun(change.node, change.runDir, change.version);
-    else mirror.apply(change.entry);
+    else if (mirror.apply(change.entry) && change.writer !== writer) {
+      tellWatchers(change.entry.record);
+    }
+  };
+  const watchers = new Set<(record: BatchRecord) => void>();
+  const tellWatchers = (record: BatchRecord) => {
+    for (const watcher of watchers) {
+      try {
+        watcher(record);
+      } catch (error) {
+        log.error({ err: error, key: record.key }, 'a watcher of batch changes failed');
+      }
+    }
   };
 
   let reloading: Promise<void> | undefined;
@@ -121,9 +136,11 @@ export async function openRedisStateStore(opts: RedisStateStoreOptions): Promise
     reloading = (async () => {
       do {
         reloadAgain = false;
-        await readRedisRecords(connection, keys, log).then(({ snapshot, clock }) =>
-          mirror.reload(snapshot, clock),
-        );
+        await readRedisRecords(connection, keys, log).then(({ snapshot, clock }) => {
+          mirror.reload(snapshot, clock);
+          // what changed while this relay was away is not known record by record: all of it
+          for (const record of mirror.all()) tellWatchers(record);
+        });
       } while (reloadAgain && !closed);
     })().finally(() => {
       reloading = undefined;
@@ -185,6 +202,7 @@ export async function openRedisStateStore(opts: RedisStateStoreOptions): Promise
         batchKey: stored.key,
         expectedVersion: expected,
         json: JSON.stringify(stored),
+        writer,
       }),
     );
     const [outcome, detail = ''] = reply;
@@ -234,6 +252,11 @@ export async function openRedisStateStore(opts: RedisStateStoreOptions): Promise
     all: () => mirror.all(),
     get notices() {
       return notices;
+    },
+
+    watch(listener) {
+      watchers.add(listener);
+      return () => watchers.delete(listener);
     },
 
     async put(record) {
@@ -299,14 +322,19 @@ export async function openRedisStateStore(opts: RedisStateStoreOptions): Promise
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Change =
-  | { kind: 'put'; entry: VersionedRecord }
+  | { kind: 'put'; writer: string; entry: VersionedRecord }
   | { kind: 'forget'; node: string; runDir: string; version: number };
 
-/** A message of the changes channel: `p<version>|<JSON>` or `f<version>|<node>|<runDir>`. */
+/**
+ * A message of the changes channel: `p<writer>|<version>|<JSON>` or
+ * `f<version>|<node>|<runDir>`.
+ */
 function parseChange(message: string): Change | string {
   if (message.startsWith('p')) {
-    const entry = parseStoredRecord(message.slice(1));
-    return typeof entry === 'string' ? entry : { kind: 'put', entry };
+    const bar = message.indexOf('|');
+    const entry = parseStoredRecord(message.slice(bar + 1));
+    const writer = message.slice(1, bar);
+    return typeof entry === 'string' ? entry : { kind: 'put', writer, entry };
   }
   if (message.startsWith('f')) {
     const [version, changedNode, ...runDir] = message.slice(1).split('|');

@@ -18,6 +18,12 @@ export interface StateStore {
     key: string,
     change: (current: BatchRecord) => BatchRecord | undefined,
   ): Promise<BatchRecord | undefined>;
+  /**
+   * `listener` is told of every record another relay changed (shared mode) as soon as this
+   * relay learns of it, and of every record after a reload; returns how to stop. A store only
+   * this relay writes never calls it.
+   */
+  watch(listener: (record: BatchRecord) => void): () => void;
   /** Drops every record of a run, in memory and on disk (for runs that are gone for good). */
   forget(runDir: string): Promise<void>;
   /** Notices given about things outside any batch, so each is given once (see `NoticeBook`). */

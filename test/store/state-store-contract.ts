@@ -228,6 +228,24 @@ export function stateStoreContract(
       await waitFor(() => second.get(record.key) === undefined, 'the forget seen');
     });
 
+    contractTest("watchers hear of other relays' changes, never of their own store's", async () => {
+      const first = await opened(harness.open());
+      const heard: string[] = [];
+      first.watch((record) => heard.push(`${record.key} ${record.assignee ?? '-'}`));
+      const record = makeRecord('/runs/a', 1);
+      await first.put(record);
+      await first.update(record.key, (current) => ({ ...current, assignee: 'U1' }));
+      if (!harness.openPeer) {
+        assert.deepEqual(heard, [], 'a store only this relay writes tells nobody');
+        return;
+      }
+      const second = await opened(harness.openPeer());
+      await waitFor(() => second.get(record.key), 'the record seen by the second relay');
+      await second.update(record.key, (current) => ({ ...current, assignee: 'U2' }));
+      await waitFor(() => heard.includes(`${record.key} U2`), "the other relay's change heard");
+      assert.ok(!heard.includes(`${record.key} U1`), 'its own writes are not told back');
+    });
+
     contractTest(
       'question ids such as __proto__ are kept as data, in null-prototype records',
       async () => {

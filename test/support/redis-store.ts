@@ -49,6 +49,7 @@ export async function openTestRedisStore(opts: {
     all: store.all,
     put: store.put,
     update: store.update,
+    watch: store.watch,
     forget: store.forget,
     get notices() {
       return store.notices;
