@@ -20,7 +20,7 @@ import { CANCELLED_FILE_NAME, serializeCancellation } from '../core/envelope/ask
 import { isEnvelopeBatch, questionsMissingText } from '../core/envelope/envelope-batch.js';
 import { buildAnswerFile } from '../core/protocol/build-answer-file.js';
 import { idRecord, valueFor } from '../core/protocol/id-record.js';
-import type { Answer } from '../core/protocol/question.js';
+import type { Answer, QuestionBatch } from '../core/protocol/question.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import type { StateStore } from '../store/state-store.js';
 import type { QuestionReader } from './question-reader.js';
@@ -28,63 +28,128 @@ import type { RunScheduler } from './run-scheduler.js';
 
 export type { CancelOutcome, ClaimOutcome, DraftOutcome, SubmitOutcome };
 
+/**
+ * Shared mode: what only the relay on the machine holding a batch's run can do, asked of it
+ * by the relay that got the click (see `src/shared/`).
+ */
+export interface ElsewhereWork {
+  /** Whether this relay holds the batch's run (a batch of a single relay always is). */
+  holds(record: BatchRecord): boolean;
+  /** The questions of a batch whose run is elsewhere, as its relay read them. */
+  batchOf(record: BatchRecord): Promise<QuestionBatch | undefined>;
+  submit(record: BatchRecord, input: SubmitInput): Promise<SubmitOutcome>;
+  cancel(record: BatchRecord, input: CancelInput): Promise<CancelOutcome>;
+}
+
+/** What Submit carries besides the batch. */
+export interface SubmitInput {
+  revision: string;
+  by: string;
+  /** choices a person's screen reports with Submit; they only fill questions without a draft */
+  unsaved?: ReadonlyMap<string, Answer>;
+  /** a one-tap answer: the person's answer itself */
+  tapped?: { questionId: string; answer: Answer };
+}
+
+/** What Cancel carries besides the batch. */
+export interface CancelInput {
+  revision: string;
+  by: string;
+}
+
 export interface BatchActionsDeps {
   store: StateStore;
   scheduler: Pick<RunScheduler, 'exclusive' | 'schedule'>;
   questions: Pick<QuestionReader, 'batchOf' | 'read'>;
-  /** Stores a record (stamped with the time) and gives it back. */
-  save: (record: BatchRecord) => Promise<BatchRecord>;
+  /**
+   * Changes a record as it is now (another relay may have changed it meanwhile), stamped with
+   * the time; `change` may run more than once and returns undefined to leave it.
+   */
+  change: (
+    key: string,
+    change: (record: BatchRecord) => BatchRecord | undefined,
+  ) => Promise<BatchRecord | undefined>;
   /** Brings what people see of a run in line with its records. */
   show: (runDir: string) => Promise<void>;
   /** Publishes the answer file of a `submitting` record. */
   finishSubmit: (record: BatchRecord) => Promise<SubmitOutcome>;
+  /** Shared mode; absent, this relay holds every batch. */
+  elsewhere?: ElsewhereWork;
   log: Logger;
   now: () => Date;
 }
 
 /**
- * What people do to a batch (choose, type, hand off, claim, cancel, submit), each under its
- * run's lock and refused with a reason when the batch is not open or has changed since.
+ * What people do to a batch (choose, type, hand off, claim, cancel, submit), each refused with
+ * a reason when the batch is not open or has changed since. Every change is made on the record
+ * as it is now, so a change another relay made at the same moment is never lost. On this
+ * relay's own batches the work runs under the run's lock and shows its result; a batch of
+ * another machine is shown by its own relay, which also does what needs its files.
  */
 export function createBatchActions(deps: BatchActionsDeps) {
-  const { store, scheduler, questions, save, log } = deps;
+  const { store, scheduler, questions, log } = deps;
   const nowIso = () => deps.now().toISOString();
+  const holds = (record: BatchRecord) => deps.elsewhere?.holds(record) ?? true;
+
+  /** Runs `task` under the run's lock when this relay holds the run; as it is otherwise. */
+  function inTurn<T>(record: BatchRecord, task: () => Promise<T>): Promise<T> {
+    return holds(record) ? scheduler.exclusive(record.runDir, task) : task();
+  }
 
   /**
-   * Runs `task` on the open record `key` under its run's lock, or says why there is none.
-   * Without `revision` any version of the batch will do (reminders, escalation).
+   * Changes the open batch `key` (at `revision`; left out: any version, as for reminders) with
+   * `change`, which may leave it (undefined). Gives why not, or the record as it is afterwards
+   * and whether it changed; the change is shown when this relay holds the run.
    */
-  async function onOpen<T>(
+  async function changeOpen(
     key: string,
     revision: string | undefined,
+    change: (record: BatchRecord) => BatchRecord | undefined,
+  ): Promise<Refusal | { kind: 'saved'; record: BatchRecord; changed: boolean }> {
+    const known = store.get(key);
+    if (!known) return { kind: 'unknown' };
+    return inTurn(known, async () => {
+      const at = revision === undefined ? {} : { revision };
+      let refusal: Refusal | undefined;
+      let changed = false;
+      const stored = await deps.change(key, (current) => {
+        refusal = refusalFor(current, at);
+        const next = refusal ? undefined : change(current);
+        changed = next !== undefined;
+        return next;
+      });
+      if (refusal) return refusal;
+      if (!stored) return { kind: 'unknown' } as const;
+      if (changed && holds(stored)) await deps.show(stored.runDir);
+      return { kind: 'saved', record: store.get(key) ?? stored, changed } as const;
+    });
+  }
+
+  /** A change people make: saved, or why not. */
+  async function saveChange(
+    key: string,
+    revision: string,
+    change: (record: BatchRecord) => BatchRecord,
+  ): Promise<DraftOutcome> {
+    const outcome = await changeOpen(key, revision, change);
+    return outcome.kind === 'saved' ? { kind: 'saved', record: outcome.record } : outcome;
+  }
+
+  /**
+   * Runs `task` on the open batch `key` of this relay under its run's lock, or says why not;
+   * for work that needs the run's files (Cancel, Submit).
+   */
+  async function onOwnOpen<T>(
+    key: string,
+    revision: string,
     task: (record: BatchRecord, runDir: string) => Promise<T>,
   ): Promise<T | Refusal> {
     const runDir = store.get(key)?.runDir;
     if (!runDir) return { kind: 'unknown' };
     return scheduler.exclusive(runDir, async () => {
       const record = store.get(key);
-      const refusal = refusalFor(record, revision === undefined ? {} : { revision });
-      return refusal ?? task(record as BatchRecord, runDir);
+      return refusalFor(record, { revision }) ?? task(record as BatchRecord, runDir);
     });
-  }
-
-  /** Stores a changed record and shows it; gives the record as stored. */
-  async function saveAndShow(record: BatchRecord): Promise<BatchRecord> {
-    const stored = await save(record);
-    await deps.show(record.runDir);
-    return store.get(record.key) ?? stored;
-  }
-
-  /** Changes an open record under its run's lock, then shows the change. */
-  function updateOpen(
-    key: string,
-    revision: string,
-    change: (record: BatchRecord) => BatchRecord,
-  ): Promise<DraftOutcome> {
-    return onOpen(key, revision, async (record) => ({
-      kind: 'saved' as const,
-      record: await saveAndShow(change(record)),
-    }));
   }
 
   return {
@@ -92,7 +157,9 @@ export function createBatchActions(deps: BatchActionsDeps) {
     async lookup(key: string) {
       const record = store.get(key);
       if (!record) return undefined;
-      const batch = await questions.batchOf(record);
+      const batch = holds(record)
+        ? await questions.batchOf(record)
+        : await deps.elsewhere?.batchOf(record);
       return { record, batch };
     },
 
@@ -101,7 +168,7 @@ export function createBatchActions(deps: BatchActionsDeps) {
       key: string,
       input: { revision: string; questionId: string; answer: Answer | undefined },
     ): Promise<DraftOutcome> {
-      return updateOpen(key, input.revision, (record) =>
+      return saveChange(key, input.revision, (record) =>
         withDraft(record, input.questionId, input.answer),
       );
     },
@@ -111,7 +178,7 @@ export function createBatchActions(deps: BatchActionsDeps) {
       key: string,
       input: { revision: string; questionId: string; text: string },
     ): Promise<DraftOutcome> {
-      return updateOpen(key, input.revision, (record) =>
+      return saveChange(key, input.revision, (record) =>
         withFollowUp(record, input.questionId, input.text),
       );
     },
@@ -124,48 +191,56 @@ export function createBatchActions(deps: BatchActionsDeps) {
       key: string,
       input: { revision: string; from: string; to: string; note?: string },
     ): Promise<DraftOutcome> {
-      return updateOpen(key, input.revision, (record) =>
-        withHandoff(record, { from: input.from, to: input.to, at: nowIso(), note: input.note }),
+      const at = nowIso();
+      return saveChange(key, input.revision, (record) =>
+        withHandoff(record, { from: input.from, to: input.to, at, note: input.note }),
       );
     },
 
     /**
-     * Changes an open batch's record, whatever its revision, under its run's lock (reminders
-     * and escalation); `change` returning `undefined` leaves it as it is. Gives the stored
-     * record, or `undefined` when the batch is not open (any more) or nothing changed.
+     * Changes an open batch's record, whatever its revision (reminders and escalation);
+     * `change` returning `undefined` leaves it as it is. Gives the stored record, or
+     * `undefined` when the batch is not open (any more) or nothing changed.
      */
     async amendOpen(
       key: string,
       change: (record: BatchRecord) => BatchRecord | undefined,
     ): Promise<BatchRecord | undefined> {
-      const outcome = await onOpen(key, undefined, async (record) => {
-        const changed = change(record);
-        return { kind: 'amended' as const, record: changed && (await saveAndShow(changed)) };
-      });
-      return outcome.kind === 'amended' ? outcome.record : undefined;
+      const outcome = await changeOpen(key, undefined, change);
+      return outcome.kind === 'saved' && outcome.changed ? outcome.record : undefined;
     },
 
     /**
-     * `user` marks an open batch as theirs (`release`: clears their mark). Decided under the
-     * run's lock, so of two people pressing at once only the first gets it.
+     * `user` marks an open batch as theirs (`release`: clears their mark). Decided on the
+     * record as it is, so of two people pressing at once only the first gets it.
      */
     async claim(
       key: string,
       input: { revision: string; user: string; release: boolean },
     ): Promise<ClaimOutcome> {
-      return onOpen(key, input.revision, async (record): Promise<ClaimOutcome> => {
+      let holder: string | undefined;
+      const outcome = await changeOpen(key, input.revision, (record) => {
         const change = withClaim(record, input.user, input.release);
-        if (change.kind === 'claimed-by-other') return change;
-        return { kind: 'saved', record: await saveAndShow(change.record) };
+        holder = change.kind === 'claimed-by-other' ? change.by : undefined;
+        return change.kind === 'changed' ? change.record : undefined;
       });
+      if (outcome.kind !== 'saved') return outcome;
+      return holder
+        ? { kind: 'claimed-by-other', by: holder }
+        : { kind: 'saved', record: outcome.record };
     },
 
     /**
      * Closes an open envelope batch without answers: writes `cancelled.json` into its folder
      * for the waiting `ask`, then records who cancelled. No answer file is written.
      */
-    cancel(key: string, input: { revision: string; by: string }): Promise<CancelOutcome> {
-      return onOpen(key, input.revision, async (open, runDir): Promise<CancelOutcome> => {
+    cancel(key: string, input: CancelInput): Promise<CancelOutcome> {
+      const known = store.get(key);
+      if (known && !holds(known) && deps.elsewhere) {
+        const refusal = refusalFor(known, { revision: input.revision });
+        return refusal ? Promise.resolve(refusal) : deps.elsewhere.cancel(known, input);
+      }
+      return onOwnOpen(key, input.revision, async (open, runDir): Promise<CancelOutcome> => {
         const batch = await questions.batchOf(open);
         if (!batch) return { kind: 'out-of-date' };
         if (!isEnvelopeBatch(batch)) return { kind: 'not-cancellable' };
@@ -182,8 +257,9 @@ export function createBatchActions(deps: BatchActionsDeps) {
           };
         }
         log.info({ runDir, seq, by: input.by }, 'batch cancelled');
-        const record = await saveAndShow(cancelled(open, input.by, at));
-        return { kind: 'cancelled', record };
+        const record = await deps.change(key, (current) => cancelled(current, input.by, at));
+        await deps.show(runDir);
+        return { kind: 'cancelled', record: record ?? open };
       });
     },
 
@@ -192,48 +268,14 @@ export function createBatchActions(deps: BatchActionsDeps) {
      * the truth: `unsaved` (choices a person's screen reports with Submit) only fills questions
      * that have no draft, while `tapped` (a one-tap answer) is the person's answer itself.
      */
-    async submit(
-      key: string,
-      input: {
-        revision: string;
-        by: string;
-        unsaved?: ReadonlyMap<string, Answer>;
-        tapped?: { questionId: string; answer: Answer };
-      },
-    ): Promise<SubmitOutcome> {
-      const outcome = await onOpen(
-        key,
-        input.revision,
-        async (open, runDir): Promise<SubmitOutcome> => {
-          // Read the file again: the agent may have rewritten it since the last event arrived.
-          const read = await questions.read(runDir, open.seq);
-          if (read.kind !== 'valid' || read.fingerprint !== open.fingerprint) {
-            return { kind: 'out-of-date' } as const;
-          }
-          const batch = read.batch;
-          // the drafts win over what a screen reports; a tapped answer is the answer itself
-          const drafts = idRecord([
-            ...(input.unsaved ?? []),
-            ...Object.entries(open.drafts),
-            ...(input.tapped ? [[input.tapped.questionId, input.tapped.answer] as const] : []),
-          ]);
-          const built = buildAnswerFile(batch, drafts);
-          if (!built.ok) {
-            const missing = batch.questions
-              .filter((q) => valueFor(drafts, q.id) === undefined)
-              .map((q) => q.id);
-            return { kind: 'incomplete', missing, problems: built.error.map((p) => p.message) };
-          }
-          const texts = open.followUps ?? idRecord();
-          const needText = isEnvelopeBatch(batch)
-            ? questionsMissingText(batch.questions, drafts, texts)
-            : [];
-          if (needText.length > 0) return { kind: 'needs-text', questionIds: needText };
-          const submittingRecord = await save(submitting(open, drafts, input.by, nowIso()));
-          const result = await deps.finishSubmit(submittingRecord);
-          await deps.show(runDir);
-          return result;
-        },
+    async submit(key: string, input: SubmitInput): Promise<SubmitOutcome> {
+      const known = store.get(key);
+      if (known && !holds(known) && deps.elsewhere) {
+        const refusal = refusalFor(known, { revision: input.revision, passSubmitting: true });
+        return refusal ?? deps.elsewhere.submit(known, input);
+      }
+      const outcome = await onOwnOpen(key, input.revision, (open, runDir) =>
+        submitOwn(open, runDir, input),
       );
       // whatever happened, look at the run again: its next batch, or a rewritten file
       const runDir = store.get(key)?.runDir;
@@ -241,6 +283,59 @@ export function createBatchActions(deps: BatchActionsDeps) {
       return outcome;
     },
   };
+
+  /** Submit on a batch of this relay, under its run's lock. */
+  async function submitOwn(
+    open: BatchRecord,
+    runDir: string,
+    input: SubmitInput,
+  ): Promise<SubmitOutcome> {
+    // Read the file again: the agent may have rewritten it since the last event arrived.
+    const read = await questions.read(runDir, open.seq);
+    if (read.kind !== 'valid' || read.fingerprint !== open.fingerprint) {
+      return { kind: 'out-of-date' };
+    }
+    const batch = read.batch;
+    let outcome: SubmitOutcome | undefined;
+    const at = nowIso();
+    // decided on the record as it is now: a choice another relay saved a moment ago counts
+    const sent = await deps.change(open.key, (current) => {
+      const refusal = refusalFor(current, { revision: input.revision });
+      if (refusal) {
+        outcome = refusal;
+        return undefined;
+      }
+      // the drafts win over what a screen reports; a tapped answer is the answer itself
+      const drafts = idRecord([
+        ...(input.unsaved ?? []),
+        ...Object.entries(current.drafts),
+        ...(input.tapped ? [[input.tapped.questionId, input.tapped.answer] as const] : []),
+      ]);
+      const built = buildAnswerFile(batch, drafts);
+      if (!built.ok) {
+        const missing = batch.questions
+          .filter((q) => valueFor(drafts, q.id) === undefined)
+          .map((q) => q.id);
+        outcome = { kind: 'incomplete', missing, problems: built.error.map((p) => p.message) };
+        return undefined;
+      }
+      const texts = current.followUps ?? idRecord();
+      const needText = isEnvelopeBatch(batch)
+        ? questionsMissingText(batch.questions, drafts, texts)
+        : [];
+      if (needText.length > 0) {
+        outcome = { kind: 'needs-text', questionIds: needText };
+        return undefined;
+      }
+      outcome = undefined;
+      return submitting(current, drafts, input.by, at);
+    });
+    if (outcome) return outcome;
+    if (!sent) return { kind: 'unknown' };
+    const result = await deps.finishSubmit(sent);
+    await deps.show(runDir);
+    return result;
+  }
 }
 
 /** What people can do to a batch: the part of the queue that Slack's listeners use. */

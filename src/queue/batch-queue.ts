@@ -82,14 +82,14 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     presenter,
     questions,
     scheduler,
-    save,
+    change,
     log,
     now,
     refusedRetryMs: deps.refusedRetryMs,
   });
   const elsewhere = createElsewhereAnswers({
     store,
-    save,
+    change,
     log,
     now,
     settleMs: deps.settleMs ?? 1000,
@@ -104,7 +104,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     gatherMs: deps.settleMs ?? 1000,
   });
   const finishSubmit = (record: BatchRecord) =>
-    publishAnswers(record, { questions, publish, save, log });
+    publishAnswers(record, { questions, publish, change, log });
 
   /** Runs whose `qa/` folder was cleared of our crash leftovers since the relay started. */
   const cleaned = new Set<string>();
@@ -114,10 +114,25 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     return store.forRun(runDir).find((r) => ACTIVE.includes(r.status));
   }
 
+  /** Stores a record this relay makes (a batch newly opened), stamped with the time. */
   async function save(record: BatchRecord): Promise<BatchRecord> {
     const next = { ...record, updatedAt: nowIso() };
     await store.put(next);
     return next;
+  }
+
+  /**
+   * Changes a stored record as it is now (another relay may have changed it meanwhile),
+   * stamped with the time; `fn` may run more than once and returns undefined to leave it.
+   */
+  function change(
+    key: string,
+    fn: (record: BatchRecord) => BatchRecord | undefined,
+  ): Promise<BatchRecord | undefined> {
+    return store.update(key, (current) => {
+      const next = fn(current);
+      return next && { ...next, updatedAt: nowIso() };
+    });
   }
 
   /** Brings one run's records and messages in line with its `qa/` folder. */
@@ -162,7 +177,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     const active = activeRecord(runDir);
     if (active) {
       log.info({ runDir, seq: active.seq }, 'run folder removed; closing its open batch');
-      await save(ended(active, 'run-removed'));
+      await change(active.key, (r) => ended(r, 'run-removed'));
     }
     questions.forget(runDir);
     cleaned.delete(runDir);
@@ -211,22 +226,22 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     }
     if (listing.answers.has(seq)) {
       log.info({ runDir, seq }, 'batch answered by another provider');
-      await save(answeredElsewhere(record, nowIso()));
+      await change(record.key, (r) => answeredElsewhere(r, nowIso()));
       return false;
     }
     const read = await readCurrent(runDir, seq);
     if (read.kind === 'missing') {
       log.info({ runDir, seq }, 'question file deleted before it was answered; batch withdrawn');
-      await save(ended(record, 'withdrawn'));
+      await change(record.key, (r) => ended(r, 'withdrawn'));
       return false;
     }
     if (read.kind === 'settling' || read.fingerprint === record.fingerprint) return true;
     if (read.kind === 'valid') {
       log.info({ runDir, seq }, 'question file rewritten; showing the new version');
-      await save(freshVersion(record, read.fingerprint, 'open'));
+      await change(record.key, (r) => freshVersion(r, read.fingerprint, 'open'));
     } else {
       log.warn({ runDir, seq, error: read.error }, 'question file rewritten and now malformed');
-      await save(freshVersion(record, read.fingerprint, 'malformed'));
+      await change(record.key, (r) => freshVersion(r, read.fingerprint, 'malformed'));
     }
     return true;
   }
@@ -310,7 +325,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       store,
       scheduler,
       questions,
-      save,
+      change,
       show: display.show,
       finishSubmit,
       log,

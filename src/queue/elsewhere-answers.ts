@@ -14,7 +14,14 @@ import type { StateStore } from '../store/state-store.js';
 
 export interface ElsewhereAnswersDeps {
   store: Pick<StateStore, 'forRun'>;
-  save: (record: BatchRecord) => Promise<BatchRecord>;
+  /**
+   * Changes a stored record as it is now (another relay may have changed it meanwhile),
+   * stamped with the time; `fn` may run more than once and returns undefined to leave it.
+   */
+  change: (
+    key: string,
+    fn: (record: BatchRecord) => BatchRecord | undefined,
+  ) => Promise<BatchRecord | undefined>;
   log: Logger;
   now: () => Date;
   /** How long an unreadable answer file must stay unchanged before it is given up on. */
@@ -56,7 +63,7 @@ async function readAnswers(file: string): Promise<AnswerRead> {
  * changing for `settleMs` without parsing (then given up on, with a warning that says why).
  */
 export function createElsewhereAnswers(deps: ElsewhereAnswersDeps) {
-  const { store, save, log, now, settleMs } = deps;
+  const { store, change, log, now, settleMs } = deps;
   const unsettled = new Map<string, { fingerprint: string; since: number }>();
 
   return {
@@ -72,10 +79,14 @@ export function createElsewhereAnswers(deps: ElsewhereAnswersDeps) {
         if (record.status !== 'answered-elsewhere' || !record.answersPending) continue;
         const file = answerPath(runDir, record.seq);
         const read = await readAnswers(file);
-        const { answersPending: _, ...settled } = record;
+        const settle = () =>
+          change(record.key, (r) => {
+            const { answersPending: _, ...settled } = r;
+            return settled;
+          });
         if (read.kind !== 'not-yet') {
           unsettled.delete(file);
-          await save(settled);
+          await settle();
           continue;
         }
         const seen = unsettled.get(file);
@@ -86,7 +97,7 @@ export function createElsewhereAnswers(deps: ElsewhereAnswersDeps) {
             { runDir, seq: record.seq, file, error: read.error },
             "another provider's answer file does not follow the protocol; its answers are not shown",
           );
-          await save(settled);
+          await settle();
           const text = `Run ${path.basename(runDir)}, batch ${record.seq} was answered in another tool, but its answer file does not follow the Q&A protocol, so its answers are not shown (the agent may not be able to read them either).\n${formatProtocolError(read.error)}`;
           await deps
             .post?.(text)

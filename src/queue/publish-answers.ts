@@ -14,8 +14,14 @@ import { type QuestionReader, readTextQuietly } from './question-reader.js';
 export interface PublishAnswersDeps {
   questions: Pick<QuestionReader, 'batchOf'>;
   publish: typeof publishFileNoClobber;
-  /** Stores a record (stamped with the time) and gives it back. */
-  save: (record: BatchRecord) => Promise<BatchRecord>;
+  /**
+   * Changes a stored record as it is now (another relay may have changed it meanwhile),
+   * stamped with the time; `fn` may run more than once and returns undefined to leave it.
+   */
+  change: (
+    key: string,
+    fn: (record: BatchRecord) => BatchRecord | undefined,
+  ) => Promise<BatchRecord | undefined>;
   log: Logger;
 }
 
@@ -27,7 +33,7 @@ export async function publishAnswers(
   record: BatchRecord,
   deps: PublishAnswersDeps,
 ): Promise<SubmitOutcome> {
-  const { save, log } = deps;
+  const { change, log } = deps;
   const dir = qaDirOf(record.runDir);
   const name = answerFileName(record.seq);
   const batch = await deps.questions.batchOf(record);
@@ -37,7 +43,7 @@ export async function publishAnswers(
     // answer file is there, it is ours from before the crash.
     const published = (await readTextQuietly(path.join(dir, name))) !== undefined;
     const status: BatchStatus = published ? 'answered' : batch ? 'open' : 'withdrawn';
-    const reopened = await save({ ...record, status });
+    const reopened = (await change(record.key, (r) => ({ ...r, status }))) ?? record;
     return { kind: 'closed', status: reopened.status };
   }
   const content = serializeAnswerFile(withFollowUpText(batch, built.value as AnswerFile, record));
@@ -47,7 +53,7 @@ export async function publishAnswers(
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     log.error({ err, runDir: record.runDir, seq: record.seq }, 'could not write answer file');
-    await save(writeFailed(record, message));
+    await change(record.key, (r) => writeFailed(r, message));
     return { kind: 'write-failed', message };
   }
   if (outcome === 'exists' && (await readTextQuietly(path.join(dir, name))) === content) {
@@ -56,11 +62,13 @@ export async function publishAnswers(
   if (outcome === 'published') {
     // operators get one line per answered batch, with its latency (src/ops/observe-batches)
     log.debug({ runDir: record.runDir, seq: record.seq, by: record.answeredBy }, 'answers written');
-    const done = await save(answered(record));
+    const done = (await change(record.key, answered)) ?? answered(record);
     return { kind: 'answered', record: done };
   }
   log.info({ runDir: record.runDir, seq: record.seq }, 'another provider answered first');
-  const done = await save(answeredElsewhere(record, record.updatedAt));
+  const done =
+    (await change(record.key, (r) => answeredElsewhere(r, r.updatedAt))) ??
+    answeredElsewhere(record, record.updatedAt);
   return { kind: 'answered-elsewhere', record: done };
 }
 

@@ -21,8 +21,14 @@ export interface RunDisplayDeps {
   presenter: Presenter;
   questions: Pick<QuestionReader, 'cached' | 'readQuietly'>;
   scheduler: Pick<RunScheduler, 'succeeded' | 'backOff' | 'later' | 'schedule'>;
-  /** Stores a record (stamped with the time) and gives it back. */
-  save: (record: BatchRecord) => Promise<BatchRecord>;
+  /**
+   * Changes a stored record as it is now (another relay may have changed it meanwhile),
+   * stamped with the time; `fn` may run more than once and returns undefined to leave it.
+   */
+  change: (
+    key: string,
+    fn: (record: BatchRecord) => BatchRecord | undefined,
+  ) => Promise<BatchRecord | undefined>;
   log: Logger;
   now: () => Date;
   /** How long a batch Slack refused for good waits before it is tried again unchanged. */
@@ -34,7 +40,7 @@ const REFUSED_RETRY_MS = 60 * 60_000;
 
 /** Keeps what people see of a run's batches in line with their records. */
 export function createRunDisplay(deps: RunDisplayDeps) {
-  const { store, presenter, scheduler, save, log } = deps;
+  const { store, presenter, scheduler, change, log } = deps;
   const refusedRetryMs = deps.refusedRetryMs ?? REFUSED_RETRY_MS;
   /**
    * Batches refused for good in this process, by key: what they looked like then, and until
@@ -63,8 +69,7 @@ export function createRunDisplay(deps: RunDisplayDeps) {
       { runDir, seq, to: refusal.user, code: refusal.code },
       'the copy of a handed-off batch cannot reach that person; the hand-off ends and the batch stays answerable in the channel',
     );
-    const current = store.get(record.key);
-    if (current) await save(withUndeliveredHandoff(current, refusal.user, refusal.code));
+    await change(record.key, (r) => withUndeliveredHandoff(r, refusal.user, refusal.code));
     scheduler.schedule(runDir);
   }
 
@@ -85,7 +90,8 @@ export function createRunDisplay(deps: RunDisplayDeps) {
         ? true
         : await presenter.tellRefused(current, refusal, questionPath(runDir, seq));
     const at = before?.code === refusal.code ? before.at : deps.now().toISOString();
-    await save({ ...current, undeliverable: { code: refusal.code, fix: refusal.fix, at, told } });
+    const undeliverable = { code: refusal.code, fix: refusal.fix, at, told };
+    await change(record.key, (r) => ({ ...r, undeliverable }));
   }
 
   async function contextFor(record: BatchRecord): Promise<PresentContext> {
@@ -130,13 +136,13 @@ export function createRunDisplay(deps: RunDisplayDeps) {
         const ctx = await contextFor(record);
         try {
           const presentation = await presenter.sync(record, ctx, async (partial) => {
-            const current = store.get(record.key);
-            if (current) await save({ ...current, presentation: { ...partial } });
+            await change(record.key, (r) => ({ ...r, presentation: { ...partial } }));
           });
-          const current = store.get(record.key);
-          if (!current) continue;
-          const { undeliverable: _shownNow, ...rest } = current;
-          await save({ ...rest, presentation: { ...presentation, shown: signature } });
+          // `shown` is what was shown: a change made meanwhile is shown at the next look
+          await change(record.key, (r) => {
+            const { undeliverable: _shownNow, ...rest } = r;
+            return { ...rest, presentation: { ...presentation, shown: signature } };
+          });
           scheduler.succeeded(runDir);
         } catch (err) {
           if (err instanceof PresentRefused) {

@@ -409,7 +409,7 @@ describe('batch queue', () => {
     queue.start();
     await queue.idle();
     await waitFor(() => p.told.length === 2, 'both refusals told');
-    const records = store.all();
+    const records = store.all().sort((a, b) => a.runDir.localeCompare(b.runDir));
     assert.deepEqual(
       records.map((r) => [r.runDir, r.undeliverable?.code, r.undeliverable?.told]),
       [

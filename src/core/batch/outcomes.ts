@@ -7,8 +7,18 @@ export type DraftOutcome = { kind: 'saved'; record: BatchRecord } | Refusal;
 /** Result of "I'm on it" / "Release": someone else may hold the batch already. */
 export type ClaimOutcome = DraftOutcome | { kind: 'claimed-by-other'; by: string };
 
+/**
+ * Shared mode: the batch's run is on another machine (`node`), which must write the answer
+ * file. `offline`: that relay is not running; the request is kept and done when it is back.
+ * `waiting`: it is running but has not answered yet; it will do it.
+ */
+export type ElsewhereOutcome =
+  | { kind: 'owner-offline'; node: string }
+  | { kind: 'owner-slow'; node: string };
+
 /** Result of a person pressing Submit (or a one-tap answer). */
 export type SubmitOutcome =
+  | ElsewhereOutcome
   | { kind: 'answered'; record: BatchRecord }
   | { kind: 'answered-elsewhere'; record: BatchRecord }
   | { kind: 'incomplete'; missing: string[]; problems: string[] }
@@ -19,6 +29,7 @@ export type SubmitOutcome =
 
 /** Result of pressing Cancel on an envelope batch. */
 export type CancelOutcome =
+  | ElsewhereOutcome
   | { kind: 'cancelled'; record: BatchRecord }
   | { kind: 'not-cancellable' }
   | { kind: 'write-failed'; message: string }

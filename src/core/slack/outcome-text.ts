@@ -1,5 +1,5 @@
 import type { BatchStatus } from '../batch/batch-record.js';
-import type { CancelOutcome, SubmitOutcome } from '../batch/outcomes.js';
+import type { CancelOutcome, ElsewhereOutcome, SubmitOutcome } from '../batch/outcomes.js';
 import type { Refusal } from '../batch/refusal.js';
 
 /**
@@ -30,11 +30,24 @@ export function explainRefusal(refusal: Refusal): string {
   }
 }
 
+/** What happens to answers whose run is on another machine that has not written them yet. */
+export function explainElsewhere(
+  outcome: ElsewhereOutcome,
+  what: 'answers' | 'cancellation',
+): string {
+  return outcome.kind === 'owner-offline'
+    ? `This batch's run is on ${outcome.node}, whose relay is not running right now. Your ${what} ${what === 'answers' ? 'are' : 'is'} kept and will be written when it is back.`
+    : `This batch's run is on ${outcome.node}, which has not confirmed yet; your ${what} ${what === 'answers' ? 'are' : 'is'} kept and will be written there.`;
+}
+
 /** Why Submit wrote nothing, for the outcomes that need no more than the outcome itself. */
 export function explainSubmit(
   outcome: Exclude<SubmitOutcome, { kind: 'answered' | 'incomplete' | 'needs-text' }>,
 ): string {
   switch (outcome.kind) {
+    case 'owner-offline':
+    case 'owner-slow':
+      return explainElsewhere(outcome, 'answers');
     case 'answered-elsewhere':
       return 'Someone answered this batch in another tool first; your answers were not written.';
     case 'write-failed':
@@ -47,6 +60,9 @@ export function explainSubmit(
 /** Why pressing Cancel changed nothing. */
 export function explainCancel(outcome: Exclude<CancelOutcome, { kind: 'cancelled' }>): string {
   switch (outcome.kind) {
+    case 'owner-offline':
+    case 'owner-slow':
+      return explainElsewhere(outcome, 'cancellation');
     case 'not-cancellable':
       return 'Only questions asked with `o7-slack-relay ask` can be cancelled; nothing was changed.';
     case 'write-failed':
