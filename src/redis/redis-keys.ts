@@ -24,6 +24,14 @@ export interface RedisKeys {
   leasePrefix: string;
   /** HASH node → last heartbeat (ms since the epoch) */
   nodes: string;
+  /** HASH batch key → the batch's questions as its relay read them (for the other relays) */
+  questions: string;
+  /** STREAM of what one node's relay is asked to do with its run's files (Submit, Cancel) */
+  work(node: string): string;
+  /** pub/sub channel: the outcomes of that work, for the relay that asked */
+  replies: string;
+  /** STRING: the key sealing form metadata, one for every relay, so any of them can check */
+  sealKey: string;
   /** The member of `runs` (and prefix of `batchIndex` values) for a node's run. */
   runMember(node: string, runDir: string): string;
   /** The run key of a `runs` member. */
@@ -44,6 +52,10 @@ export function redisKeys(namespace = 'o7relay'): RedisKeys {
     lease: (node) => `${ns}:lease:${node}`,
     leasePrefix: `${ns}:lease:`,
     nodes: `${ns}:nodes`,
+    questions: `${ns}:questions`,
+    work: (node) => `${ns}:work:${node}`,
+    replies: `${ns}:replies`,
+    sealKey: `${ns}:seal-key`,
     runMember,
     runOfMember: (member) => `${ns}:run:${member}`,
   };
