@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import type { webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { asksRoot } from '../ask/ask-folder.js';
 import { pruneFinishedAsks } from '../ask/prune-asks.js';
@@ -44,6 +45,14 @@ export interface StartOptions {
   };
   /** back-off while Slack cannot be reached at start (default 1 s doubling to 30 s) */
   slackWait?: SlackWaitOptions;
+  /**
+   * The queue's retries: a failed run waits `retryBaseMs` (1 s) doubling to `retryMostMs`
+   * (1 min); stopping waits `closeGraceMs` (5 s) for syncs under way; a question file must stay
+   * unparseable `settleMs` (1 s) before it is called malformed.
+   */
+  queue?: Pick<BatchQueueDeps, 'retryBaseMs' | 'retryMostMs' | 'closeGraceMs' | 'settleMs'>;
+  /** Web API retries inside one attempt (default 4, from 0.5 s doubling to 8 s) */
+  slackApiRetry?: webApi.RetryOptions;
   home?: {
     /** wait after a batch changes before Home tabs are refreshed (default 1 s) */
     refreshDelayMs?: number;
@@ -93,7 +102,7 @@ export async function runStart(
     await openFileStateStore(config.stateDir, { log: log.child({ component: 'store' }) }),
   );
   const seal = createModalSeal(await loadModalSealKey(config.stateDir));
-  const app = createSlackApp(config.slack, log, bot, ops.slackHooks);
+  const app = createSlackApp(config.slack, log, bot, ops.slackHooks, options.slackApiRetry);
   const home = createAppHome({
     client: app.client,
     store,
@@ -119,6 +128,7 @@ export async function runStart(
     publish: options.publish,
     askRoot: asksRoot(config.stateDir),
     postNotice: createNoticePoster(app.client, config.slack.channelId),
+    ...options.queue,
   });
   const reminders = createReminders({
     store,

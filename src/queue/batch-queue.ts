@@ -33,7 +33,7 @@ const NEW_FOLDER_RELIST_MS = [50, 500] as const;
 const ACTIVE: readonly BatchStatus[] = ['open', 'submitting', 'malformed'];
 
 export interface BatchQueueDeps
-  extends Pick<RunSchedulerDeps, 'concurrency' | 'retryBaseMs' | 'closeGraceMs'> {
+  extends Pick<RunSchedulerDeps, 'concurrency' | 'retryBaseMs' | 'retryMostMs' | 'closeGraceMs'> {
   store: StateStore;
   presenter: Presenter;
   log: Logger;
@@ -67,6 +67,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     log,
     concurrency: deps.concurrency,
     retryBaseMs: deps.retryBaseMs,
+    retryMostMs: deps.retryMostMs,
     closeGraceMs: deps.closeGraceMs,
   });
   const questions = createQuestionReader({

@@ -42,13 +42,24 @@ export function configFor(slack: FakeSlack, root: string, mode: Mode, port = 0):
   };
 }
 
+/**
+ * Retries and back-offs for tests: the same shapes as production's, in milliseconds instead of
+ * seconds, so that no test waits out a real back-off. A run that keeps failing still waits
+ * longer each time (up to 2 s), so a held Slack method stays held for a minute or more.
+ */
+export const QUICK_RETRIES: StartOptions = {
+  queue: { retryBaseMs: 20, retryMostMs: 2000 },
+  slackApiRetry: { retries: 4, factor: 2, minTimeout: 10, maxTimeout: 80 },
+  slackWait: { firstRetryMs: 20, mostRetryMs: 200 },
+};
+
 /** Optional settings for {@link startRelayHarness}. */
 export interface RelayHarnessOptions {
   /** The relay's logger, e.g. one writing to an array for log assertions; default: `TEST_LOG` level to stdout. */
   log?: Logger;
   /** Settings laid over the default configuration, e.g. `{ allowedUsers: { users: [ALICE], groups: [] } }`. */
   config?: Partial<Config>;
-  /** Timing knobs passed to `runStart` (group refresh interval, Home refresh delay, Home clock). */
+  /** Timing knobs passed to `runStart`, laid over {@link QUICK_RETRIES}. */
   start?: StartOptions;
 }
 
@@ -64,7 +75,8 @@ export async function startRelayHarness(mode: Mode, options: RelayHarnessOptions
   if (mode === 'http') slack.setRequestUrl(`http://127.0.0.1:${port}/slack/events`);
   const config: Config = { ...configFor(slack, root, mode, port), ...options.config };
   const log = options.log ?? pino({ level: process.env.TEST_LOG ?? 'silent' });
-  let relay: RunningRelay | undefined = await runStart(config, log, options.start);
+  const start: StartOptions = { ...QUICK_RETRIES, ...options.start };
+  let relay: RunningRelay | undefined = await runStart(config, log, start);
   return {
     slack,
     root,
@@ -77,7 +89,7 @@ export async function startRelayHarness(mode: Mode, options: RelayHarnessOptions
     async restart(whileStopped?: () => Promise<void>) {
       await relay?.stop();
       await whileStopped?.();
-      relay = await runStart(config, log, options.start);
+      relay = await runStart(config, log, start);
     },
     /** What `doctor` (or SIGUSR2) asks for: every batch Slack refused is tried again now. */
     retryRefused() {
