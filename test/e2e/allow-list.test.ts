@@ -17,6 +17,7 @@ import {
   visibleText,
 } from '../support/relay-harness.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 import {
   capturingLogger,
   current,
@@ -29,7 +30,6 @@ import {
   pressSubmit,
   pressYesNo,
   qaNames,
-  until,
   WARN,
   waitForAnswerFile,
   waitForBatchMessage,
@@ -90,7 +90,7 @@ function modalDefinition(view: Record<string, unknown>): Record<string, unknown>
 async function groupsRefetched(slack: FakeSlack): Promise<void> {
   const fetches = () => slack.calls.filter((c) => c.method === 'usergroups.users.list').length;
   const before = fetches();
-  await until(() => fetches() >= before + 2, 'two more usergroups.users.list calls');
+  await waitFor(() => fetches() >= before + 2, 'two more usergroups.users.list calls');
 }
 
 const refusals = (records: LogRecord[]) =>
@@ -131,7 +131,7 @@ for (const mode of ['socket', 'http'] as Mode[]) {
 
       // ALICE opens the free-text form, so there is a real relay modal to copy for BOB below.
       await slack.clickButton({ ...el('o7.free-write'), user: ALICE });
-      const aliceModal = await until(() => slack.views(ALICE)[0], "ALICE's free-write modal");
+      const aliceModal = await waitFor(() => slack.views(ALICE)[0], "ALICE's free-write modal");
 
       let seen = 0;
       const expectRefusal = async (what: string) => {
@@ -164,7 +164,7 @@ for (const mode of ['socket', 'http'] as Mode[]) {
         view: modalDefinition(aliceModal),
       });
       assert.equal(opened.ok, true, JSON.stringify(opened));
-      const bobModal = await until(() => slack.views(BOB)[0], "BOB's copy of the modal");
+      const bobModal = await waitFor(() => slack.views(BOB)[0], "BOB's copy of the modal");
       const submitted = await slack.submitView({
         viewId: String(bobModal.id),
         user: BOB,
@@ -264,7 +264,7 @@ for (const mode of ['socket', 'http'] as Mode[]) {
       await pickOne(slack, ts, 0, 0, BOB);
       const write = findElement(current(slack, ts).blocks, 'o7.free-write:1');
       await slack.clickButton({ channel: CHANNEL, ts, ...ids(write), user: BOB });
-      const form = await until(() => slack.views(BOB)[0], "BOB's free-write modal");
+      const form = await waitFor(() => slack.views(BOB)[0], "BOB's free-write modal");
 
       // The group changes: BOB is out, ALICE is in.
       slack.addUserGroup({ id: GROUP, users: [ALICE] });

@@ -14,7 +14,8 @@ import {
   startRelayHarness,
   visibleText,
 } from '../support/relay-harness.js';
-import { sampleBatch, waitFor, writeQuestionFile } from '../support/temp-dir.js';
+import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 const answersOf = async (runDir: string, seq = 1) =>
   JSON.parse(

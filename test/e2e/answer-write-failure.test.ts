@@ -15,7 +15,8 @@ import {
   startRelayHarness,
   visibleText,
 } from '../support/relay-harness.js';
-import { waitFor, writeQuestionFile } from '../support/temp-dir.js';
+import { writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 const BATCH = {
   seq: 1,

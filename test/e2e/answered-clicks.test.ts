@@ -14,6 +14,7 @@ import {
   startRelayHarness,
   visibleText,
 } from '../support/relay-harness.js';
+import { waitFor } from '../support/wait.js';
 import {
   AFTER_BACKOFF_MS,
   batchElements,
@@ -30,7 +31,6 @@ import {
   publishRun,
   qaNames,
   readAnswerFile,
-  until,
   waitForAnswerFile,
   waitForBatchMessage,
   waitForMessage,
@@ -124,7 +124,7 @@ for (const mode of ['socket', 'http'] as Mode[]) {
         'q-out-002.json': ONE_TAP,
       });
       const top = await waitForBatchMessage(h.slack, 'run-kinds', 1);
-      const batch = await until(() => {
+      const batch = await waitFor(() => {
         const [m] = h.slack.messages(CHANNEL);
         return m && m.replies.length === 2 && m;
       }, 'the batch continued in two thread replies');

@@ -14,7 +14,8 @@ import {
   startRelayHarness,
 } from '../support/relay-harness.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
-import { ids, until, waitForAnswerFile, waitForBatchMessage } from './relay-steps.js';
+import { waitFor } from '../support/wait.js';
+import { ids, waitForAnswerFile, waitForBatchMessage } from './relay-steps.js';
 
 const ONE_TAP = (prompt: string) => ({
   seq: 1,
@@ -48,8 +49,8 @@ async function openHome(slack: FakeSlack, user: string): Promise<ObservedView> {
     tab: 'home',
   });
   assert.equal(result.acked, true);
-  await until(() => published() > before, `views.publish for ${user}`);
-  return until(() => slack.homeView(user), `${user}'s Home tab`);
+  await waitFor(() => published() > before, `views.publish for ${user}`);
+  return waitFor(() => slack.homeView(user), `${user}'s Home tab`);
 }
 
 async function tapYes(h: Harness, runName: string): Promise<void> {
@@ -84,7 +85,7 @@ for (const mode of ['socket', 'http'] as Mode[]) {
       }
       await tapYes(h, 'run-alpha');
 
-      const first = await until(async () => {
+      const first = await waitFor(async () => {
         const view = await openHome(slack, BOB);
         return parts(view).answered.length === 1 && view;
       }, 'a Home tab showing the answered batch');
@@ -107,7 +108,7 @@ for (const mode of ['socket', 'http'] as Mode[]) {
       await openHome(slack, ALICE);
       await tapYes(h, 'run-bravo');
       for (const user of [BOB, ALICE]) {
-        const view = await until(() => {
+        const view = await waitFor(() => {
           const now = slack.homeView(user);
           return now && parts(now).answered.length === 2 && now;
         }, `${user}'s Home tab refreshed`);
@@ -123,7 +124,7 @@ for (const mode of ['socket', 'http'] as Mode[]) {
       const claim = findElement(charlie.blocks, 'o7.claim');
       await slack.clickButton({ channel: CHANNEL, ts: charlie.ts, ...ids(claim), user: BOB });
       for (const user of [BOB, ALICE]) {
-        await until(() => {
+        await waitFor(() => {
           const now = slack.homeView(user);
           return now && parts(now).open[0]?.includes(`· <@${BOB}> is on it`);
         }, `${user}'s Home tab naming who is on charlie`);

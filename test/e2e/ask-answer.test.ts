@@ -15,7 +15,7 @@ import {
   type Mode,
   startRelayHarness,
 } from '../support/relay-harness.js';
-import { waitFor } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 import {
   answerOf,
   askDir,

@@ -7,7 +7,8 @@ import { findEnvelope } from '../../src/core/envelope/find-envelope.js';
 import { LOCK_FILE_NAME } from '../../src/store/state-dir-lock.js';
 import { jsonBlock, rateLimitQuestion } from '../core/envelope/envelope-samples.js';
 import { spawnRelay } from '../support/spawn-relay.js';
-import { makeTempDir, waitFor } from '../support/temp-dir.js';
+import { makeTempDir } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 import { askDir, exitCodeOf, qaFilesOf, spawnAsk } from './ask-session.js';
 
 const MALFORMED = [

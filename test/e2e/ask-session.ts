@@ -7,7 +7,7 @@ import { FOLLOW_UP_INPUT } from '../../src/core/slack/ids.js';
 import type { FakeSlack, ObservedMessage, StoredMessage } from '../support/fake-slack/index.js';
 import { ALICE, CHANNEL, elementsOf, type FoundElement } from '../support/relay-harness.js';
 import { type RelayProcess, spawnRelay } from '../support/spawn-relay.js';
-import { waitFor } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 /** The header of an `ask` batch's message. */
 export const ASK_TITLE = 'Questions from an agent';

@@ -17,7 +17,8 @@ import {
   startRelayHarness,
   visibleText,
 } from '../support/relay-harness.js';
-import { sampleBatch, waitFor, writeQuestionFile } from '../support/temp-dir.js';
+import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 import { directCopy, handOffBatch } from './relay-session.js';
 
 const CAROL = 'U0CAROL01';

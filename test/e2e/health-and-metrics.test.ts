@@ -12,7 +12,7 @@ import {
   scrapeMetrics,
 } from '../support/ops-endpoints.js';
 import { ALICE, freePort, type Harness, startRelayHarness } from '../support/relay-harness.js';
-import { waitFor } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 import {
   answerFile,
   answerYesNo,

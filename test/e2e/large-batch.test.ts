@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { BLOCK_KIT_LIMITS } from '../../src/core/slack/block-kit-limits.js';
 import { ALICE, channelMessages, elementsOf } from '../support/relay-harness.js';
-import { waitFor } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 import {
   answerFile,
   answerFreeWrite,

@@ -12,7 +12,8 @@ import {
   type Mode,
   startRelayHarness,
 } from '../support/relay-harness.js';
-import { waitFor, writeQuestionFile } from '../support/temp-dir.js';
+import { writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 const batch = (prompt: string) => ({
   seq: 1,

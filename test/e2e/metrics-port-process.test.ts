@@ -8,7 +8,8 @@ import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
 import { getHealth, sampleValue, scrapeMetrics } from '../support/ops-endpoints.js';
 import { freePort } from '../support/relay-harness.js';
 import { type RelayProcess, spawnRelayFor } from '../support/spawn-relay.js';
-import { makeTempDir, waitFor } from '../support/temp-dir.js';
+import { makeTempDir } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 describe('RELAY_METRICS_PORT in a relay process', () => {
   let slack: FakeSlack;

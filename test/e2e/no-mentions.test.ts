@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { CALLBACK_IDS } from '../../src/core/slack/ids.js';
 import type { FakeSlack, ParsedMention } from '../support/fake-slack/index.js';
 import { ALICE, BOB, elementsOf, visibleText } from '../support/relay-harness.js';
-import { waitFor } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 import {
   answerYesNo,
   choose,

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { escapeMrkdwn } from '../../src/core/slack/escape-mrkdwn.js';
 import type { ObservedMessage } from '../support/fake-slack/index.js';
 import { ALICE, BOB, elementsOf } from '../support/relay-harness.js';
-import { waitFor } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 import {
   answerFile,
   at,

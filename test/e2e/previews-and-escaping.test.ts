@@ -5,7 +5,7 @@ import { CALLBACK_IDS } from '../../src/core/slack/ids.js';
 import type { StoredEphemeral } from '../support/fake-slack/index.js';
 import { hiddenLinks } from '../support/markdown-link-shapes.js';
 import { ALICE, type Harness } from '../support/relay-harness.js';
-import { waitFor } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 import {
   answerFile,
   answerFreeWrite,

@@ -16,7 +16,8 @@ import {
   type Mode,
   startRelayHarness,
 } from '../support/relay-harness.js';
-import { waitFor, writeQuestionFile } from '../support/temp-dir.js';
+import { writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 /** Both ways the relay can receive interactions; every end-to-end test runs in each. */
 export const MODES: readonly Mode[] = ['socket', 'http'];

@@ -3,23 +3,15 @@ import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Logger, pino } from 'pino';
 import { FREE_WRITE_INPUT } from '../../src/core/slack/ids.js';
-import { type FakeSlack, type Truthy, waitFor } from '../support/fake-slack/index.js';
+import type { FakeSlack } from '../support/fake-slack/index.js';
 import type { ObservedMessage, StoredMessage, WebApiCall } from '../support/fake-slack/types.js';
 import { ALICE, CHANNEL, elementsOf, type FoundElement } from '../support/relay-harness.js';
+import { waitFor } from '../support/wait.js';
 
 /** Long enough for the queue's back-off (1 s, 2 s, 4 s, … up to 60 s) after a few failed attempts. */
 export const AFTER_BACKOFF_MS = 90_000;
 
 const seqText = (seq: number) => String(seq).padStart(3, '0');
-
-/** Polls `check` until it gives a truthy value (a throw counts as "not yet"); fails after `timeoutMs`. */
-export function until<T>(
-  check: () => T | Promise<T>,
-  what: string,
-  timeoutMs = 10_000,
-): Promise<Truthy<T>> {
-  return waitFor(check, { timeoutMs, description: what });
-}
 
 /** The names in a run's `qa/` folder, sorted. */
 export async function qaNames(runDir: string): Promise<string[]> {
@@ -33,7 +25,7 @@ export function readAnswerFile(runDir: string, seq: number): Promise<string> {
 
 /** Waits until the relay has published `q-answers-NNN.json`; returns its text. */
 export async function waitForAnswerFile(runDir: string, seq: number): Promise<string> {
-  return until(
+  return waitFor(
     async () => {
       const names = await qaNames(runDir);
       return names.includes(`q-answers-${seqText(seq)}.json`) && readAnswerFile(runDir, seq);
@@ -118,7 +110,7 @@ export function waitForBatchMessage(
   seq: number,
   timeoutMs = 10_000,
 ): Promise<ObservedMessage> {
-  return until(
+  return waitFor(
     () => batchMessages(slack, runName, seq)[0],
     `the message of ${runName} batch ${seq}`,
     timeoutMs,
@@ -163,7 +155,7 @@ export function holdCalls(slack: FakeSlack, method: string, error = 'internal_er
   return {
     /** Waits until the relay has tried (and failed) `count` times. */
     waitRefused: (count = 1, timeoutMs = 20_000) =>
-      until(
+      waitFor(
         () => refusedSoFar() - before >= count,
         `${count} refused ${method} call(s) from the relay`,
         timeoutMs,
@@ -209,7 +201,7 @@ export function batchElements(
 
 /** Waits for the user's next ephemeral after the first `seen` ones. */
 export function nextEphemeral(slack: FakeSlack, user: string, seen: number) {
-  return until(() => slack.ephemerals(user)[seen], `ephemeral #${seen + 1} for ${user}`);
+  return waitFor(() => slack.ephemerals(user)[seen], `ephemeral #${seen + 1} for ${user}`);
 }
 
 /** Block and action id of an element, as the stand-in's click helpers take them. */
@@ -225,7 +217,7 @@ export function waitForMessage(
   what: string,
   timeoutMs = 10_000,
 ): Promise<StoredMessage> {
-  return until(
+  return waitFor(
     () => {
       const message = slack.message(CHANNEL, ts);
       return message && check(message) && message;
@@ -332,7 +324,7 @@ export async function writeFreeText(
   if (!button) throw new Error(`no ${actionId} in message ${ts}`);
   const openBefore = slack.views(user).length;
   await slack.clickButton({ channel: CHANNEL, ts, ...ids(button), user });
-  const modal = await until(() => slack.views(user)[openBefore], 'the free-write modal');
+  const modal = await waitFor(() => slack.views(user)[openBefore], 'the free-write modal');
   const before = JSON.stringify(current(slack, ts).blocks);
   await slack.submitView({
     viewId: String(modal.id),

@@ -15,7 +15,8 @@ import {
   startRelayHarness,
   visibleText,
 } from '../support/relay-harness.js';
-import { sampleBatch, waitFor, writeQuestionFile } from '../support/temp-dir.js';
+import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 const MINUTE = 60_000;
 

@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
 import { ALICE, BOB, CHANNEL, elementsOf, findElement } from '../support/relay-harness.js';
 import { type RelayProcess, spawnRelayFor } from '../support/spawn-relay.js';
-import { makeTempDir, sampleBatch, waitFor, writeQuestionFile } from '../support/temp-dir.js';
+import { makeTempDir, sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 /** Successful chat.postMessage calls, i.e. messages people would see appear. */
 const posts = (slack: FakeSlack) =>

@@ -13,13 +13,8 @@ import {
   visibleText,
 } from '../support/relay-harness.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
-import {
-  current,
-  hasNoControls,
-  until,
-  waitForAnswerFile,
-  waitForBatchMessage,
-} from './relay-steps.js';
+import { waitFor } from '../support/wait.js';
+import { current, hasNoControls, waitForAnswerFile, waitForBatchMessage } from './relay-steps.js';
 
 const exists = (file: string) =>
   access(file).then(
@@ -45,18 +40,18 @@ for (const mode of ['socket', 'http'] as Mode[]) {
       const run = h.runDir('run-gone');
       await writeQuestionFile(run, 1, oneTap);
       const posted = await waitForBatchMessage(h.slack, 'run-gone', 1);
-      await until(() => exists(stateFile(run)), 'the open run to have a state file');
+      await waitFor(() => exists(stateFile(run)), 'the open run to have a state file');
 
       await rm(run, { recursive: true });
       // rm deletes the question file before the folders: a sync in between sees the file
       // withdrawn; otherwise the folder is gone. Both close the batch.
-      const closed = await until(() => {
+      const closed = await waitFor(() => {
         const message = current(h.slack, posted.ts);
         const text = visibleText(message);
         return (text.includes('Run folder removed') || text.includes('Withdrawn')) && message;
       }, 'the message to say the batch is closed');
       assert.ok(hasNoControls(closed), 'nothing left to press');
-      await until(async () => !(await exists(stateFile(run))), 'the state file to go');
+      await waitFor(async () => !(await exists(stateFile(run))), 'the state file to go');
     });
 
     test('a run deleted while the relay was stopped is forgotten at the next start', async () => {
@@ -75,11 +70,11 @@ for (const mode of ['socket', 'http'] as Mode[]) {
         user: ALICE,
       });
       await waitForAnswerFile(run, 1);
-      await until(() => hasNoControls(current(h.slack, posted.ts)), 'the answered message');
+      await waitFor(() => hasNoControls(current(h.slack, posted.ts)), 'the answered message');
       assert.ok(await exists(stateFile(run)), 'an answered run keeps its state while it exists');
 
       await h.restart(() => rm(run, { recursive: true }));
-      await until(async () => !(await exists(stateFile(run))), 'the state file to go');
+      await waitFor(async () => !(await exists(stateFile(run))), 'the state file to go');
       assert.equal(h.slack.messages(CHANNEL).length, 1, 'nothing new posted');
     });
   });

@@ -15,6 +15,7 @@ import {
   startRelayHarness,
   visibleText,
 } from '../support/relay-harness.js';
+import { waitFor } from '../support/wait.js';
 import {
   AFTER_BACKOFF_MS,
   afterCall,
@@ -34,7 +35,6 @@ import {
   pressSubmit,
   pressYesNo,
   publishRun,
-  until,
   WARN,
   waitForAnswerFile,
   waitForBatchMessage,
@@ -265,7 +265,7 @@ for (const mode of ['socket', 'http'] as Mode[]) {
       );
       const run = h.runDir('run-split');
       await publishRun(staging, run, { 'q-out-001.json': SPLIT_BATCH });
-      await until(
+      await waitFor(
         () => okCalls(h.slack, 'chat.postMessage').some((c) => c.args.thread_ts !== undefined),
         'the thread reply posted after the retry',
         AFTER_BACKOFF_MS,
@@ -305,7 +305,7 @@ for (const mode of ['socket', 'http'] as Mode[]) {
         const opens = () => h.slack.calls.filter((c) => c.method === 'apps.connections.open');
         const opened = opens().length;
         await h.slack.disconnectAll('refresh_requested');
-        await until(
+        await waitFor(
           () => opens().length > opened && h.slack.connectionCount === 1,
           'the relay reconnected',
           30_000,

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import { type Harness, startRelayHarness } from '../support/relay-harness.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 import { MODES } from './relay-session.js';
 import {
   AFTER_BACKOFF_MS,
@@ -13,7 +14,6 @@ import {
   failedCalls,
   formatBatch,
   type LogRecord,
-  until,
   WARN,
   waitForBatchMessage,
 } from './relay-steps.js';
@@ -41,14 +41,14 @@ for (const mode of MODES) {
       const run = h.runDir('run-outage');
       await writeQuestionFile(run, 1, formatBatch(1));
       // two attempts of the queue failed (each the client's 5), and a third has started
-      await until(
+      await waitFor(
         () => failedCalls(slack, 'chat.postMessage').length > 2 * CLIENT_ATTEMPTS,
         "the queue's third attempt during the outage",
         AFTER_BACKOFF_MS,
       );
       slack.clearFailures('chat.postMessage');
       await waitForBatchMessage(slack, 'run-outage', 1, AFTER_BACKOFF_MS);
-      await until(
+      await waitFor(
         () => records.some((r) => r.msg === 'batch posted' && r.runDir === run),
         'the batch logged as posted',
       );

@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
 import { CHANNEL } from '../support/relay-harness.js';
 import { type RelayProcess, spawnRelayFor } from '../support/spawn-relay.js';
-import { makeTempDir, sampleBatch, waitFor, writeQuestionFile } from '../support/temp-dir.js';
+import { makeTempDir, sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 /** More runs than the queue syncs at once, so some are still waiting for a turn at SIGTERM. */
 const RUNS = 12;

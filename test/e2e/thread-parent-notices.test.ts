@@ -11,7 +11,7 @@ import {
   type Harness,
   startRelayHarness,
 } from '../support/relay-harness.js';
-import { waitFor } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 import { MODES, postBatch, thread } from './relay-session.js';
 
 const RUN = 'run-threaded';

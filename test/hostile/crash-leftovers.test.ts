@@ -10,7 +10,8 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { tempPathBeside } from '../../src/fs/durable-io.js';
 import { healthyRelayPerTest, MODES, postBatch } from '../e2e/relay-session.js';
-import { sampleBatch, waitFor } from '../support/temp-dir.js';
+import { sampleBatch } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 /** The pid of a process that has exited. */
 async function deadPid(): Promise<number> {

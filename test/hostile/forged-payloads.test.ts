@@ -16,7 +16,7 @@ import {
 } from '../e2e/relay-session.js';
 import type { JsonObject } from '../support/fake-slack/index.js';
 import { ALICE, CHANNEL, findElement, type Harness } from '../support/relay-harness.js';
-import { waitFor } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 // These need a leaked signing secret or app token; Slack apps treat payloads as untrusted anyway.
 

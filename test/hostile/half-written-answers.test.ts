@@ -23,7 +23,7 @@ import {
   startRelayHarness,
   visibleText,
 } from '../support/relay-harness.js';
-import { waitFor } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

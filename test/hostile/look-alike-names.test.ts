@@ -12,7 +12,8 @@ import { runCheck } from '../../src/cli/check-command.js';
 import { PROTOCOL_NAMES_RULE } from '../../src/core/protocol/look-alike-names.js';
 import { assertSlackHealthy, MODES, postBatch } from '../e2e/relay-session.js';
 import { channelMessages, type Harness, startRelayHarness } from '../support/relay-harness.js';
-import { sampleBatch, waitFor, writeQuestionFile } from '../support/temp-dir.js';
+import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 const RUN = 'run-odd-names';
 const ODD: [string, string][] = [

@@ -7,7 +7,8 @@ import { controlOf } from '../e2e/relay-session.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
 import { ALICE, CHANNEL, findElement, freePort, type Mode } from '../support/relay-harness.js';
 import { type RelayProcess, spawnRelayFor } from '../support/spawn-relay.js';
-import { makeTempDir, waitFor, writeQuestionFile } from '../support/temp-dir.js';
+import { makeTempDir, writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 /** In every hostile body that has room for it; no log line may ever show it. */
 export const SECRET = 'xoxb-hostile-marker-0000';

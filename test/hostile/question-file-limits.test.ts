@@ -25,7 +25,8 @@ import {
   startRelayHarness,
   visibleText,
 } from '../support/relay-harness.js';
-import { waitFor, writeQuestionFile } from '../support/temp-dir.js';
+import { writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 const yesNo = (id: string) => ({ id, type: 'yes-no', prompt: `${id}?` });
 const nested = (levels: number): string => `${'['.repeat(levels)}${']'.repeat(levels)}`;

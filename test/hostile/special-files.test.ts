@@ -12,7 +12,8 @@ import { runCheck } from '../../src/cli/check-command.js';
 import { runPreview } from '../../src/cli/preview-command.js';
 import { headerOf, healthyRelayPerTest, MODES } from '../e2e/relay-session.js';
 import { channelMessages, type Harness, visibleText } from '../support/relay-harness.js';
-import { sampleBatch, waitFor } from '../support/temp-dir.js';
+import { sampleBatch } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 const SECRET = 'xoxb-0000-token-outside-the-run';
 

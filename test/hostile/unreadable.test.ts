@@ -16,7 +16,8 @@ import { headerOf, MODES } from '../e2e/relay-session.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
 import { CHANNEL, elementsOf, freePort, visibleText } from '../support/relay-harness.js';
 import { type RelayProcess, spawnRelayFor } from '../support/spawn-relay.js';
-import { makeTempDir, sampleBatch, waitFor, writeQuestionFile } from '../support/temp-dir.js';
+import { makeTempDir, sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 const NOBODY = { uid: 65534, gid: 65534 };
 const asRoot = process.getuid?.() === 0;

@@ -10,7 +10,8 @@ import { createBatchQueue } from '../../src/queue/batch-queue.js';
 import { type PresentContext, type Presenter, PresentRefused } from '../../src/queue/presenter.js';
 import { openFileStateStore } from '../../src/store/file-state-store.js';
 import type { StateStore } from '../../src/store/state-store.js';
-import { makeTempDir, sampleBatch, waitFor, writeQuestionFile } from '../support/temp-dir.js';
+import { makeTempDir, sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 const log = pino({ level: process.env.TEST_LOG ?? 'silent' });
 

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
 import { pino } from 'pino';
 import { createRunScheduler } from '../../src/queue/run-scheduler.js';
-import { waitFor } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 /** A logger whose lines can be read back. */
 function capturingLog() {

@@ -5,7 +5,7 @@ import pino from 'pino';
 import { ErrorCode, RelayError } from '../../src/errors.js';
 import { connectRedis, RedisUnavailableError } from '../../src/redis/redis-connection.js';
 import { needsRedis, type RedisTestServer, startRedisServer } from '../support/redis-server.js';
-import { waitFor } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 /** A logger that keeps its lines. */
 function keptLog() {

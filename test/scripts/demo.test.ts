@@ -4,7 +4,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { makeTempDir, waitFor } from '../support/temp-dir.js';
+import { makeTempDir } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 

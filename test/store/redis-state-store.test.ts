@@ -8,7 +8,7 @@ import { redisKeys } from '../../src/redis/redis-keys.js';
 import { makeRecord } from '../support/make-record.js';
 import { needsRedis, type RedisTestServer, startRedisServer } from '../support/redis-server.js';
 import { freshNamespace, openTestRedisStore } from '../support/redis-store.js';
-import { waitFor } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 describe('the Redis store beyond the contract', () => {
   let server: RedisTestServer | undefined;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FakeSlack } from './fake-slack/index.js';
 import { CHANNEL } from './relay-harness.js';
-import { waitFor } from './temp-dir.js';
+import { waitFor } from './wait.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const tsxLoader = pathToFileURL(createRequire(path.join(repo, 'package.json')).resolve('tsx')).href;

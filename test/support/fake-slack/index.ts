@@ -27,6 +27,4 @@ export { DELIVERY_FAILURE_KINDS } from './types.js';
 export type { ElementRef, InteractionResult, SuggestResult, SurfaceRef } from './user-actions.js';
 export type { Surface } from './validate-blocks.js';
 export { formatIssue, validateMessageBlocks, validateView } from './validate-blocks.js';
-export type { Truthy, WaitForOptions } from './wait-for.js';
-export { waitFor } from './wait-for.js';
 export { TRIGGER_LIFETIME_MS, WORKSPACE_IDENTITY } from './workspace.js';
