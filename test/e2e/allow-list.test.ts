@@ -6,6 +6,7 @@ import { afterEach, describe, test } from 'node:test';
 import { parseBlockId } from '../../src/core/slack/decode-action.js';
 import { FREE_WRITE_INPUT } from '../../src/core/slack/ids.js';
 import type { FakeSlack } from '../support/fake-slack/index.js';
+import { captureLog, LEVEL, type LogRecord } from '../support/log-capture.js';
 import {
   ALICE,
   BOB,
@@ -19,18 +20,15 @@ import {
 import { writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
 import {
-  capturingLogger,
   current,
   expectedAnswerFile,
   ids,
-  type LogRecord,
   nextEphemeral,
   pickMany,
   pickOne,
   pressSubmit,
   pressYesNo,
   qaNames,
-  WARN,
   waitForAnswerFile,
   waitForBatchMessage,
   waitForMessage,
@@ -94,7 +92,7 @@ async function groupsRefetched(slack: FakeSlack): Promise<void> {
 }
 
 const refusals = (records: LogRecord[]) =>
-  records.filter((r) => r.level === WARN && r.msg.startsWith('refused:'));
+  records.filter((r) => r.level === LEVEL.warn && r.msg.startsWith('refused:'));
 
 const chatUpdates = (slack: FakeSlack) =>
   slack.calls.filter((c) => c.method === 'chat.update').length;
@@ -108,7 +106,7 @@ for (const mode of ['socket', 'http'] as Mode[]) {
     });
 
     test('someone not on the list tries every control: an ephemeral each time, nothing changes; the listed person answers', async () => {
-      const { log, records } = capturingLogger();
+      const { log, records } = captureLog('info');
       h = await startRelayHarness(mode, {
         log,
         config: { allowedUsers: { users: [ALICE], groups: [] } },
@@ -234,7 +232,7 @@ for (const mode of ['socket', 'http'] as Mode[]) {
     });
 
     test('a user-group allow list: members answer, others are refused, membership changes are picked up, and a modal opened before removal is refused on submit', async () => {
-      const { log, records } = capturingLogger();
+      const { log, records } = captureLog('info');
       h = await startRelayHarness(mode, {
         log,
         config: { allowedUsers: { users: [], groups: [GROUP] } },

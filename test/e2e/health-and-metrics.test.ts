@@ -3,6 +3,7 @@
 // connection, and the operator's log lines for each batch.
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
+import { captureLog, type LogRecord } from '../support/log-capture.js';
 import {
   family,
   getHealth,
@@ -22,7 +23,7 @@ import {
   submit,
   waitForAnswered,
 } from './relay-session.js';
-import { capturingLogger, type LogRecord, writeAnswerFileAsOtherTool } from './relay-steps.js';
+import { writeAnswerFileAsOtherTool } from './relay-steps.js';
 
 /** Two questions (one alone would be answered by a single tap, without Submit). */
 const BATCH = {
@@ -76,7 +77,7 @@ for (const mode of MODES) {
     });
 
     test('a batch posted, answered, and another answered elsewhere: counted, timed and logged once each', async () => {
-      const { log, records } = capturingLogger();
+      const { log, records } = captureLog('info');
       const port = await freePort();
       h = await startRelayHarness(mode, { log, config: { metricsPort: port } });
       const ready = records.find((r) => r.msg === 'relay ready');
@@ -200,7 +201,7 @@ describe('health while Socket Mode is down', () => {
   });
 
   test('/healthz answers 503 while the stand-in refuses to reconnect, and 200 once it lets the relay back', async () => {
-    const { log, records } = capturingLogger();
+    const { log, records } = captureLog('info');
     const port = await freePort();
     h = await startRelayHarness('socket', { log, config: { metricsPort: port } });
     await healthUntil(port, 200);

@@ -1,7 +1,6 @@
 // Steps and looks shared by the end-to-end tests of a batch's life and of Slack failures.
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type Logger, pino } from 'pino';
 import { FREE_WRITE_INPUT } from '../../src/core/slack/ids.js';
 import type { FakeSlack } from '../support/fake-slack/index.js';
 import type { ObservedMessage, StoredMessage, WebApiCall } from '../support/fake-slack/types.js';
@@ -167,28 +166,6 @@ export function holdCalls(slack: FakeSlack, method: string, error = 'internal_er
 
 /** Holds `chat.update` (see {@link holdCalls}). */
 export const holdMessageUpdates = (slack: FakeSlack) => holdCalls(slack, 'chat.update');
-
-/** One pino line as an object. */
-export type LogRecord = Record<string, unknown> & { level: number; msg: string };
-
-/** A pino logger that keeps every line (info and up, or `TEST_LOG`) for assertions. */
-export function capturingLogger(): { log: Logger; records: LogRecord[] } {
-  const records: LogRecord[] = [];
-  const echo = process.env.TEST_LOG !== undefined && process.env.TEST_LOG !== 'silent';
-  const log = pino(
-    { level: echo ? (process.env.TEST_LOG as string) : 'info' },
-    {
-      write(line: string) {
-        records.push(JSON.parse(line) as LogRecord);
-        if (echo) process.stderr.write(line);
-      },
-    },
-  );
-  return { log, records };
-}
-
-/** pino's number for `warn`. */
-export const WARN = 40;
 
 /** Every interactive element of a batch: the channel message and its thread replies. */
 export function batchElements(

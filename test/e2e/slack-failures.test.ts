@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, test } from 'node:test';
 import type { ObservedMessage } from '../support/fake-slack/index.js';
+import { captureLog, LEVEL, type LogRecord } from '../support/log-capture.js';
 import {
   ALICE,
   CHANNEL,
@@ -20,7 +21,6 @@ import {
   AFTER_BACKOFF_MS,
   afterCall,
   batchMessages,
-  capturingLogger,
   current,
   expectedAnswerFile,
   failedCalls,
@@ -29,13 +29,11 @@ import {
   holdCalls,
   holdMessageUpdates,
   ids,
-  type LogRecord,
   okCalls,
   pickOne,
   pressSubmit,
   pressYesNo,
   publishRun,
-  WARN,
   waitForAnswerFile,
   waitForBatchMessage,
   waitForMessage,
@@ -60,7 +58,7 @@ const SPLIT_BATCH = {
 const retryWarnings = (records: readonly LogRecord[], runDir: string) =>
   records.filter(
     (r) =>
-      r.level === WARN &&
+      r.level === LEVEL.warn &&
       r.runDir === runDir &&
       r.msg === 'could not show the batch to people; keeping it and trying again',
   );
@@ -74,7 +72,7 @@ for (const mode of ['socket', 'http'] as Mode[]) {
     let records: LogRecord[];
     let staging: string;
     const start = async () => {
-      const captured = capturingLogger();
+      const captured = captureLog('info');
       records = captured.records;
       h = await startRelayHarness(mode, { log: captured.log });
       staging = path.join(h.root, 'staging');

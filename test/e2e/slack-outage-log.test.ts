@@ -4,19 +4,12 @@
 // the Web API client's and the queue's, and are not logged one by one.
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
+import { captureLog, LEVEL, type LogRecord } from '../support/log-capture.js';
 import { type Harness, startRelayHarness } from '../support/relay-harness.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
 import { MODES } from './relay-session.js';
-import {
-  AFTER_BACKOFF_MS,
-  capturingLogger,
-  failedCalls,
-  formatBatch,
-  type LogRecord,
-  WARN,
-  waitForBatchMessage,
-} from './relay-steps.js';
+import { AFTER_BACKOFF_MS, failedCalls, formatBatch, waitForBatchMessage } from './relay-steps.js';
 
 const DOWN = 'Slack cannot be reached; the relay keeps trying and logs once it is back';
 const BACK = 'Slack can be reached again';
@@ -34,7 +27,7 @@ for (const mode of MODES) {
     });
 
     test('logged once when it starts and once when it ends, however many retries', async () => {
-      const { log, records } = capturingLogger();
+      const { log, records } = captureLog('info');
       h = await startRelayHarness(mode, { log });
       const slack = h.slack;
       slack.failNext('chat.postMessage', { status: 503 }, 1000);
@@ -60,7 +53,7 @@ for (const mode of MODES) {
         0,
         `one line for the outage, not one for each of ${failedCalls(slack, 'chat.postMessage').length} failed calls`,
       );
-      assert.equal(down?.level, WARN);
+      assert.equal(down?.level, LEVEL.warn);
       assert.equal(down?.method, 'chat.postMessage');
       assert.equal(down?.problem, 'HTTP 503');
       const [back, ...moreBack] = lines(BACK);
@@ -85,7 +78,9 @@ for (const mode of MODES) {
       );
 
       const stacks = records
-        .filter((r) => r.level >= WARN && typeof (r.err as { stack?: unknown })?.stack === 'string')
+        .filter(
+          (r) => r.level >= LEVEL.warn && typeof (r.err as { stack?: unknown })?.stack === 'string',
+        )
         .map((r) => r.msg);
       assert.deepEqual(stacks, [], 'no stack trace for an expected, retried failure');
       assert.deepEqual(slack.failures, []);

@@ -5,6 +5,7 @@ import { afterEach, describe, test } from 'node:test';
 import { runDoctor } from '../../src/cli/doctor-command.js';
 import { readStoredRecords } from '../../src/store/file-state-store.js';
 import type { JsonObject } from '../support/fake-slack/index.js';
+import { captureLog, type LogRecord } from '../support/log-capture.js';
 import {
   ALICE,
   BOB,
@@ -27,7 +28,6 @@ import {
   submit,
   thread,
 } from './relay-session.js';
-import { capturingLogger, type LogRecord } from './relay-steps.js';
 
 /** A choose-one question whose options are long, so a dozen of them fill a message. */
 const longChoice = (i: number) => ({
@@ -60,7 +60,7 @@ for (const mode of MODES) {
     let h: Harness;
     let records: LogRecord[];
     const start = async (options: RelayHarnessOptions = {}) => {
-      const captured = capturingLogger();
+      const captured = captureLog('info');
       records = captured.records;
       h = await startRelayHarness(mode, { log: captured.log, ...options });
     };

@@ -19,14 +19,13 @@ import {
 } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { type TestContext, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { watch } from 'chokidar';
-import pino from 'pino';
 import type { RunFsEvent } from '../../src/fs/run-events.js';
 import { watchErrorHint } from '../../src/fs/watch-error-hint.js';
 import { watchRuns } from '../../src/fs/watch-runs.js';
+import { captureLog } from '../support/log-capture.js';
 import { waitFor } from '../support/wait.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -34,16 +33,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** An event plus the file's content read when it arrived, as the real consumer would. */
 type Seen = RunFsEvent & { content?: string };
 
-function captureLog() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n')) if (line) lines.push(JSON.parse(line));
-      done();
-    },
-  });
-  return { log: pino({ level: 'debug' }, stream), lines };
-}
+const debugLog = () => {
+  const { log, records: lines } = captureLog('debug');
+  return { log, lines };
+};
 
 /** A temp folder plus a way to start watchers; everything is closed and removed after the test. */
 async function setup(t: TestContext) {
@@ -62,7 +55,7 @@ async function setup(t: TestContext) {
   ) => {
     const seen: Seen[] = [];
     const appeared: string[] = [];
-    const { log, lines } = captureLog();
+    const { log, lines } = debugLog();
     const watcher = watchRuns(
       paths,
       (event) => {
@@ -259,7 +252,7 @@ test('a missing watch path does not throw, and a run dir created later works', a
   assert.ok(w.lines.some((l) => l.path === run && l.msg === 'watch path does not exist yet'));
   await put(path.join(run, 'qa', 'q-out-001.json'));
   await w.waitQaFile(run, 'q-out-001.json');
-  const other = watchRuns(['/nonexistent/o7/runs'], () => {}, captureLog());
+  const other = watchRuns(['/nonexistent/o7/runs'], () => {}, debugLog());
   await other.ready;
   await other.close();
 });
@@ -468,7 +461,7 @@ test('delivers no events once close() has resolved', async (t) => {
 
 test('close() before the first scan finishes settles ready', async (t) => {
   const { dir } = await setup(t);
-  const { log } = captureLog();
+  const { log } = debugLog();
   const watcher = watchRuns([path.join(dir, 'runs')], () => {}, { log });
   await watcher.close();
   await watcher.ready;

@@ -1,17 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient } from '@redis/client';
-import pino from 'pino';
 import { ErrorCode, RelayError } from '../../src/errors.js';
 import { connectRedis, RedisUnavailableError } from '../../src/redis/redis-connection.js';
+import { captureLog } from '../support/log-capture.js';
 import { needsRedis, type RedisTestServer, startRedisServer } from '../support/redis-server.js';
 import { waitFor } from '../support/wait.js';
 
 /** A logger that keeps its lines. */
 function keptLog() {
-  const lines: Array<Record<string, unknown>> = [];
-  const log = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line)) });
-  return { log, lines, said: (msg: RegExp) => lines.filter((l) => msg.test(String(l.msg))) };
+  const { log, records: lines, said } = captureLog('debug');
+  return { log, lines, said };
 }
 
 /** The RelayError `work` rejects with. */

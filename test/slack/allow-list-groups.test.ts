@@ -7,13 +7,11 @@ import { pino } from 'pino';
 import { createGroupMembers } from '../../src/slack/allow-list-groups.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
 import { silentLogger } from '../support/fake-slack/slack-clients.js';
+import { captureLog } from '../support/log-capture.js';
 import { waitFor } from '../support/wait.js';
 
-type Line = { level: number; msg: string; group?: string; code?: string };
-
 function capture() {
-  const lines: Line[] = [];
-  const log = pino({ level: 'warn' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  const { log, records: lines } = captureLog('warn');
   return { log, lines };
 }
 

@@ -1,11 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { type Logger, pino } from 'pino';
+import type { Logger } from 'pino';
 import { type RunningRelay, runStart, type StartOptions } from '../../src/cli/start-command.js';
 import type { Config } from '../../src/config/config-schema.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack/index.js';
 import type { ObservedMessage } from './fake-slack/types.js';
+import { quietLog } from './log-capture.js';
 import { makeTempDir } from './temp-dir.js';
 
 export const CHANNEL = 'C0RELAY01';
@@ -74,7 +75,7 @@ export async function startRelayHarness(mode: Mode, options: RelayHarnessOptions
   const port = mode === 'http' ? await freePort() : 0;
   if (mode === 'http') slack.setRequestUrl(`http://127.0.0.1:${port}/slack/events`);
   const config: Config = { ...configFor(slack, root, mode, port), ...options.config };
-  const log = options.log ?? pino({ level: process.env.TEST_LOG ?? 'silent' });
+  const log = options.log ?? quietLog();
   const start: StartOptions = { ...QUICK_RETRIES, ...options.start };
   let relay: RunningRelay | undefined = await runStart(config, log, start);
   return {
