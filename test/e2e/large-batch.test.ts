@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BLOCK_KIT_LIMITS } from '../../src/core/slack/block-kit-limits.js';
+import { SLACK_LIMITS } from '../support/fake-slack/slack-limits.js';
 import { ALICE, channelMessages, elementsOf } from '../support/relay-harness.js';
 import { waitFor } from '../support/wait.js';
 import {
@@ -109,7 +109,7 @@ for (const mode of MODES) {
       // Each message within Slack's limits, each question in exactly one message, in order.
       const seen: number[] = [];
       for (const [k, message] of messages.entries()) {
-        assert.ok(message.blocks.length <= BLOCK_KIT_LIMITS.messageBlocks);
+        assert.ok(message.blocks.length <= SLACK_LIMITS.message.blocks);
         seen.push(...questionIndicesIn(message.blocks));
         const submits = elementsOf(message.blocks).filter((e) => e.actionId === 'o7.submit');
         assert.equal(

@@ -4,7 +4,7 @@ import type { KnownBlock } from '@slack/types';
 import type { Question } from '../../../src/core/protocol/question.js';
 import type { BatchView } from '../../../src/core/slack/batch-view.js';
 import type { SlackMessage } from '../../../src/core/slack/render-batch-messages.js';
-import { messageProblems } from './block-kit-checker.js';
+import { messageRefusals, viewRefusals } from '../../support/fake-slack/index.js';
 
 export const KEY = 'AbC-12_xyz09.3';
 export const REVISION = '0123abcd';
@@ -28,10 +28,41 @@ export function makeView(questions: Question[], overrides: Partial<BatchView> = 
 export const optionTexts = (count: number, prefix = 'Option'): string[] =>
   Array.from({ length: count }, (_, i) => `${prefix} ${i + 1}`);
 
-/** Fails with every problem the checker finds in any message. */
+// Tokens the relay writes into mrkdwn itself: a user mention and a localised date.
+const RELAY_TOKENS = /<@[UWB][A-Z0-9]+>|<!date\^\d+\^\{date_short_pretty\} at \{time\}\|[^<>]+>/g;
+
+/**
+ * The relay's own rule for mrkdwn (not Slack's): agent text is escaped, so apart from the
+ * relay's tokens no `<` is left and every `&` starts an entity.
+ */
+function unescapedMrkdwn(value: unknown, path: string): string[] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => unescapedMrkdwn(v, `${path}/${i}`));
+  if (typeof value !== 'object' || value === null) return [];
+  const object = value as Record<string, unknown>;
+  const found = Object.entries(object).flatMap(([k, v]) => unescapedMrkdwn(v, `${path}/${k}`));
+  if (object.type !== 'mrkdwn' || typeof object.text !== 'string') return found;
+  const rest = object.text.replace(RELAY_TOKENS, '');
+  if (rest.includes('<')) found.push(`${path}: unescaped "<" in mrkdwn: ${rest.slice(0, 80)}`);
+  if (/&(?!amp;|lt;|gt;)/.test(rest)) found.push(`${path}: unescaped "&" in mrkdwn`);
+  return found;
+}
+
+/** Fails with everything Slack would refuse in any message, and any unescaped agent text. */
 export function assertWithinLimits(messages: SlackMessage[]): void {
-  const problems = messages.flatMap((m, i) => messageProblems(m).map((p) => `message ${i}: ${p}`));
+  const problems = messages.flatMap((m, i) =>
+    [
+      ...messageRefusals(m),
+      ...unescapedMrkdwn({ type: 'mrkdwn', text: m.text }, 'text'),
+      ...unescapedMrkdwn(m.blocks, '/blocks'),
+    ].map((p) => `message ${i}: ${p}`),
+  );
   assert.deepEqual(problems, []);
+}
+
+/** Fails with everything Slack would refuse in a modal, and any unescaped agent text. */
+export function assertModalOk(view: object): void {
+  const modal = view as Record<string, unknown>;
+  assert.deepEqual([...viewRefusals(modal), ...unescapedMrkdwn(modal.blocks, '/view/blocks')], []);
 }
 
 type Element = Record<string, unknown> & { type: string; action_id?: string };

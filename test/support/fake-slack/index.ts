@@ -10,6 +10,7 @@ export { MANIFEST_BOT_SCOPES, startFakeSlack } from './fake-slack.js';
 export type { RequestUrlAnswer } from './http-delivery.js';
 export { slackSignature } from './http-delivery.js';
 export type { MentionTarget, ParsedMention } from './mentions.js';
+export { messageRefusals, viewRefusals } from './slack-would-refuse.js';
 export type { DisconnectReason, RawFrameResult, SocketDelivery } from './socket-mode-hub.js';
 export type {
   AckResult,
