@@ -7,15 +7,8 @@ import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
 import { BOB } from '../support/relay-harness.js';
 import { type RelayProcess, spawnRelayFor } from '../support/spawn-relay.js';
 import { makeTempDir } from '../support/temp-dir.js';
-import {
-  askMessage,
-  exitCodeOf,
-  pick,
-  press,
-  saveFollowUp,
-  spawnAsk,
-  waitForText,
-} from './ask-session.js';
+import { exitCodeOf, spawnAsk } from './ask-process.js';
+import { askMessage, choose, click, saveFollowUp, waitForText } from './relay-steps.js';
 
 describe('ask across a relay crash', () => {
   let slack: FakeSlack;
@@ -50,10 +43,10 @@ describe('ask across a relay crash', () => {
     const message = jsonBlock({ openQuestions: [reposQuestion, rateLimitQuestion] });
     ask = spawnAsk(stateDir(), root, message);
     const posted = await askMessage(slack);
-    await pick(slack, posted.ts, 0, 1); // Multi-repo
+    await choose(slack, posted.ts, 0, [1]); // Multi-repo
     await saveFollowUp(slack, 'web: /abs/web');
     await waitForText(slack, posted.ts, 'web: /abs/web');
-    await pick(slack, posted.ts, 1, 1);
+    await choose(slack, posted.ts, 1, [1]);
     await proc.kill('SIGKILL');
 
     const runFiles = await readdir(path.join(stateDir(), 'runs'));
@@ -68,7 +61,7 @@ describe('ask across a relay crash', () => {
     proc = start();
     await proc.waitForLog('relay ready');
     // Bob's Slack client holds no selections: everything comes from the relay's state.
-    await press(slack, posted.ts, 'o7.submit', BOB);
+    await click(slack, posted.ts, 'o7.submit', BOB);
     assert.equal(await exitCodeOf(ask), 0, ask.stderr());
     assert.equal(
       ask.stdout(),

@@ -117,7 +117,6 @@ describe('publishFileNoClobber', () => {
         await waitFor(
           () => results().filter((r) => r.name === name).length === WRITERS,
           `all writers to report round ${round}`,
-          60_000,
         );
         await waitFor(() => reader.wholeReads() > 0, 'the reader to see the file once');
         await reader.stop();

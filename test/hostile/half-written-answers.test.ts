@@ -8,8 +8,9 @@ import { appendFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { pino } from 'pino';
-import { assertSlackHealthy, MODES } from '../e2e/relay-session.js';
 import {
+  assertSlackHealthy,
+  E2E_MODE,
   expectedAnswerFile,
   formatBatch,
   hasNoControls,
@@ -27,80 +28,77 @@ import { waitFor } from '../support/wait.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-for (const mode of MODES) {
-  describe(`an answer file another provider writes in place (${mode} mode)`, () => {
-    let h: Harness;
-    const lines: Record<string, unknown>[] = [];
+const mode = E2E_MODE;
+describe(`an answer file another provider writes in place (${mode} mode)`, () => {
+  let h: Harness;
+  const lines: Record<string, unknown>[] = [];
 
-    beforeEach(async () => {
-      lines.length = 0;
-      const log = pino({ level: 'warn' }, { write: (l: string) => lines.push(JSON.parse(l)) });
-      h = await startRelayHarness(mode, { log });
-    });
-    afterEach(async () => {
-      try {
-        assertSlackHealthy(h);
-      } finally {
-        await h.stop();
-      }
-    });
-
-    test('is shown with its answers once it is whole', { timeout: 60_000 }, async () => {
-      const run = h.runDir('run-slow-writer');
-      await publishRun(path.join(h.root, 'staging'), run, { 'q-out-001.json': formatBatch(1) });
-      const message = await waitForBatchMessage(h.slack, 'run-slow-writer', 1);
-      const text = expectedAnswerFile(formatBatch(1), { format: 'CSV', go: false });
-      const file = path.join(run, 'qa', 'q-answers-001.json');
-      const half = Math.floor(text.length / 2);
-      await writeFile(file, text.slice(0, half));
-      await pause(400); // the relay sees the half file; less than the second it waits
-      await appendFile(file, text.slice(half));
-
-      const final = await waitForMessage(
-        h.slack,
-        message.ts,
-        (m) => hasNoControls(m) && visibleText(m).includes('*Answer:*\n>CSV'),
-        'the batch answered elsewhere, with its answers',
-        20_000,
-      );
-      const shown = visibleText(final);
-      assert.match(shown, /Answered in another tool · /);
-      assert.match(shown, /\*Answer:\*\n>No/);
-      assert.equal(shown.includes('—'), false, 'no answer is left blank');
-      assert.deepEqual(lines, [], 'nothing to warn about');
-    });
-
-    test('that never parses is given up on with the reason, in Slack and the log', {
-      timeout: 60_000,
-    }, async () => {
-      const run = h.runDir('run-bad-writer');
-      await publishRun(path.join(h.root, 'staging'), run, { 'q-out-001.json': formatBatch(1) });
-      const message = await waitForBatchMessage(h.slack, 'run-bad-writer', 1);
-      const file = path.join(run, 'qa', 'q-answers-001.json');
-      await writeFile(file, '{"seq": 1, "answers": [');
-
-      const notice = await waitFor(
-        () =>
-          channelMessages(h.slack).find((m) =>
-            m.text.startsWith('Run run-bad-writer, batch 1 was answered'),
-          ),
-        'the notice',
-        20_000,
-      );
-      assert.ok(
-        visibleText(notice).includes(
-          `${file}: 1 problem\n  - at (whole file): invalid JSON at line 1, column 24: expected a JSON value, found the end of the file`,
-        ),
-        visibleText(notice),
-      );
-      await waitForMessage(h.slack, message.ts, hasNoControls, 'the batch closed', 20_000);
-      const warned = lines.filter(
-        (l) =>
-          l.msg ===
-          "another provider's answer file does not follow the protocol; its answers are not shown",
-      );
-      assert.equal(warned.length, 1);
-      assert.equal(warned[0]?.file, file);
-    });
+  beforeEach(async () => {
+    lines.length = 0;
+    const log = pino({ level: 'warn' }, { write: (l: string) => lines.push(JSON.parse(l)) });
+    h = await startRelayHarness(mode, { log });
   });
-}
+  afterEach(async () => {
+    try {
+      assertSlackHealthy(h);
+    } finally {
+      await h.stop();
+    }
+  });
+
+  test('is shown with its answers once it is whole', { timeout: 60_000 }, async () => {
+    const run = h.runDir('run-slow-writer');
+    await publishRun(path.join(h.root, 'staging'), run, { 'q-out-001.json': formatBatch(1) });
+    const message = await waitForBatchMessage(h.slack, 'run-slow-writer', 1);
+    const text = expectedAnswerFile(formatBatch(1), { format: 'CSV', go: false });
+    const file = path.join(run, 'qa', 'q-answers-001.json');
+    const half = Math.floor(text.length / 2);
+    await writeFile(file, text.slice(0, half));
+    await pause(400); // the relay sees the half file; less than the second it waits
+    await appendFile(file, text.slice(half));
+
+    const final = await waitForMessage(
+      h.slack,
+      message.ts,
+      (m) => hasNoControls(m) && visibleText(m).includes('*Answer:*\n>CSV'),
+      'the batch answered elsewhere, with its answers',
+    );
+    const shown = visibleText(final);
+    assert.match(shown, /Answered in another tool · /);
+    assert.match(shown, /\*Answer:\*\n>No/);
+    assert.equal(shown.includes('—'), false, 'no answer is left blank');
+    assert.deepEqual(lines, [], 'nothing to warn about');
+  });
+
+  test('that never parses is given up on with the reason, in Slack and the log', {
+    timeout: 60_000,
+  }, async () => {
+    const run = h.runDir('run-bad-writer');
+    await publishRun(path.join(h.root, 'staging'), run, { 'q-out-001.json': formatBatch(1) });
+    const message = await waitForBatchMessage(h.slack, 'run-bad-writer', 1);
+    const file = path.join(run, 'qa', 'q-answers-001.json');
+    await writeFile(file, '{"seq": 1, "answers": [');
+
+    const notice = await waitFor(
+      () =>
+        channelMessages(h.slack).find((m) =>
+          m.text.startsWith('Run run-bad-writer, batch 1 was answered'),
+        ),
+      'the notice',
+    );
+    assert.ok(
+      visibleText(notice).includes(
+        `${file}: 1 problem\n  - at (whole file): invalid JSON at line 1, column 24: expected a JSON value, found the end of the file`,
+      ),
+      visibleText(notice),
+    );
+    await waitForMessage(h.slack, message.ts, hasNoControls, 'the batch closed');
+    const warned = lines.filter(
+      (l) =>
+        l.msg ===
+        "another provider's answer file does not follow the protocol; its answers are not shown",
+    );
+    assert.equal(warned.length, 1);
+    assert.equal(warned[0]?.file, file);
+  });
+});

@@ -125,7 +125,7 @@ describe('connectRedis', () => {
         await new Promise((resolve) => setTimeout(resolve, 1500));
         assert.equal(said(/Redis connection lost/).length, 1);
         await server.restart();
-        await waitFor(() => connection.ready, 'the connection to come back', 20_000);
+        await waitFor(() => connection.ready, 'the connection to come back');
         assert.equal(await connection.call('reading', (c) => c.get('kept')), 'yes');
         await waitFor(() => said(/Redis connection is back/).length === 1, 'the return logged');
         assert.equal(said(/Redis connection lost/).length, 1);

@@ -116,7 +116,7 @@ describe('the Redis store beyond the contract', () => {
         assert.equal(a.all().length, 2);
 
         await live.restart(); // AOF: every write made before the stop is there
-        await waitFor(() => a.connection.ready && b.connection.ready, 'both back', 20_000);
+        await waitFor(() => a.connection.ready && b.connection.ready, 'both back');
         await b.forget('/gone');
         await b.update(kept.key, (current) => ({ ...current, claimedBy: 'U9' }));
         await waitFor(

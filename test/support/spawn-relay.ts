@@ -79,7 +79,6 @@ export function spawnRelay(
       waitFor(
         () => logs.find((l) => l.msg === msg && (match?.(l) ?? true)),
         `log "${msg}" (stderr: ${err.slice(-500)})`,
-        20_000,
       ),
     exited,
     async kill(signal = 'SIGKILL') {

@@ -3,10 +3,10 @@ export type Truthy<T> = Exclude<T, false | 0 | '' | null | undefined>;
 
 /**
  * How long a wait may take before the test fails. Generous on purpose: a condition that holds
- * returns at once, and a loaded machine (two cores shared with other work) must not fail a test
- * that would pass a moment later.
+ * returns at once, and on a loaded machine (two cores shared with other work) starting a child
+ * process through tsx alone can take 20 s; a test that would pass a moment later must not fail.
  */
-export const WAIT_MS = 20_000;
+export const WAIT_MS = 60_000;
 
 /**
  * Polls `check` until it gives a truthy value and resolves with it. A `check` that throws counts
