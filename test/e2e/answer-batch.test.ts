@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { FREE_WRITE_INPUT } from '../../src/core/slack/ids.js';
 import {
   ALICE,
@@ -9,13 +9,11 @@ import {
   channelMessages,
   elementsOf,
   findElement,
-  type Harness,
-  startRelayHarness,
   visibleText,
 } from '../support/relay-harness.js';
 import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
-import { E2E_MODE } from './relay-steps.js';
+import { E2E_MODE, relayPerTest } from './relay-steps.js';
 
 const answersOf = async (runDir: string, seq = 1) =>
   JSON.parse(
@@ -27,13 +25,7 @@ const answersOf = async (runDir: string, seq = 1) =>
 
 const mode = E2E_MODE;
 describe(`answering a batch end to end (${mode} mode)`, () => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await startRelayHarness(mode);
-  });
-  afterEach(async () => {
-    await h.stop();
-  });
+  const h = relayPerTest();
 
   test('a mixed batch of every type is answered and submitted', async () => {
     const run = h.runDir('run-mixed');

@@ -1,16 +1,13 @@
 // Clicks on a batch that is already answered, on every kind of element the relay renders:
 // nothing changes, and the person is told privately why.
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { FakeSlack } from '../support/fake-slack/index.js';
 import {
   ALICE,
   CHANNEL,
   type FoundElement,
   findElement,
-  type Harness,
-  startRelayHarness,
   visibleText,
 } from '../support/relay-harness.js';
 import { waitFor } from '../support/wait.js';
@@ -29,6 +26,7 @@ import {
   publishRun,
   qaNames,
   readAnswerFile,
+  relayPerTest,
   waitForAnswerFile,
   waitForBatchMessage,
   waitForMessage,
@@ -107,17 +105,11 @@ async function actOn(slack: FakeSlack, e: FoundElement & { ts: string }): Promis
 
 const mode = E2E_MODE;
 describe(`clicks on an answered batch (${mode} mode)`, () => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await startRelayHarness(mode);
-  });
-  afterEach(async () => {
-    await h.stop();
-  });
+  const h = relayPerTest();
 
   test('every element kind, and one-tap buttons: nothing changes and an ephemeral says it is answered', async () => {
     const run = h.runDir('run-kinds');
-    await publishRun(path.join(h.root, 'staging'), run, {
+    await publishRun(run, {
       'q-out-001.json': EVERY_KIND,
       'q-out-002.json': ONE_TAP,
     });

@@ -3,15 +3,13 @@
 import assert from 'node:assert/strict';
 import { unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import {
   ALICE,
   CHANNEL,
   channelMessages,
   elementsOf,
   findElement,
-  type Harness,
-  startRelayHarness,
   visibleText,
 } from '../support/relay-harness.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
@@ -30,6 +28,7 @@ import {
   publishRun,
   qaNames,
   readAnswerFile,
+  relayPerTest,
   waitForAnswerFile,
   waitForBatchMessage,
   waitForMessage,
@@ -38,20 +37,12 @@ import {
 
 const mode = E2E_MODE;
 describe(`a batch closed while people look at it (${mode} mode)`, () => {
-  let h: Harness;
-  let staging: string;
-  beforeEach(async () => {
-    h = await startRelayHarness(mode);
-    staging = path.join(h.root, 'staging');
-  });
-  afterEach(async () => {
-    await h.stop();
-  });
+  const h = relayPerTest();
 
   test('answered in another tool: final message without controls, next batch up, old clicks refused', async () => {
     const run = h.runDir('run-tui');
     const second = formatBatch(2);
-    await publishRun(staging, run, {
+    await publishRun(run, {
       'q-out-001.json': formatBatch(1),
       'q-out-002.json': second,
     });
@@ -123,7 +114,7 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
       seq: 1,
       questions: [...formatBatch(1).questions, { id: 'why', type: 'free-write', prompt: 'Why?' }],
     };
-    await publishRun(staging, run, { 'q-out-001.json': batch });
+    await publishRun(run, { 'q-out-001.json': batch });
     const posted = await waitForBatchMessage(h.slack, 'run-gone', 1);
     await choose(h.slack, posted.ts, 0, [1]);
     const old = current(h.slack, posted.ts);
@@ -173,7 +164,7 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
 
   test('rewritten: the same message shows the new questions; clicks on the old version are refused as changed', async () => {
     const run = h.runDir('run-redo');
-    await publishRun(staging, run, { 'q-out-001.json': formatBatch(1) });
+    await publishRun(run, { 'q-out-001.json': formatBatch(1) });
     const posted = await waitForBatchMessage(h.slack, 'run-redo', 1);
     await choose(h.slack, posted.ts, 0, [0]);
     await pressYesNo(h.slack, posted.ts, 1, true);
@@ -245,7 +236,7 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
 
   test('answered in another tool: the final message does not show Slack drafts as the answers', async () => {
     const run = h.runDir('run-drafted');
-    await publishRun(staging, run, { 'q-out-001.json': formatBatch(1) });
+    await publishRun(run, { 'q-out-001.json': formatBatch(1) });
     const posted = await waitForBatchMessage(h.slack, 'run-drafted', 1);
     await choose(h.slack, posted.ts, 0, [0]); // JSON, drafted in Slack and never submitted
     await pressYesNo(h.slack, posted.ts, 1, true);
@@ -267,7 +258,7 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
 
   test('rewritten: a click on an old element whose question changed type is refused as changed, not ignored', async () => {
     const run = h.runDir('run-retyped');
-    await publishRun(staging, run, { 'q-out-001.json': formatBatch(1) });
+    await publishRun(run, { 'q-out-001.json': formatBatch(1) });
     const posted = await waitForBatchMessage(h.slack, 'run-retyped', 1);
     const oldRadio = findElement(posted.blocks, 'o7.choose:0');
     const retyped = {

@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import {
   ALICE,
   CHANNEL,
   channelMessages,
   elementsOf,
   findElement,
-  type Harness,
-  startRelayHarness,
   visibleText,
 } from '../support/relay-harness.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
@@ -26,6 +24,7 @@ import {
   pressYesNo,
   publishRun,
   qaNames,
+  relayPerTest,
   waitForAnswerFile,
   waitForBatchMessage,
   waitForMessage,
@@ -34,15 +33,7 @@ import {
 
 const mode = E2E_MODE;
 describe(`a batch's life end to end (${mode} mode)`, () => {
-  let h: Harness;
-  let staging: string;
-  beforeEach(async () => {
-    h = await startRelayHarness(mode);
-    staging = path.join(h.root, 'staging');
-  });
-  afterEach(async () => {
-    await h.stop();
-  });
+  const h = relayPerTest();
 
   test('batch 2 is posted only once batch 1 is answered, as a new message; both answer files are exact', async () => {
     const run = h.runDir('run-two');
@@ -61,7 +52,7 @@ describe(`a batch's life end to end (${mode} mode)`, () => {
       ],
     };
     // Both files appear at once, so the relay's first look at the run already sees batch 2.
-    await publishRun(staging, run, { 'q-out-001.json': first, 'q-out-002.json': second });
+    await publishRun(run, { 'q-out-001.json': first, 'q-out-002.json': second });
     const one = await waitForBatchMessage(h.slack, 'run-two', 1);
     await choose(h.slack, one.ts, 0, [2]);
     await pressYesNo(h.slack, one.ts, 1, true);
@@ -136,7 +127,7 @@ describe(`a batch's life end to end (${mode} mode)`, () => {
     const run = h.runDir('run-gap');
     const earlier = formatBatch(1);
     const third = formatBatch(3);
-    await publishRun(staging, run, {
+    await publishRun(run, {
       'q-answers-001.json': expectedAnswerFile(earlier, { format: 'JSON', go: true }),
       'q-out-003.json': third,
     });
@@ -170,8 +161,8 @@ describe(`a batch's life end to end (${mode} mode)`, () => {
       seq: 1,
       questions: [{ id: 'pick', type: 'choose-one', prompt: 'Which one?' }],
     };
-    await publishRun(staging, bad, { 'q-out-001.json': broken });
-    await publishRun(staging, good, { 'q-out-001.json': formatBatch(1) });
+    await publishRun(bad, { 'q-out-001.json': broken });
+    await publishRun(good, { 'q-out-001.json': formatBatch(1) });
 
     const healthy = await waitForBatchMessage(h.slack, 'run-good', 1);
     const malformed = await waitForBatchMessage(h.slack, 'run-bad', 1);

@@ -6,11 +6,13 @@ import assert from 'node:assert/strict';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach } from 'node:test';
+import type { Level } from 'pino';
 import { escapeMrkdwn } from '../../src/core/slack/escape-mrkdwn.js';
 import { FOLLOW_UP_INPUT, FREE_WRITE_INPUT } from '../../src/core/slack/ids.js';
 import { HAND_OFF_INPUTS } from '../../src/core/slack/team-ids.js';
 import type { FakeSlack } from '../support/fake-slack/index.js';
 import type { ObservedMessage, StoredMessage, WebApiCall } from '../support/fake-slack/types.js';
+import { captureLog, type LogRecord } from '../support/log-capture.js';
 import {
   ALICE,
   CHANNEL,
@@ -18,9 +20,10 @@ import {
   type FoundElement,
   type Harness,
   type Mode,
+  type RelayHarnessOptions,
   startRelayHarness,
 } from '../support/relay-harness.js';
-import { writeQuestionFile } from '../support/temp-dir.js';
+import { writeQaFile, writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
 
 type Blocks = readonly Record<string, unknown>[];
@@ -45,32 +48,52 @@ export function assertSlackHealthy(h: Harness): void {
   assert.deepEqual(refused, [], 'Slack refused no call (no invalid_blocks)');
 }
 
+/** Options of {@link relayPerTest}: the harness's, and how the test relay is checked and heard. */
+export interface RelayPerTestOptions extends RelayHarnessOptions {
+  /** default {@link E2E_MODE} */
+  mode?: Mode;
+  /** after each test, Slack must have refused nothing and missed no ack (see `assertSlackHealthy`) */
+  healthy?: boolean;
+  /** keep the relay's log lines from this level up, in `logged` */
+  captureLog?: Level;
+}
+
+/** The relay of the current test, and the log lines it kept (with `captureLog`). */
+export type TestRelay = Harness & { logged: LogRecord[] };
+
 /**
- * A fresh relay for each test of the enclosing `describe`; after each, Slack must have refused
- * nothing and missed no ack (see `assertSlackHealthy`), then it is stopped. The value stands
+ * A fresh relay for each test of the enclosing `describe`, stopped after it. The value stands
  * for whichever relay the current test has.
  */
-export function healthyRelayPerTest(mode: Mode = E2E_MODE): Harness {
-  let relay: Harness | undefined;
+export function relayPerTest(options: RelayPerTestOptions = {}): TestRelay {
+  const { mode = E2E_MODE, healthy = false, captureLog: level, ...harness } = options;
+  let relay: TestRelay | undefined;
   beforeEach(async () => {
-    relay = await startRelayHarness(mode);
+    const capture = level ? captureLog(level) : undefined;
+    const log = capture ? { log: capture.log } : {};
+    const started = await startRelayHarness(mode, { ...harness, ...log });
+    relay = Object.assign(started, { logged: capture?.records ?? [] });
   });
   afterEach(async () => {
     const h = relay;
     relay = undefined;
     try {
-      if (h) assertSlackHealthy(h);
+      if (h && healthy) assertSlackHealthy(h);
     } finally {
       await h?.stop();
     }
   });
-  return new Proxy({} as Harness, {
+  return new Proxy({} as TestRelay, {
     get(_, key) {
-      if (!relay) throw new Error('healthyRelayPerTest: use the relay inside a test');
-      return relay[key as keyof Harness];
+      if (!relay) throw new Error('relayPerTest: use the relay inside a test');
+      return relay[key as keyof TestRelay];
     },
   });
 }
+
+/** {@link relayPerTest} whose Slack must have refused nothing and missed no ack. */
+export const healthyRelayPerTest = (mode: Mode = E2E_MODE): TestRelay =>
+  relayPerTest({ mode, healthy: true });
 
 // ---- run folders ----
 
@@ -129,29 +152,21 @@ export function expectedAnswerFile(
 }
 
 /** Publishes a q-answers file the way the terminal UI does: a temp file renamed into place. */
-export async function writeAnswerFileAsOtherTool(
+export function writeAnswerFileAsOtherTool(
   runDir: string,
   seq: number,
   content: unknown,
 ): Promise<string> {
-  const qa = path.join(runDir, 'qa');
-  await mkdir(qa, { recursive: true });
-  const temp = path.join(qa, `.${answerName(seq)}.tui-tmp`);
-  await writeFile(temp, answerFileText(content));
-  await rename(temp, path.join(qa, answerName(seq)));
-  return path.join(qa, answerName(seq));
+  return writeQaFile(runDir, answerName(seq), answerFileText(content), '.tui-tmp');
 }
 
 /**
  * Makes a run folder appear at once with all its files (name → JSON value or raw text): written
- * in `staging`, then renamed into the watched runs folder, so the relay's first look sees them all.
+ * in a staging folder beside the watched runs folder, then renamed into it, so the relay's first
+ * look sees them all.
  */
-export async function publishRun(
-  staging: string,
-  runDir: string,
-  files: Record<string, unknown>,
-): Promise<void> {
-  const temp = path.join(staging, path.basename(runDir));
+export async function publishRun(runDir: string, files: Record<string, unknown>): Promise<void> {
+  const temp = path.join(path.dirname(path.dirname(runDir)), 'staging', path.basename(runDir));
   await mkdir(path.join(temp, 'qa'), { recursive: true });
   for (const [name, content] of Object.entries(files)) {
     const text = typeof content === 'string' ? content : JSON.stringify(content, null, 2);

@@ -3,16 +3,14 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { ObservedMessage } from '../support/fake-slack/index.js';
-import { captureLog, LEVEL, type LogRecord } from '../support/log-capture.js';
+import { LEVEL, type LogRecord } from '../support/log-capture.js';
 import {
   ALICE,
   CHANNEL,
   channelMessages,
   findElement,
-  type Harness,
-  startRelayHarness,
   visibleText,
 } from '../support/relay-harness.js';
 import { waitFor } from '../support/wait.js';
@@ -33,6 +31,7 @@ import {
   pressSubmit,
   pressYesNo,
   publishRun,
+  relayPerTest,
   waitForAnswerFile,
   waitForBatchMessage,
   waitForMessage,
@@ -67,18 +66,7 @@ const errText = (r: LogRecord) => JSON.stringify(r.error ?? r.err ?? '');
 
 const mode = E2E_MODE;
 describe(`Slack failures end to end (${mode} mode)`, () => {
-  let h: Harness;
-  let records: LogRecord[];
-  let staging: string;
-  const start = async () => {
-    const captured = captureLog('info');
-    records = captured.records;
-    h = await startRelayHarness(mode, { log: captured.log });
-    staging = path.join(h.root, 'staging');
-  };
-  afterEach(async () => {
-    await h?.stop();
-  });
+  const h = relayPerTest({ captureLog: 'info' });
 
   /** Answers a posted formatBatch with CSV and Yes, and checks the file and final message. */
   async function answerFormatBatch(runDir: string, ts: string, seq = 1) {
@@ -93,10 +81,9 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
   }
 
   test('a 429 on chat.postMessage: the batch is posted exactly once after Retry-After, and answers work', async () => {
-    await start();
     h.slack.failNext('chat.postMessage', { status: 429, retryAfter: 1 });
     const run = h.runDir('run-limited');
-    await publishRun(staging, run, { 'q-out-001.json': formatBatch(1) });
+    await publishRun(run, { 'q-out-001.json': formatBatch(1) });
     const posted = await waitForBatchMessage(h.slack, 'run-limited', 1);
     assert.deepEqual(
       failedCalls(h.slack, 'chat.postMessage').map((c) => c.status),
@@ -109,16 +96,15 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
     assert.match(visibleText(final), /\*Answer:\*\n>CSV/);
     assert.equal(okCalls(h.slack, 'chat.postMessage').length, 1, 'still exactly one post');
     assert.ok(
-      records.some((r) => /rate limit/i.test(r.msg)),
+      h.logged.some((r) => /rate limit/i.test(r.msg)),
       'the Slack client logged the rate limit',
     );
     assert.deepEqual(h.slack.failures, []);
   });
 
   test('a 429 on chat.update at Submit: the file is written, then the final message appears after the retry', async () => {
-    await start();
     const run = h.runDir('run-update-limited');
-    await publishRun(staging, run, { 'q-out-001.json': formatBatch(1) });
+    await publishRun(run, { 'q-out-001.json': formatBatch(1) });
     const posted = await waitForBatchMessage(h.slack, 'run-update-limited', 1);
     await choose(h.slack, posted.ts, 0, [0]);
     await pressYesNo(h.slack, posted.ts, 1, false);
@@ -153,16 +139,15 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
     const updates = okCalls(h.slack, 'chat.update').slice(updatesBefore);
     assert.equal(updates.length, 1, 'one successful final update');
     assert.equal(fileWhenRefused, true, 'the file was written before the message was updated');
-    assert.ok(records.some((r) => /rate limit/i.test(r.msg)));
+    assert.ok(h.logged.some((r) => /rate limit/i.test(r.msg)));
     assert.deepEqual(h.slack.failures, []);
   });
 
   test("503s on chat.postMessage beyond the client's own retries: the queue retries, posts once, answers work", async () => {
-    await start();
     // The Web API client tries 5 times (1 + 4 retries); all of them fail.
     h.slack.failNext('chat.postMessage', { status: 503 }, 5);
     const run = h.runDir('run-outage');
-    await publishRun(staging, run, { 'q-out-001.json': formatBatch(1) });
+    await publishRun(run, { 'q-out-001.json': formatBatch(1) });
     const posted = await waitForBatchMessage(h.slack, 'run-outage', 1);
     assert.deepEqual(
       failedCalls(h.slack, 'chat.postMessage').map((c) => c.status),
@@ -170,7 +155,7 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
     );
     assert.equal(okCalls(h.slack, 'chat.postMessage').length, 1);
     assert.equal(channelMessages(h.slack).length, 1);
-    const warnings = retryWarnings(records, run);
+    const warnings = retryWarnings(h.logged, run);
     assert.equal(warnings.length, 1, 'one failed attempt of the queue, logged');
     assert.equal(warnings[0]?.seq, 1);
     assert.equal(typeof warnings[0]?.retryInMs, 'number');
@@ -182,14 +167,13 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
   });
 
   test('a transient refusal for several attempts: the queue keeps retrying with back-off while another run is answered, then posts once', async () => {
-    await start();
     const other = h.runDir('run-other');
-    await publishRun(staging, other, { 'q-out-001.json': formatBatch(1) });
+    await publishRun(other, { 'q-out-001.json': formatBatch(1) });
     const otherMessage = await waitForBatchMessage(h.slack, 'run-other', 1);
 
     const hold = holdCalls(h.slack, 'chat.postMessage', 'service_unavailable');
     const run = h.runDir('run-refused');
-    await publishRun(staging, run, { 'q-out-001.json': formatBatch(1) });
+    await publishRun(run, { 'q-out-001.json': formatBatch(1) });
     await hold.waitRefused(2);
     // Meanwhile the other run works as usual: answered, file written, message updated.
     await answerFormatBatch(other, otherMessage.ts);
@@ -199,7 +183,7 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
     const posted = await waitForBatchMessage(h.slack, 'run-refused', 1);
     assert.equal(channelMessages(h.slack).length, 2);
     assert.equal(okCalls(h.slack, 'chat.postMessage').length, 2, 'each batch posted once');
-    const warnings = retryWarnings(records, run);
+    const warnings = retryWarnings(h.logged, run);
     assert.equal(warnings.length, 1, 'a warning at the first failure, not one per retry');
     assert.match(errText(warnings[0] as LogRecord), /service_unavailable/);
     assert.equal(warnings[0]?.err, undefined, 'an expected failure is logged without a stack');
@@ -210,9 +194,8 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
   });
 
   test("chat.update refused after Submit: the file is written, another run's batch is posted meanwhile, the final message follows", async () => {
-    await start();
     const run = h.runDir('run-stuck');
-    await publishRun(staging, run, { 'q-out-001.json': formatBatch(1) });
+    await publishRun(run, { 'q-out-001.json': formatBatch(1) });
     const posted = await waitForBatchMessage(h.slack, 'run-stuck', 1);
     await choose(h.slack, posted.ts, 0, [1]);
     await pressYesNo(h.slack, posted.ts, 1, true);
@@ -226,7 +209,7 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
     await hold.waitRefused();
 
     const other = h.runDir('run-next');
-    await publishRun(staging, other, { 'q-out-001.json': formatBatch(1) });
+    await publishRun(other, { 'q-out-001.json': formatBatch(1) });
     const otherMessage = await waitForBatchMessage(h.slack, 'run-next', 1);
     assert.notEqual(otherMessage.ts, posted.ts);
     assert.ok(
@@ -236,11 +219,11 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
 
     await hold.release();
     await waitForMessage(h.slack, posted.ts, hasNoControls, 'final message');
-    const warnings = retryWarnings(records, run);
+    const warnings = retryWarnings(h.logged, run);
     assert.ok(warnings.length >= 1);
     assert.match(errText(warnings[0] as LogRecord), /internal_error/);
     assert.ok(
-      records.some((r) => r.msg === 'batch answered' && r.runDir === run && r.seq === 1),
+      h.logged.some((r) => r.msg === 'batch answered' && r.runDir === run && r.seq === 1),
       'the answers were logged as written',
     );
     await answerFormatBatch(other, otherMessage.ts);
@@ -248,7 +231,6 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
   });
 
   test("a failure between a batch's first message and its thread reply: the batch is still posted once", async () => {
-    await start();
     // The first message goes through; the reply right after it is refused once.
     afterCall(
       h.slack,
@@ -260,7 +242,7 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
       () => h.slack.failNext('chat.postMessage', { error: 'internal_error' }),
     );
     const run = h.runDir('run-split');
-    await publishRun(staging, run, { 'q-out-001.json': SPLIT_BATCH });
+    await publishRun(run, { 'q-out-001.json': SPLIT_BATCH });
     await waitFor(
       () => okCalls(h.slack, 'chat.postMessage').some((c) => c.args.thread_ts !== undefined),
       'the thread reply posted after the retry',
@@ -291,9 +273,8 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
 
   if (mode === 'socket') {
     test('a Socket Mode disconnect in the middle of a batch: the relay reconnects and the next click works', async () => {
-      await start();
       const run = h.runDir('run-reconnect');
-      await publishRun(staging, run, { 'q-out-001.json': formatBatch(1) });
+      await publishRun(run, { 'q-out-001.json': formatBatch(1) });
       const posted = await waitForBatchMessage(h.slack, 'run-reconnect', 1);
       await choose(h.slack, posted.ts, 0, [0]);
 

@@ -6,49 +6,29 @@
 import assert from 'node:assert/strict';
 import { appendFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
-import { pino } from 'pino';
+import { describe, test } from 'node:test';
 import {
-  assertSlackHealthy,
   E2E_MODE,
   expectedAnswerFile,
   formatBatch,
   hasNoControls,
   publishRun,
+  relayPerTest,
   waitForBatchMessage,
   waitForMessage,
 } from '../e2e/relay-steps.js';
-import {
-  channelMessages,
-  type Harness,
-  startRelayHarness,
-  visibleText,
-} from '../support/relay-harness.js';
+import { channelMessages, visibleText } from '../support/relay-harness.js';
 import { waitFor } from '../support/wait.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const mode = E2E_MODE;
 describe(`an answer file another provider writes in place (${mode} mode)`, () => {
-  let h: Harness;
-  const lines: Record<string, unknown>[] = [];
-
-  beforeEach(async () => {
-    lines.length = 0;
-    const log = pino({ level: 'warn' }, { write: (l: string) => lines.push(JSON.parse(l)) });
-    h = await startRelayHarness(mode, { log });
-  });
-  afterEach(async () => {
-    try {
-      assertSlackHealthy(h);
-    } finally {
-      await h.stop();
-    }
-  });
+  const h = relayPerTest({ healthy: true, captureLog: 'warn' });
 
   test('is shown with its answers once it is whole', { timeout: 60_000 }, async () => {
     const run = h.runDir('run-slow-writer');
-    await publishRun(path.join(h.root, 'staging'), run, { 'q-out-001.json': formatBatch(1) });
+    await publishRun(run, { 'q-out-001.json': formatBatch(1) });
     const message = await waitForBatchMessage(h.slack, 'run-slow-writer', 1);
     const text = expectedAnswerFile(formatBatch(1), { format: 'CSV', go: false });
     const file = path.join(run, 'qa', 'q-answers-001.json');
@@ -67,14 +47,14 @@ describe(`an answer file another provider writes in place (${mode} mode)`, () =>
     assert.match(shown, /Answered in another tool · /);
     assert.match(shown, /\*Answer:\*\n>No/);
     assert.equal(shown.includes('—'), false, 'no answer is left blank');
-    assert.deepEqual(lines, [], 'nothing to warn about');
+    assert.deepEqual(h.logged, [], 'nothing to warn about');
   });
 
   test('that never parses is given up on with the reason, in Slack and the log', {
     timeout: 60_000,
   }, async () => {
     const run = h.runDir('run-bad-writer');
-    await publishRun(path.join(h.root, 'staging'), run, { 'q-out-001.json': formatBatch(1) });
+    await publishRun(run, { 'q-out-001.json': formatBatch(1) });
     const message = await waitForBatchMessage(h.slack, 'run-bad-writer', 1);
     const file = path.join(run, 'qa', 'q-answers-001.json');
     await writeFile(file, '{"seq": 1, "answers": [');
@@ -93,7 +73,7 @@ describe(`an answer file another provider writes in place (${mode} mode)`, () =>
       visibleText(notice),
     );
     await waitForMessage(h.slack, message.ts, hasNoControls, 'the batch closed');
-    const warned = lines.filter(
+    const warned = h.logged.filter(
       (l) =>
         l.msg ===
         "another provider's answer file does not follow the protocol; its answers are not shown",

@@ -6,12 +6,11 @@
 import assert from 'node:assert/strict';
 import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
-import { pino } from 'pino';
+import { describe, test } from 'node:test';
 import { runCheck } from '../../src/cli/check-command.js';
 import { PROTOCOL_NAMES_RULE } from '../../src/core/protocol/look-alike-names.js';
-import { assertSlackHealthy, E2E_MODE, postBatch } from '../e2e/relay-steps.js';
-import { channelMessages, type Harness, startRelayHarness } from '../support/relay-harness.js';
+import { E2E_MODE, postBatch, relayPerTest } from '../e2e/relay-steps.js';
+import { channelMessages, type Harness } from '../support/relay-harness.js';
 import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
 
@@ -44,23 +43,9 @@ function noticeText(h: Harness, run: string, files: [string, string][]) {
 
 const mode = E2E_MODE;
 describe(`file names that look like Q&A files but are not (${mode} mode)`, () => {
-  let h: Harness;
-  const lines: Record<string, unknown>[] = [];
+  const h = relayPerTest({ healthy: true, captureLog: 'warn' });
   const warnings = () =>
-    lines.filter((l) => l.msg === 'files in qa/ look like Q&A files but are not; ignoring them');
-
-  beforeEach(async () => {
-    lines.length = 0;
-    const log = pino({ level: 'warn' }, { write: (l: string) => lines.push(JSON.parse(l)) });
-    h = await startRelayHarness(mode, { log });
-  });
-  afterEach(async () => {
-    try {
-      assertSlackHealthy(h);
-    } finally {
-      await h.stop();
-    }
-  });
+    h.logged.filter((l) => l.msg === 'files in qa/ look like Q&A files but are not; ignoring them');
 
   test('get one warning and one notice per run, kept across a restart', {
     timeout: 60_000,

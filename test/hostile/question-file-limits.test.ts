@@ -6,25 +6,19 @@
 // nested to the limit is answered and echoed whole.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
-import { pino } from 'pino';
+import { describe, test } from 'node:test';
 import { runCheck } from '../../src/cli/check-command.js';
 import {
   answerFile,
-  assertSlackHealthy,
   E2E_MODE,
   headerOf,
   postBatch,
   pressSubmit,
   pressYesNo,
+  relayPerTest,
   waitForAnswered,
 } from '../e2e/relay-steps.js';
-import {
-  channelMessages,
-  type Harness,
-  startRelayHarness,
-  visibleText,
-} from '../support/relay-harness.js';
+import { channelMessages, visibleText } from '../support/relay-harness.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
 
@@ -62,21 +56,7 @@ const REFUSED: { run: string; text: string; problem: string }[] = [
 
 const mode = E2E_MODE;
 describe(`question files past the limits (${mode} mode)`, () => {
-  let h: Harness;
-  const lines: Record<string, unknown>[] = [];
-
-  beforeEach(async () => {
-    lines.length = 0;
-    const log = pino({ level: 'warn' }, { write: (l: string) => lines.push(JSON.parse(l)) });
-    h = await startRelayHarness(mode, { log });
-  });
-  afterEach(async () => {
-    try {
-      assertSlackHealthy(h);
-    } finally {
-      await h.stop();
-    }
-  });
+  const h = relayPerTest({ healthy: true, captureLog: 'warn' });
 
   test('are refused with the path and the reason, in Slack, the log and check', {
     timeout: 60_000,
@@ -97,7 +77,7 @@ describe(`question files past the limits (${mode} mode)`, () => {
       assert.ok(visibleText(message).includes(expected), visibleText(message));
       assert.equal(message.replies.length, 0, 'one message, nothing in its thread');
 
-      const logged = lines.find(
+      const logged = h.logged.find(
         (l) => l.msg === 'question file is malformed' && l.runDir === h.runDir(c.run),
       ) as { error?: { problems: { path: string; message: string }[] } } | undefined;
       assert.equal(

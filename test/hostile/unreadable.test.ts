@@ -11,12 +11,11 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { E2E_MODE, headerOf } from '../e2e/relay-steps.js';
-import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
 import { CHANNEL, elementsOf, freePort, visibleText } from '../support/relay-harness.js';
-import { type RelayProcess, spawnRelayFor } from '../support/spawn-relay.js';
-import { makeTempDir, sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
+import { relayProcessPerTest, spawnRelayFor } from '../support/spawn-relay.js';
+import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
 
 const NOBODY = { uid: 65534, gid: 65534 };
@@ -24,52 +23,39 @@ const asRoot = process.getuid?.() === 0;
 
 const mode = E2E_MODE;
 describe(`files and folders the relay may not read (${mode} mode)`, () => {
-  let slack: FakeSlack;
-  let root: string;
-  let cleanup: () => Promise<void>;
-  let relay: RelayProcess | undefined;
+  const fx = relayProcessPerTest('o7-eacces-', () =>
+    execFileSync('chmod', ['-R', 'u+rwX', fx.root]),
+  );
 
-  beforeEach(async () => {
-    slack = await startFakeSlack();
-    ({ dir: root, cleanup } = await makeTempDir('o7-eacces-'));
-  });
-
-  afterEach(async () => {
-    await relay?.kill();
-    await slack.close();
-    execFileSync('chmod', ['-R', 'u+rwX', root]);
-    await cleanup();
-  });
-
-  const messages = () => slack.messages(CHANNEL);
+  const messages = () => fx.slack.messages(CHANNEL);
   const batchMessage = (run: string) =>
     messages().find((m) => headerOf(m.blocks) === `Run ${run} · batch 1`);
 
   test('reach Slack with the reason, once, and recover when fixed', {
     timeout: 120_000,
   }, async () => {
-    const fileRun = path.join(root, 'runs', 'run-file');
-    const folderRun = path.join(root, 'runs', 'run-folder');
+    const fileRun = path.join(fx.root, 'runs', 'run-file');
+    const folderRun = path.join(fx.root, 'runs', 'run-folder');
     const file = await writeQuestionFile(fileRun, 1, sampleBatch(1));
     await writeQuestionFile(folderRun, 1, sampleBatch(1));
     const qa = path.join(folderRun, 'qa');
-    const lockedRun = path.join(root, 'runs', 'run-locked');
+    const lockedRun = path.join(fx.root, 'runs', 'run-locked');
     await writeQuestionFile(lockedRun, 1, sampleBatch(1));
-    await mkdir(path.join(root, 'state'));
-    if (asRoot) execFileSync('chown', ['-R', `${NOBODY.uid}:${NOBODY.gid}`, root]);
+    await mkdir(path.join(fx.root, 'state'));
+    if (asRoot) execFileSync('chown', ['-R', `${NOBODY.uid}:${NOBODY.gid}`, fx.root]);
     await chmod(file, 0o000);
     await chmod(qa, 0o000);
     await chmod(lockedRun, 0o000);
 
     const port = mode === 'http' ? await freePort() : undefined;
-    relay = spawnRelayFor(slack, root, {
+    fx.relay = spawnRelayFor(fx.slack, fx.root, {
       logLevel: 'info',
       ...(port !== undefined ? { httpPort: port } : {}),
       ...(asRoot ? { user: NOBODY } : {}),
     });
-    await relay.waitForLog('relay ready');
+    await fx.relay.waitForLog('relay ready');
     if (asRoot) {
-      const owner = execFileSync('stat', ['-c', '%u', path.join(root, 'state', 'relay.lock')]);
+      const owner = execFileSync('stat', ['-c', '%u', path.join(fx.root, 'state', 'relay.lock')]);
       assert.equal(String(owner).trim(), String(NOBODY.uid), 'the relay runs as nobody');
     }
 
@@ -114,13 +100,13 @@ describe(`files and folders the relay may not read (${mode} mode)`, () => {
       } as never;
       await writeQuestionFile(dir, 1, rewritten);
       await waitFor(
-        () => visibleText(slack.message(CHANNEL, shown.ts) ?? shown).includes('second try'),
+        () => visibleText(fx.slack.message(CHANNEL, shown.ts) ?? shown).includes('second try'),
         `the rewritten batch of ${run}`,
       );
     }
     assert.equal(notices().length, 2);
     assert.equal(
-      relay.logs.filter((l) => l.msg === 'cannot read a watched path').length,
+      fx.relay.logs.filter((l) => l.msg === 'cannot read a watched path').length,
       2,
       'one log warning for each',
     );
