@@ -8,6 +8,7 @@ import { watchRuns } from '../fs/watch-runs.js';
 import { createRelayOps } from '../ops/relay-ops.js';
 import { type BatchQueueDeps, createBatchQueue } from '../queue/batch-queue.js';
 import { createReminders } from '../queue/reminders.js';
+import { openSharedMode } from '../shared/shared-mode.js';
 import { isAllowed } from '../slack/allow-list.js';
 import { createGroupMembers } from '../slack/allow-list-groups.js';
 import { createAppHome } from '../slack/app-home.js';
@@ -89,10 +90,14 @@ export async function runStart(
   // about batches posted and answered and about Slack's availability. It follows the store,
   // the Slack app's clients and connection, and the watcher, which are handed to it below.
   const ops = createRelayOps(config, log.child({ component: 'ops' }));
+  // Shared mode (RELAY_REDIS_URL): records in Redis, and any relay acts on any batch.
+  const shared = config.shared && (await openSharedMode(config.shared, config.stateDir, log));
   const store = ops.observeStore(
-    await openFileStateStore(config.stateDir, { log: log.child({ component: 'store' }) }),
+    shared
+      ? shared.store
+      : await openFileStateStore(config.stateDir, { log: log.child({ component: 'store' }) }),
   );
-  const seal = createModalSeal(await loadModalSealKey(config.stateDir));
+  const seal = createModalSeal(shared?.sealKey ?? (await loadModalSealKey(config.stateDir)));
   const app = createSlackApp(config.slack, log, bot, ops.slackHooks);
   const home = createAppHome({
     client: app.client,
@@ -101,14 +106,15 @@ export async function runStart(
     mayView: (user) => isAllowed(user, config.allowedUsers, groups.current()),
     ...options.home,
   });
+  const slackPresenter = withSlackErrorHints(
+    createSlackPresenter({
+      client: app.client,
+      channel: config.slack.channelId,
+      log: log.child({ component: 'slack' }),
+    }),
+  );
   const presenter = withAppHomeRefresh(
-    withSlackErrorHints(
-      createSlackPresenter({
-        client: app.client,
-        channel: config.slack.channelId,
-        log: log.child({ component: 'slack' }),
-      }),
-    ),
+    shared ? shared.present(slackPresenter) : slackPresenter,
     home,
     log,
   );
@@ -119,9 +125,11 @@ export async function runStart(
     publish: options.publish,
     askRoot: asksRoot(config.stateDir),
     postNotice: createNoticePoster(app.client, config.slack.channelId),
+    ...(shared ? { shared: { node: shared.node, elsewhere: shared.elsewhere } } : {}),
   });
   const reminders = createReminders({
-    store,
+    // each relay reminds of its own machine's batches only
+    store: shared ? { all: () => store.all().filter(shared.holds) } : store,
     queue,
     remind: createReminderPoster(app.client),
     policy: config.reminders ?? {},
@@ -183,7 +191,7 @@ export async function runStart(
       async () => groups.stop(),
       () => home.close(),
       () => ops.close(),
-      () => store.close(),
+      () => (shared ? shared.close() : store.close()),
     ];
     for (const step of steps) {
       await Promise.resolve()
@@ -206,6 +214,9 @@ export async function runStart(
   }
   await checkChannel(app.client, config.slack.channelId, log);
   queue.start();
+  shared?.serve(queue);
+  // batches of other machines change there: the Home tabs shown here follow
+  if (shared) store.watch(() => home.refreshSoon());
   reminders.start();
   void pruneAsks();
   pruning = setInterval(pruneAsks, PRUNE_ASKS_EVERY_MS);
@@ -215,6 +226,7 @@ export async function runStart(
       watch: config.watchPaths,
       channel: config.slack.channelId,
       stateDir: config.stateDir,
+      ...(shared ? { node: shared.node } : {}),
       ...(config.slack.mode === 'http' ? { httpPort: config.slack.port } : {}),
       ...(ops.metricsPort !== undefined ? { metricsPort: ops.metricsPort } : {}),
     },

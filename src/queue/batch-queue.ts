@@ -16,7 +16,7 @@ import { errnoCode } from '../fs/errno.js';
 import { publishFileNoClobber } from '../fs/publish-file.js';
 import type { RunFsEvent } from '../fs/run-events.js';
 import type { StateStore } from '../store/state-store.js';
-import { createBatchActions } from './batch-actions.js';
+import { createBatchActions, type ElsewhereWork } from './batch-actions.js';
 import { removeCrashLeftovers } from './crash-leftovers.js';
 import { createElsewhereAnswers } from './elsewhere-answers.js';
 import type { Presenter } from './presenter.js';
@@ -48,6 +48,11 @@ export interface BatchQueueDeps
   askRoot?: string;
   /** Posts a notice about the watched folders for people; without it, notices are only logged. */
   postNotice?: (text: string) => Promise<void>;
+  /**
+   * Shared mode: this relay's machine (`RELAY_NODE`), in its batches' keys and records, and
+   * what it asks of the relays holding other machines' runs.
+   */
+  shared?: { node: string; elsewhere: ElsewhereWork };
 }
 
 export type BatchQueue = ReturnType<typeof createBatchQueue>;
@@ -105,6 +110,9 @@ export function createBatchQueue(deps: BatchQueueDeps) {
   });
   const finishSubmit = (record: BatchRecord) =>
     publishAnswers(record, { questions, publish, change, log });
+
+  const holds = (record: BatchRecord) => deps.shared?.elsewhere.holds(record) ?? true;
+  let stopWatching: (() => void) | undefined;
 
   /** Runs whose `qa/` folder was cleared of our crash leftovers since the relay started. */
   const cleaned = new Set<string>();
@@ -252,7 +260,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     read: FileRead & { fingerprint: string },
     note: string | undefined,
   ): Promise<boolean> {
-    const key = batchKey(runDir, seq);
+    const key = batchKey(runDir, seq, deps.shared?.node);
     const at = nowIso();
     const status: BatchStatus = read.kind === 'valid' ? 'open' : 'malformed';
     if (read.kind === 'malformed') {
@@ -282,6 +290,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       drafts: idRecord(),
       createdAt: previous?.createdAt ?? at,
       updatedAt: at,
+      ...(deps.shared ? { node: deps.shared.node } : {}),
       ...(note ? { note } : {}),
       ...(previous?.presentation ? { presentation: previous.presentation } : {}),
     }).catch((err: unknown) => log.error({ err, runDir, seq }, 'could not save the new batch'));
@@ -304,7 +313,16 @@ export function createBatchQueue(deps: BatchQueueDeps) {
      * resumed, and runs whose folder went while the relay was down are closed and forgotten.
      */
     start() {
-      scheduler.start(store.all().map((record) => record.runDir));
+      scheduler.start(
+        store
+          .all()
+          .filter(holds)
+          .map((record) => record.runDir),
+      );
+      // a record of ours another relay changed (a choice, a hand-off): show it on every screen
+      stopWatching = store.watch((record) => {
+        if (holds(record)) scheduler.schedule(record.runDir);
+      });
     },
 
     /** Resolves when no run is being synced and none is waiting (timers aside). */
@@ -328,11 +346,15 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       change,
       show: display.show,
       finishSubmit,
+      ...(deps.shared ? { elsewhere: deps.shared.elsewhere } : {}),
       log,
       now,
     }),
 
     /** Stops timers and further syncs; waits for syncs under way, at most `closeGraceMs`. */
-    close: () => scheduler.close(),
+    close() {
+      stopWatching?.();
+      return scheduler.close();
+    },
   };
 }

@@ -24,6 +24,8 @@ export interface HomeBatch {
   assignee?: string;
   /** who said "I'm on it" */
   claimedBy?: string;
+  /** shared mode: the machine holding the run (`RELAY_NODE`) */
+  node?: string;
 }
 
 /** What the Home tab adds to a record from elsewhere: the first question and a message link. */
@@ -139,10 +141,11 @@ function count(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** "*run-name* · batch 3", escaped. */
+/** "*run-name* · batch 3" (shared mode: "· on node"), escaped. */
 function title(batch: HomeBatch): string {
   const run = truncatePlain(basename(batch.runDir) || batch.runDir, RUN_NAME_MAX);
-  return `*${escapeMrkdwn(run)}* · batch ${batch.seq}`;
+  const where = batch.node ? ` · on ${escapeMrkdwn(batch.node)}` : '';
+  return `*${escapeMrkdwn(run)}* · batch ${batch.seq}${where}`;
 }
 
 function linkPart(details: HomeDetails): string {
