@@ -454,6 +454,45 @@ describe('batch queue', () => {
     await queue.close();
   });
 
+  test('a restart tries a batch Slack refused for good again, and nobody is told twice', async () => {
+    const p = recordingPresenter();
+    await writeQuestionFile(run, 1, sampleBatch(1));
+    p.refuse(1);
+    let queue = start(p.presenter);
+    touch(queue);
+    queue.start();
+    await waitFor(() => store.all()[0]?.undeliverable?.told, 'the refusal told and stored');
+    await queue.idle();
+    assert.equal(p.told.length, 1);
+
+    const restart = async () => {
+      await queue.close();
+      await store.close();
+      store = await openFileStateStore(path.join(root, 'state'), { log });
+      queue = start(p.presenter);
+      queue.start(); // no hint: the store knows the run
+    };
+
+    // Slack still refuses it: tried again at start, but the stored refusal says people know
+    let tries = p.attempts();
+    await restart();
+    await waitFor(() => p.attempts() > tries, 'tried again after the restart');
+    await queue.idle();
+    await waitFor(() => store.all()[0]?.undeliverable?.told, 'still marked as told');
+    assert.equal(p.told.length, 1, 'nobody was told again');
+
+    // Slack takes it at the next start: shown once, and the mark cleared
+    p.accept(1);
+    tries = p.attempts();
+    await restart();
+    await waitFor(() => p.shown.length === 1, 'shown after the second restart');
+    await queue.idle();
+    assert.equal(store.all()[0]?.undeliverable, undefined, 'cleared once shown');
+    assert.equal(p.told.length, 1);
+    assert.equal(p.attempts(), tries + 1, 'one attempt was enough');
+    await queue.close();
+  });
+
   test('after a restart nothing is shown twice and drafts are kept', async () => {
     const p = recordingPresenter();
     await writeQuestionFile(run, 1, sampleBatch(1));
