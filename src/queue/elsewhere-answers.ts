@@ -108,6 +108,10 @@ export function createElsewhereAnswers(deps: ElsewhereAnswersDeps) {
         }
         if (seen?.fingerprint !== read.fingerprint) {
           unsettled.set(file, { fingerprint: read.fingerprint, since: at });
+          log.debug(
+            { runDir, seq: record.seq, file },
+            "another provider's answer file is not whole yet; reading it again",
+          );
         }
         deps.lookAgain(runDir, settleMs);
       }

@@ -13,7 +13,7 @@ import { renderBatchMessages } from '../core/slack/render-batch-messages.js';
 import { renderMalformedMessage } from '../core/slack/render-malformed.js';
 import { renderRefusedNotice } from '../core/slack/render-refused.js';
 import { renderHandoffNotice, renderUndeliveredNotice } from '../core/slack/render-team.js';
-import { slackErrorKind } from '../core/slack/slack-error-kinds.js';
+import { type SlackErrorRemedy, slackErrorKind } from '../core/slack/slack-error-kinds.js';
 import { SLACK_USER_ID } from '../core/slack/slack-ids.js';
 import { stampIteration } from '../core/slack/stamp-iteration.js';
 import { toBatchView } from '../core/slack/to-batch-view.js';
@@ -208,8 +208,8 @@ export function createSlackPresenter(deps: {
           await syncDirectCopies(record, messages, iteration, state);
           break;
         } catch (err) {
+          if (remedyFor(err) !== 'split-smaller' || split >= MOST_SPLITS) throw err;
           const code = slackErrorCode(err);
-          if (!code || !SIZE_REFUSALS.has(code) || split >= MOST_SPLITS) throw err;
           // Slack's size ceiling is unpublished and moves: lay the batch out smaller, again.
           log.warn(
             { runDir: record.runDir, seq: record.seq, code, split: split + 1 },
@@ -346,16 +346,14 @@ export function createSlackPresenter(deps: {
 const usedIteration = (shown: SlackPresentation, iteration: number): boolean =>
   [shown, ...(shown.copies ?? [])].some((copy) => copy.stamps?.includes(iteration));
 
-/** What Slack says when a message of ours is gone or can no longer be edited: post it anew. */
-const GONE: ReadonlySet<string> = new Set([
-  'message_not_found',
-  'cant_update_message',
-  'edit_window_closed',
-]);
-const isGone = (err: unknown): boolean => GONE.has(slackErrorCode(err) ?? '');
+/** What the error table says to try first about a Slack error, if it is a refusal at all. */
+function remedyFor(err: unknown): SlackErrorRemedy | undefined {
+  const code = slackErrorCode(err);
+  return code === undefined ? undefined : slackErrorKind(code).remedy;
+}
 
-/** What Slack says when a message may be too big for it (`invalid_blocks` can mean that too). */
-const SIZE_REFUSALS: ReadonlySet<string> = new Set(['msg_blocks_too_long', 'invalid_blocks']);
+/** Whether a message of ours is gone or can no longer be edited: it is posted anew. */
+const isGone = (err: unknown): boolean => remedyFor(err) === 'post-anew';
 
 /** Chooses what people see for a record; `split` counts earlier size refusals. */
 function messagesFor(record: BatchRecord, ctx: PresentContext, split: number): Message[] {

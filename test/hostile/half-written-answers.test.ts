@@ -25,16 +25,19 @@ import {
 } from '../support/relay-harness.js';
 import { waitFor } from '../support/temp-dir.js';
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const NOT_WHOLE_YET = "another provider's answer file is not whole yet; reading it again";
+const GAVE_UP =
+  "another provider's answer file does not follow the protocol; its answers are not shown";
 
 for (const mode of MODES) {
   describe(`an answer file another provider writes in place (${mode} mode)`, () => {
     let h: Harness;
     const lines: Record<string, unknown>[] = [];
+    const warnings = () => lines.filter((l) => Number(l.level) >= 40);
 
     beforeEach(async () => {
       lines.length = 0;
-      const log = pino({ level: 'warn' }, { write: (l: string) => lines.push(JSON.parse(l)) });
+      const log = pino({ level: 'debug' }, { write: (l: string) => lines.push(JSON.parse(l)) });
       h = await startRelayHarness(mode, { log });
     });
     afterEach(async () => {
@@ -53,7 +56,12 @@ for (const mode of MODES) {
       const file = path.join(run, 'qa', 'q-answers-001.json');
       const half = Math.floor(text.length / 2);
       await writeFile(file, text.slice(0, half));
-      await pause(400); // the relay sees the half file; less than the second it waits
+      // the relay read the file before it was whole, and waits a second for it to change
+      await waitFor(
+        () => lines.find((l) => l.msg === NOT_WHOLE_YET && l.file === file),
+        'the relay seeing the half-written file',
+        20_000,
+      );
       await appendFile(file, text.slice(half));
 
       const final = await waitForMessage(
@@ -67,7 +75,7 @@ for (const mode of MODES) {
       assert.match(shown, /Answered in another tool · /);
       assert.match(shown, /\*Answer:\*\n>No/);
       assert.equal(shown.includes('—'), false, 'no answer is left blank');
-      assert.deepEqual(lines, [], 'nothing to warn about');
+      assert.deepEqual(warnings(), [], 'nothing to warn about');
     });
 
     test('that never parses is given up on with the reason, in Slack and the log', {
@@ -94,11 +102,7 @@ for (const mode of MODES) {
         visibleText(notice),
       );
       await waitForMessage(h.slack, message.ts, hasNoControls, 'the batch closed', 20_000);
-      const warned = lines.filter(
-        (l) =>
-          l.msg ===
-          "another provider's answer file does not follow the protocol; its answers are not shown",
-      );
+      const warned = warnings().filter((l) => l.msg === GAVE_UP);
       assert.equal(warned.length, 1);
       assert.equal(warned[0]?.file, file);
     });

@@ -1,7 +1,12 @@
 // Walks rendered messages and modals and lists every Block Kit limit they break, plus the
-// relay's own rules: the message text budget, unique block ids, and no unescaped agent text.
+// relay's own rules: the message budget (text, and text plus a cost per block), unique block
+// ids, and no unescaped agent text.
 import { BLOCK_KIT_LIMITS as L } from '../../../src/core/slack/block-kit-limits.js';
-import { MESSAGE_TEXT_BUDGET } from '../../../src/core/slack/message-budget.js';
+import {
+  BLOCK_COST,
+  type BlockSize,
+  MESSAGE_BUDGET,
+} from '../../../src/core/slack/message-budget.js';
 
 type Json = Record<string, unknown>;
 type Problems = string[];
@@ -221,20 +226,30 @@ function checkBlocks(blocks: unknown[], maxBlocks: number, problems: Problems): 
   if (new Set(actionIds).size !== actionIds.length) problems.push('action ids repeat');
 }
 
-/** Problems with a message; empty when it is fine. */
-export function messageProblems(message: { text: string; blocks: unknown[] }): string[] {
+/**
+ * Problems with a message; empty when it is fine. `budget` is what the message may hold: the
+ * relay's first layout by default, a smaller one for a batch Slack refused as too long.
+ */
+export function messageProblems(
+  message: { text: string; blocks: unknown[] },
+  budget: BlockSize = MESSAGE_BUDGET,
+): string[] {
   const problems: Problems = [];
   if (message.text.length === 0 || message.text.length > L.messageText)
     problems.push('bad message text');
   checkMrkdwnEscaped(message.text, 'text', problems);
-  checkBlocks(message.blocks, L.messageBlocks, problems);
+  checkBlocks(message.blocks, Math.min(L.messageBlocks, budget.blocks), problems);
   const markdown = message.blocks.reduce(
     (sum: number, b) => sum + (isObject(b) && b.type === 'markdown' ? String(b.text).length : 0),
     0,
   );
-  if (markdown > L.markdownTotalPerMessage) problems.push(`markdown total ${markdown}`);
+  const markdownMax = Math.min(L.markdownTotalPerMessage, budget.markdown);
+  if (markdown > markdownMax) problems.push(`markdown total ${markdown} > ${markdownMax}`);
   const text = textTotal(message.blocks);
-  if (text > MESSAGE_TEXT_BUDGET) problems.push(`text total ${text} > ${MESSAGE_TEXT_BUDGET}`);
+  if (text > budget.text) problems.push(`text total ${text} > ${budget.text}`);
+  // Slack's ceiling counts each block as well as the text (see BLOCK_COST)
+  const weight = text + BLOCK_COST * message.blocks.length;
+  if (weight > budget.weight) problems.push(`text plus block costs ${weight} > ${budget.weight}`);
   return problems;
 }
 

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { KnownBlock } from '@slack/types';
 import type { Question } from '../../../src/core/protocol/question.js';
 import type { BatchView } from '../../../src/core/slack/batch-view.js';
+import type { BlockSize } from '../../../src/core/slack/message-budget.js';
 import type { SlackMessage } from '../../../src/core/slack/render-batch-messages.js';
 import { messageProblems } from './block-kit-checker.js';
 
@@ -28,9 +29,11 @@ export function makeView(questions: Question[], overrides: Partial<BatchView> = 
 export const optionTexts = (count: number, prefix = 'Option'): string[] =>
   Array.from({ length: count }, (_, i) => `${prefix} ${i + 1}`);
 
-/** Fails with every problem the checker finds in any message. */
-export function assertWithinLimits(messages: SlackMessage[]): void {
-  const problems = messages.flatMap((m, i) => messageProblems(m).map((p) => `message ${i}: ${p}`));
+/** Fails with every problem the checker finds in any message (held to `budget`, if given). */
+export function assertWithinLimits(messages: SlackMessage[], budget?: BlockSize): void {
+  const problems = messages.flatMap((m, i) =>
+    messageProblems(m, budget).map((p) => `message ${i}: ${p}`),
+  );
   assert.deepEqual(problems, []);
 }
 
