@@ -180,3 +180,18 @@ describe('renderHome', () => {
     assert.ok(Buffer.byteLength(JSON.stringify(view)) < 250_000, "under Slack's view ceiling");
   });
 });
+
+describe('renderHome in shared mode', () => {
+  test("each batch names the machine holding its run; a node's name is escaped", () => {
+    const view = renderHome({
+      records: [batch('a', { node: 'build-box' }), batch('b', { node: 'lap<top>' }), batch('c')],
+      details: new Map(),
+      now: NOW,
+    });
+    assertValid(view);
+    const texts = sectionTexts(view).join('\n');
+    assert.match(texts, /\*a\* · batch 1 · on build-box/);
+    assert.match(texts, /\*b\* · batch 1 · on lap&lt;top&gt;/);
+    assert.match(texts, /\*c\* · batch 1(?! · on)/);
+  });
+});
