@@ -21,6 +21,7 @@ import { registerListeners } from '../slack/listeners/register-listeners.js';
 import { createModalSeal, loadModalSealKey } from '../slack/modal-seal.js';
 import { createNoticePoster } from '../slack/post-notice.js';
 import { createReminderPoster } from '../slack/post-reminder.js';
+import { createWaitingNotePoster } from '../slack/post-waiting-note.js';
 import { withSlackErrorHints } from '../slack/slack-errors.js';
 import { createSlackPresenter } from '../slack/slack-presenter.js';
 import { checkClient } from '../slack/token-check.js';
@@ -214,6 +215,7 @@ export async function runStart(
   }
   await checkChannel(app.client, config.slack.channelId, log);
   queue.start();
+  shared?.tellOwnerAway(createWaitingNotePoster(app.client));
   shared?.serve(queue);
   // batches of other machines change there: the Home tabs shown here follow
   if (shared) store.watch(() => home.refreshSoon());

@@ -12,7 +12,7 @@ import { redisKeys } from '../redis/redis-keys.js';
 import { openRedisStateStore } from '../store/redis-state-store.js';
 import { acquireStateDirLock, processIsAlive } from '../store/state-dir-lock.js';
 import type { StateStore } from '../store/state-store.js';
-import { createElsewhereWork } from './elsewhere-work.js';
+import { createElsewhereWork, type OwnerAway } from './elsewhere-work.js';
 import { startOwnerWork } from './owner-work.js';
 import { createSharedQuestions, withSharedQuestions } from './shared-questions.js';
 
@@ -29,6 +29,8 @@ export interface SharedMode {
   serve(actions: Pick<BatchActions, 'submit' | 'cancel'>): void;
   /** Whether this relay holds the record's run. */
   holds(record: BatchRecord): boolean;
+  /** How people are told that a batch's answers wait for its machine's relay (once each). */
+  tellOwnerAway(tell: OwnerAway): void;
   close(): Promise<void>;
 }
 
@@ -85,7 +87,9 @@ export async function openSharedMode(
     closers.push(() => store.close());
     const sealKey = await sharedSealKey(connection, keys.sealKey);
     const questions = createSharedQuestions({ connection, keys, log });
+    let ownerAway: OwnerAway | undefined;
     const elsewhere = await createElsewhereWork({
+      ownerAway: () => ownerAway,
       connection,
       keys,
       node,
@@ -104,6 +108,9 @@ export async function openSharedMode(
       present: (inner) => withSharedQuestions(inner, questions),
       elsewhere,
       holds: (record) => elsewhere.holds(record),
+      tellOwnerAway(tell) {
+        ownerAway = tell;
+      },
       serve(actions) {
         owner ??= startOwnerWork({
           reader,

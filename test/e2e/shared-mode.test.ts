@@ -10,9 +10,9 @@ import { startRoundRobinProxy } from '../support/round-robin-proxy.js';
 import {
   answerFile,
   hasAnswerFile,
-  messageAt,
   postedBatches,
   type SharedNode,
+  sampleClicks,
   startSharedNodes,
 } from '../support/shared-relays.js';
 import { type RelayProcess, spawnRelayFor } from '../support/spawn-relay.js';
@@ -30,40 +30,15 @@ function inTurn(): () => number {
   };
 }
 
-/**
- * Answers the sample batch in message `ts` as `user`, one click at a time (each may land on
- * any relay), with `notes` typed in the free-write form, then presses Submit.
- */
+/** Answers the whole sample batch in message `ts` as `user`, then presses Submit. */
 async function answerSample(slack: FakeSlack, ts: string, user: string, notes: string) {
-  const message = messageAt(slack, ts);
-  const at = (prefix: string) => {
-    const found = message.find(prefix);
-    return { channel: CHANNEL, ts, blockId: found.blockId, actionId: found.actionId, user };
-  };
-  await slack.selectOption({ ...at('o7.choose'), value: '1' });
-  await slack.selectOptions({ ...at('o7.choose-many'), values: ['1'] });
-  const no = elementsOf(message.blocks()).find(
-    (e) => e.actionId.startsWith('o7.yes-no') && e.element.value === 'no',
-  );
-  assert.ok(no, 'the yes-no question has a No button');
-  await slack.clickButton({
-    channel: CHANNEL,
-    ts,
-    blockId: no.blockId,
-    actionId: no.actionId,
-    user,
-  });
-  const viewsBefore = slack.views(user).length;
-  await slack.clickButton(at('o7.free-write'));
-  const form = await waitFor(() => slack.views(user)[viewsBefore], 'free-write form');
-  await slack.submitView({
-    viewId: String(form.id),
-    user,
-    values: { 'o7.free-write.input': { 'o7.free-write.value': notes } },
-  });
+  const clicks = sampleClicks(slack, ts);
+  await clicks.chooseCsv(user);
+  await clicks.chooseTargets(user, ['1']);
+  await clicks.sayNo(user);
   // the owner shows every choice (another relay may have taken it) before Submit is pressed
-  await waitFor(() => JSON.stringify(message.blocks()).includes(notes), 'typed text shown');
-  await slack.clickButton(at('o7.submit'));
+  await clicks.write(user, notes);
+  await clicks.submit(user);
 }
 
 /** The channel message of a node's run (its first batch), once posted. */
@@ -172,45 +147,35 @@ describe('shared mode: three relays on one Redis and one Slack app', needsRedis,
     const run = runOf(owner, 'run-killed');
     await writeQuestionFile(run, 1, sampleBatch(1));
     const { ts } = await messageOfRun(slack, owner, 'run-killed');
-    const message = messageAt(slack, ts);
-    const at = (prefix: string, user: string) => {
-      const found = message.find(prefix);
-      return { channel: CHANNEL, ts, blockId: found.blockId, actionId: found.actionId, user };
-    };
-    await slack.selectOption({ ...at('o7.choose', ALICE), value: '1' });
-    await slack.selectOptions({ ...at('o7.choose-many', ALICE), values: ['1'] });
+    const clicks = sampleClicks(slack, ts);
+    await clicks.chooseCsv(ALICE);
+    await clicks.chooseTargets(ALICE, ['1']);
     await waitFor(() => {
-      const chosen = message.find('o7.choose-many').element.initial_options;
+      const chosen = clicks.find('o7.choose-many').element.initial_options;
       return Array.isArray(chosen) && chosen.length === 1;
     }, 'both drafts shown by the owner');
     await owner.relay.kill('SIGKILL');
 
     // the other two relays take every click now
-    const no = elementsOf(message.blocks()).find(
-      (e) => e.actionId.startsWith('o7.yes-no') && e.element.value === 'no',
-    );
-    assert.ok(no);
-    await slack.clickButton({
-      channel: CHANNEL,
-      ts,
-      blockId: no.blockId,
-      actionId: no.actionId,
-      user: BOB,
-    });
-    await slack.clickButton(at('o7.free-write', BOB));
-    const form = await waitFor(() => slack.views(BOB)[0], 'free-write form');
-    await slack.submitView({
-      viewId: String(form.id),
-      user: BOB,
-      values: { 'o7.free-write.input': { 'o7.free-write.value': 'while it was down' } },
-    });
-    await slack.clickButton(at('o7.submit', BOB));
+    await clicks.sayNo(BOB);
+    await clicks.write(BOB, 'while it was down', { shown: false });
+    await clicks.submit(BOB);
     const told = await waitFor(
       () => slack.ephemerals(BOB).find((e) => /node-a/.test(e.text)),
       'Bob told the machine holding the run is away',
       30_000,
     );
     assert.match(told.text, /kept|written when/i);
+    // and everyone sees it under the message, once, whoever pressed Submit
+    const note = await waitFor(
+      () =>
+        slack
+          .messages(CHANNEL)
+          .find((m) => m.ts === ts)
+          ?.replies.find((r) => /on node-a/.test(r.text)),
+      'a note in the thread that the answers wait for node-a',
+    );
+    assert.match(note.text, /kept/);
     assert.equal(await hasAnswerFile(run), false, 'no answer file while its relay is down');
 
     owner.restart();
@@ -220,7 +185,7 @@ describe('shared mode: three relays on one Redis and one Slack app', needsRedis,
       file.answers.map((a) => a.answer),
       EXPECTED('while it was down'),
     );
-    await waitFor(() => elementsOf(message.blocks()).length === 0, 'message shows it answered');
+    await waitFor(() => elementsOf(clicks.blocks()).length === 0, 'message shows it answered');
     assert.equal(postedBatches(slack), 1, 'nothing posted twice');
   });
 
@@ -231,44 +196,20 @@ describe('shared mode: three relays on one Redis and one Slack app', needsRedis,
     const run = runOf(owner, 'run-race');
     await writeQuestionFile(run, 1, sampleBatch(1));
     const { ts } = await messageOfRun(slack, owner, 'run-race');
-    const message = messageAt(slack, ts);
-    const at = (prefix: string, user: string) => {
-      const found = message.find(prefix);
-      return { channel: CHANNEL, ts, blockId: found.blockId, actionId: found.actionId, user };
-    };
-    const no = elementsOf(message.blocks()).find(
-      (e) => e.actionId.startsWith('o7.yes-no') && e.element.value === 'no',
-    );
-    assert.ok(no);
-    // consecutive envelopes go to different connections, so these two race on two relays
+    const clicks = sampleClicks(slack, ts);
+    // consecutive envelopes go to different connections, so these race on different relays
     await Promise.all([
-      slack.selectOption({ ...at('o7.choose', ALICE), value: '1' }),
-      slack.selectOptions({ ...at('o7.choose-many', BOB), values: ['1'] }),
-      slack.clickButton({
-        channel: CHANNEL,
-        ts,
-        blockId: no.blockId,
-        actionId: no.actionId,
-        user: ALICE,
-      }),
+      clicks.chooseCsv(ALICE),
+      clicks.chooseTargets(BOB, ['1']),
+      clicks.sayNo(ALICE),
     ]);
     await waitFor(() => {
-      const many = message.find('o7.choose-many').element.initial_options;
-      const one = message.find('o7.choose').element.initial_option;
+      const many = clicks.find('o7.choose-many').element.initial_options;
+      const one = clicks.find('o7.choose').element.initial_option;
       return Array.isArray(many) && many.length === 1 && one !== undefined;
     }, 'both choices shown');
-    await slack.clickButton(at('o7.free-write', ALICE));
-    const form = await waitFor(() => slack.views(ALICE)[0], 'free-write form');
-    await slack.submitView({
-      viewId: String(form.id),
-      user: ALICE,
-      values: { 'o7.free-write.input': { 'o7.free-write.value': 'raced' } },
-    });
-    await waitFor(() => JSON.stringify(message.blocks()).includes('raced'), 'typed text shown');
-    await Promise.all([
-      slack.clickButton(at('o7.submit', ALICE)),
-      slack.clickButton(at('o7.submit', BOB)),
-    ]);
+    await clicks.write(ALICE, 'raced');
+    await Promise.all([clicks.submit(ALICE), clicks.submit(BOB)]);
     const file = await answerFile(run);
     assert.deepEqual(
       file.answers.map((a) => a.answer),
@@ -284,13 +225,9 @@ describe('shared mode: three relays on one Redis and one Slack app', needsRedis,
     const run = runOf(owner, 'run-outage');
     await writeQuestionFile(run, 1, sampleBatch(1));
     const { ts } = await messageOfRun(slack, owner, 'run-outage');
-    const message = messageAt(slack, ts);
-    const at = (prefix: string, user: string) => {
-      const found = message.find(prefix);
-      return { channel: CHANNEL, ts, blockId: found.blockId, actionId: found.actionId, user };
-    };
-    await slack.selectOption({ ...at('o7.choose', ALICE), value: '1' });
-    await waitFor(() => message.find('o7.choose').element.initial_option, 'first choice shown');
+    const clicks = sampleClicks(slack, ts);
+    await clicks.chooseCsv(ALICE);
+    await waitFor(() => clicks.find('o7.choose').element.initial_option, 'first choice shown');
 
     // a restart (AOF on): the choice made before it is still there afterwards
     await redis.restart();
@@ -309,7 +246,7 @@ describe('shared mode: three relays on one Redis and one Slack app', needsRedis,
     const downSince = Date.now();
     const tries = 3;
     for (let i = 0; i < tries; i += 1) {
-      await slack.selectOptions({ ...at('o7.choose-many', BOB), values: ['2'] });
+      await clicks.chooseTargets(BOB, ['2']);
     }
     await waitFor(
       () =>
@@ -324,36 +261,16 @@ describe('shared mode: three relays on one Redis and one Slack app', needsRedis,
     // the relays come back by themselves; the same clicks now work
     await waitFor(
       async () => {
-        await slack.selectOptions({ ...at('o7.choose-many', BOB), values: ['1'] });
-        const chosen = message.find('o7.choose-many').element.initial_options;
+        await clicks.chooseTargets(BOB, ['1']);
+        const chosen = clicks.find('o7.choose-many').element.initial_options;
         return Array.isArray(chosen) && chosen.length === 1;
       },
       'a click after the outage saved and shown',
       30_000,
     );
-    const no = elementsOf(message.blocks()).find(
-      (e) => e.actionId.startsWith('o7.yes-no') && e.element.value === 'no',
-    );
-    assert.ok(no);
-    await slack.clickButton({
-      channel: CHANNEL,
-      ts,
-      blockId: no.blockId,
-      actionId: no.actionId,
-      user: BOB,
-    });
-    await slack.clickButton(at('o7.free-write', BOB));
-    const form = await waitFor(() => slack.views(BOB)[0], 'free-write form');
-    await slack.submitView({
-      viewId: String(form.id),
-      user: BOB,
-      values: { 'o7.free-write.input': { 'o7.free-write.value': 'after the outage' } },
-    });
-    await waitFor(
-      () => JSON.stringify(message.blocks()).includes('after the outage'),
-      'text shown',
-    );
-    await slack.clickButton(at('o7.submit', BOB));
+    await clicks.sayNo(BOB);
+    await clicks.write(BOB, 'after the outage');
+    await clicks.submit(BOB);
     const file = await answerFile(run);
     assert.deepEqual(
       file.answers.map((a) => a.answer),

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FakeSlack } from './fake-slack/index.js';
-import { CHANNEL, findElement } from './relay-harness.js';
+import { CHANNEL, elementsOf, findElement } from './relay-harness.js';
 import { type RelayProcess, spawnRelayFor } from './spawn-relay.js';
 import { waitFor } from './temp-dir.js';
 
@@ -109,12 +109,55 @@ export async function hasAnswerFile(runDir: string, seq = 1): Promise<boolean> {
   return names.includes(`q-answers-${String(seq).padStart(3, '0')}.json`);
 }
 
-/** The stand-in's message `ts` in the channel, with a way to read its current blocks. */
-export function messageAt(slack: FakeSlack, ts: string) {
+/**
+ * People's clicks on the sample batch (`sampleBatch`) in the channel message `ts`, each one
+ * a separate interaction that Slack may hand to any relay.
+ */
+export function sampleClicks(slack: FakeSlack, ts: string) {
   const blocks = () => slack.message(CHANNEL, ts)?.blocks ?? [];
+  const find = (prefix: string) => findElement(blocks(), prefix);
+  const at = (prefix: string, user: string) => {
+    const found = find(prefix);
+    return { channel: CHANNEL, ts, blockId: found.blockId, actionId: found.actionId, user };
+  };
+  const shows = (text: string) => JSON.stringify(blocks()).includes(text);
   return {
-    ts,
     blocks,
-    find: (prefix: string) => findElement(blocks(), prefix),
+    find,
+    shows,
+    /** "CSV" for the format */
+    chooseCsv: (user: string) => slack.selectOption({ ...at('o7.choose', user), value: '1' }),
+    /** the targets, by option index */
+    chooseTargets: (user: string, values: string[]) =>
+      slack.selectOptions({ ...at('o7.choose-many', user), values }),
+    sayNo(user: string) {
+      const no = elementsOf(blocks()).find(
+        (e) => e.actionId.startsWith('o7.yes-no') && e.element.value === 'no',
+      );
+      if (!no) throw new Error('the yes-no question has no No button');
+      return slack.clickButton({
+        channel: CHANNEL,
+        ts,
+        blockId: no.blockId,
+        actionId: no.actionId,
+        user,
+      });
+    },
+    /**
+     * Opens the free-write form, types `notes` and sends it; waits until the message shows it
+     * (unless `shown: false`: nobody updates the message while its relay is down).
+     */
+    async write(user: string, notes: string, { shown = true } = {}) {
+      const before = slack.views(user).length;
+      await slack.clickButton(at('o7.free-write', user));
+      const form = await waitFor(() => slack.views(user)[before], 'free-write form');
+      await slack.submitView({
+        viewId: String(form.id),
+        user,
+        values: { 'o7.free-write.input': { 'o7.free-write.value': notes } },
+      });
+      if (shown) await waitFor(() => shows(notes), 'typed text shown');
+    },
+    submit: (user: string) => slack.clickButton(at('o7.submit', user)),
   };
 }
