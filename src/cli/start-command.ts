@@ -186,6 +186,7 @@ export async function runStart(
     if (pruning) clearInterval(pruning);
     const steps = [
       () => app.stop(),
+      async () => shared?.stopServing(),
       () => reminders.close(),
       () => watcher.close(),
       () => queue.close(),

@@ -27,6 +27,8 @@ export interface SharedMode {
   elsewhere: ElsewhereWork;
   /** Starts doing the work other relays ask of this node's runs (once the queue is ready). */
   serve(actions: Pick<BatchActions, 'submit' | 'cancel'>): void;
+  /** Stops taking that work (before the queue closes); what is under way is finished. */
+  stopServing(): Promise<void>;
   /** Whether this relay holds the record's run. */
   holds(record: BatchRecord): boolean;
   /** How people are told that a batch's answers wait for its machine's relay (once each). */
@@ -121,6 +123,7 @@ export async function openSharedMode(
           log: log.child({ component: 'owner-work' }),
         });
       },
+      stopServing: async () => owner?.stop(),
       close: closeAll,
     };
   } catch (error) {
