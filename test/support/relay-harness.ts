@@ -35,7 +35,7 @@ export function configFor(slack: FakeSlack, root: string, mode: Mode, port = 0):
         ? { mode, appToken: slack.appToken }
         : { mode, signingSecret: slack.signingSecret, port }),
     },
-    watchPaths: [path.join(root, 'runs')],
+    watch: [{ path: path.join(root, 'runs'), channel: CHANNEL }],
     stateDir: path.join(root, 'state'),
     poll: false,
     logLevel: 'silent',
