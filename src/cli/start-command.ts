@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import { asksRoot } from '../ask/ask-folder.js';
+import { asksRoot, watchedRoots } from '../ask/ask-folder.js';
 import { pruneFinishedAsks } from '../ask/prune-asks.js';
 import type { Config } from '../config/config-schema.js';
 import { channelForPath, channelsOf } from '../core/slack/channel-routes.js';
@@ -99,10 +99,9 @@ export async function runStart(
       : await openFileStateStore(config.stateDir, { log: log.child({ component: 'store' }) }),
   );
   const seal = createModalSeal(shared?.sealKey ?? (await loadModalSealKey(config.stateDir)));
-  // `ask` hands its batches over as run folders in its own folder, always watched; listed in
-  // RELAY_WATCH with a channel, that entry comes first and wins.
+  // `ask` hands its batches over as run folders in its own folder, always watched.
   const asks = asksRoot(config.stateDir);
-  const roots = [...config.watch, { path: asks, channel: config.slack.channelId }];
+  const roots = watchedRoots(config);
   const channelFor = (place: string) => channelForPath(roots, config.slack.channelId, place);
   const app = createSlackApp(config.slack, log, bot, ops.slackHooks);
   const home = createAppHome({
@@ -216,7 +215,7 @@ export async function runStart(
     await stop();
     throw err;
   }
-  const channels = channelsOf(roots, config.slack.channelId);
+  const channels = channelsOf(roots);
   for (const channel of channels) await checkChannel(app.client, channel, log);
   queue.start();
   shared?.serve(queue);

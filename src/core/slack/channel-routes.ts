@@ -34,7 +34,7 @@ export function channelForPath(
   return roots.find((root) => isWithin(root.path, place))?.channel ?? fallback;
 }
 
-/** Every channel batches may go to, each once: `fallback` first, then the roots' in order. */
-export function channelsOf(roots: readonly WatchRoot[], fallback: string): string[] {
-  return [...new Set([fallback, ...roots.map((root) => root.channel)])];
+/** The channels of the watched folders, each once, in the order listed. */
+export function channelsOf(roots: readonly WatchRoot[]): string[] {
+  return [...new Set(roots.map((root) => root.channel))];
 }
