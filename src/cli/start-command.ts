@@ -109,6 +109,7 @@ export async function runStart(
     store,
     log,
     mayView: (user) => isAllowed(user, config.allowedUsers, groups.current()),
+    channelFor,
     ...options.home,
   });
   const slackPresenter = withSlackErrorHints(

@@ -37,6 +37,8 @@ export interface AppHomeDeps {
   refreshDelayMs?: number;
   /** Whether a person may see the batches (the allow list); others get a short note. */
   mayView?: (userId: string) => boolean;
+  /** the channel a run's batches are posted in, named for batches not posted yet */
+  channelFor?: (runDir: string) => string;
 }
 
 /** The App Home tab, kept up to date for the people who opened it. */
@@ -60,7 +62,7 @@ export function createAppHome(deps: AppHomeDeps): AppHome {
   const log = deps.log.child({ component: 'app-home' });
   const now = deps.now ?? (() => new Date());
   const delay = deps.refreshDelayMs ?? HOME_REFRESH_DELAY_MS;
-  const details = createHomeDetailSource({ client, log });
+  const details = createHomeDetailSource({ client, log, channelFor: deps.channelFor });
   /** insertion order is recency: a reopen moves a person to the end */
   const viewers = new Set<string>();
   let chain: Promise<void> = Promise.resolve();

@@ -21,7 +21,12 @@ export interface HomeDetailSource {
  * question per file version. Entries of batches no longer listed are dropped. A failure only
  * leaves that detail out.
  */
-export function createHomeDetailSource(deps: { client: WebClient; log: Logger }): HomeDetailSource {
+export function createHomeDetailSource(deps: {
+  client: WebClient;
+  log: Logger;
+  /** the channel a run's batches are posted in, for batches not posted yet */
+  channelFor?: (runDir: string) => string;
+}): HomeDetailSource {
   const { client, log } = deps;
   const permalinks = new Map<string, string>();
   const questions = new Map<string, string | undefined>();
@@ -81,7 +86,9 @@ export function createHomeDetailSource(deps: { client: WebClient; log: Logger })
           permalinkOf(record),
           firstQuestionOf(record),
         ]);
+        const channel = shown?.channel ?? deps.channelFor?.(record.runDir);
         details.set(record.key, {
+          ...(channel ? { channel } : {}),
           ...(link ? { link } : {}),
           ...(firstQuestion !== undefined ? { firstQuestion } : {}),
         });
