@@ -21,6 +21,8 @@ import { writeQuestionFile } from '../support/temp-dir.js';
 import { assertSlackHealthy, directCopy, handOffBatch, MODES } from './relay-session.js';
 import { capturingLogger, ids, until, WARN, waitForAnswerFile } from './relay-steps.js';
 
+const MINUTE = 60_000;
+
 /** The second channel: alice and bob are in it, and so is the bot. */
 const BETA = 'C0BETA001';
 /** A channel the bot was never invited to. */
@@ -158,6 +160,37 @@ for (const mode of MODES) {
       ]);
       assert.equal(batchIn(slack, CHANNEL, 'run-a').length, 1, 'posted once');
       assert.equal(batchIn(slack, BETA, 'run-b').length, 1, 'posted once');
+      assertSlackHealthy(h as Harness);
+    });
+
+    test('reminders and escalation of a batch go to its thread in its channel', async () => {
+      let clock = Date.parse('2026-01-05T09:00:00.000Z');
+      const { slack } = await start({
+        config: {
+          reminders: { remindAfterMs: MINUTE, escalate: { afterMs: 5 * MINUTE, to: BOB } },
+        },
+        start: { reminders: { now: () => new Date(clock), tickMs: 20 } },
+      });
+      await writeQuestionFile(beta('run-b'), 1, oneTap(1, 'Ship beta?'));
+      const b = await waitForBatchIn(slack, BETA, 'run-b');
+      const replies = () => slack.messages(BETA).find((m) => m.ts === b.ts)?.replies ?? [];
+      const stateDir = (h as Harness).config.stateDir;
+      await until(
+        async () => (await readStoredRecords(stateDir)).some((r) => r.nextReminderAt),
+        'the reminder deadline stored',
+      );
+
+      clock += MINUTE + 1000;
+      await until(() => replies().some((r) => /still waiting/.test(r.text)), 'a reminder in beta');
+      clock += 5 * MINUTE;
+      await until(
+        () => replies().some((r) => r.text.startsWith(':arrow_right:') && r.text.includes(BOB)),
+        'the escalation told in beta',
+      );
+      const copy = await directCopy(h as Harness, BOB);
+      await tapYes(slack, copy, BOB);
+      await waitForAnswerFile(beta('run-b'), 1);
+      assert.deepEqual(slack.messages(CHANNEL), [], 'nothing in the first channel');
       assertSlackHealthy(h as Harness);
     });
 
