@@ -109,7 +109,9 @@ export async function runStart(
     store,
     log,
     mayView: (user) => isAllowed(user, config.allowedUsers, groups.current()),
-    channelFor,
+    // another machine's runs follow that relay's RELAY_WATCH, not this one's
+    channelFor: (record) =>
+      shared && !shared.holds(record) ? undefined : channelFor(record.runDir),
     ...options.home,
   });
   const slackPresenter = withSlackErrorHints(

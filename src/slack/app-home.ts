@@ -3,6 +3,7 @@ import type { webApi } from '@slack/bolt';
 type WebClient = webApi.WebClient;
 
 import type { Logger } from 'pino';
+import type { BatchRecord } from '../core/batch/batch-record.js';
 import { renderHome, selectHomeBatches } from '../core/slack/render-home.js';
 import type { StateStore } from '../store/state-store.js';
 import { createHomeDetailSource } from './home-details.js';
@@ -37,8 +38,8 @@ export interface AppHomeDeps {
   refreshDelayMs?: number;
   /** Whether a person may see the batches (the allow list); others get a short note. */
   mayView?: (userId: string) => boolean;
-  /** the channel a run's batches are posted in, named for batches not posted yet */
-  channelFor?: (runDir: string) => string;
+  /** the channel a batch not posted yet is to be posted in, if this relay knows it */
+  channelFor?: (record: BatchRecord) => string | undefined;
 }
 
 /** The App Home tab, kept up to date for the people who opened it. */

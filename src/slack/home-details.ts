@@ -24,8 +24,8 @@ export interface HomeDetailSource {
 export function createHomeDetailSource(deps: {
   client: WebClient;
   log: Logger;
-  /** the channel a run's batches are posted in, for batches not posted yet */
-  channelFor?: (runDir: string) => string;
+  /** the channel a batch not posted yet is to be posted in, if this relay knows it */
+  channelFor?: (record: BatchRecord) => string | undefined;
 }): HomeDetailSource {
   const { client, log } = deps;
   const permalinks = new Map<string, string>();
@@ -86,7 +86,7 @@ export function createHomeDetailSource(deps: {
           permalinkOf(record),
           firstQuestionOf(record),
         ]);
-        const channel = shown?.channel ?? deps.channelFor?.(record.runDir);
+        const channel = shown?.channel ?? deps.channelFor?.(record);
         details.set(record.key, {
           ...(channel ? { channel } : {}),
           ...(link ? { link } : {}),
