@@ -1,8 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import { asksRoot } from '../ask/ask-folder.js';
+import { asksRoot, watchedRoots } from '../ask/ask-folder.js';
 import { pruneFinishedAsks } from '../ask/prune-asks.js';
 import type { Config } from '../config/config-schema.js';
+import { channelForPath, channelsOf } from '../core/slack/channel-routes.js';
 import { FileWriteError } from '../fs/file-write-error.js';
 import { watchRuns } from '../fs/watch-runs.js';
 import { createRelayOps } from '../ops/relay-ops.js';
@@ -99,18 +100,25 @@ export async function runStart(
       : await openFileStateStore(config.stateDir, { log: log.child({ component: 'store' }) }),
   );
   const seal = createModalSeal(shared?.sealKey ?? (await loadModalSealKey(config.stateDir)));
+  // `ask` hands its batches over as run folders in its own folder, always watched.
+  const asks = asksRoot(config.stateDir);
+  const roots = watchedRoots(config);
+  const channelFor = (place: string) => channelForPath(roots, config.slack.channelId, place);
   const app = createSlackApp(config.slack, log, bot, ops.slackHooks);
   const home = createAppHome({
     client: app.client,
     store,
     log,
     mayView: (user) => isAllowed(user, config.allowedUsers, groups.current()),
+    // another machine's runs follow that relay's RELAY_WATCH, not this one's
+    channelFor: (record) =>
+      shared && !shared.holds(record) ? undefined : channelFor(record.runDir),
     ...options.home,
   });
   const slackPresenter = withSlackErrorHints(
     createSlackPresenter({
       client: app.client,
-      channel: config.slack.channelId,
+      channelFor,
       log: log.child({ component: 'slack' }),
     }),
   );
@@ -124,8 +132,8 @@ export async function runStart(
     presenter,
     log: log.child({ component: 'queue' }),
     publish: options.publish,
-    askRoot: asksRoot(config.stateDir),
-    postNotice: createNoticePoster(app.client, config.slack.channelId),
+    askRoot: asks,
+    postNotice: createNoticePoster(app.client, channelFor),
     ...(shared ? { shared: { node: shared.node, elsewhere: shared.elsewhere } } : {}),
   });
   const reminders = createReminders({
@@ -157,15 +165,13 @@ export async function runStart(
     groups,
   });
 
-  // `ask` hands its batches over as run folders here, so they are always watched.
-  const asks = asksRoot(config.stateDir);
   await mkdir(asks, { recursive: true }).catch((error: unknown) => {
     throw new FileWriteError('Creating the folder for ask', asks, error);
   });
   // The first scan of the folders and the connection to Slack run side by side; the queue
   // collects what the scan finds and starts once both are done.
   const watcher = watchRuns(
-    [...config.watchPaths, asks],
+    roots.map((root) => root.path),
     ops.followRuns((event) => queue.notify(event)),
     {
       log: log.child({ component: 'watcher' }),
@@ -214,7 +220,8 @@ export async function runStart(
     await stop();
     throw err;
   }
-  await checkChannel(app.client, config.slack.channelId, log);
+  const channels = channelsOf(roots);
+  for (const channel of channels) await checkChannel(app.client, channel, log);
   queue.start();
   shared?.tellOwnerAway(createWaitingNotePoster(app.client));
   shared?.serve(queue);
@@ -226,8 +233,8 @@ export async function runStart(
   pruning.unref();
   log.info(
     {
-      watch: config.watchPaths,
-      channel: config.slack.channelId,
+      watch: config.watch,
+      channels,
       stateDir: config.stateDir,
       ...(shared ? { node: shared.node } : {}),
       ...(config.slack.mode === 'http' ? { httpPort: config.slack.port } : {}),

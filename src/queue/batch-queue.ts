@@ -46,8 +46,11 @@ export interface BatchQueueDeps
   refusedRetryMs?: number;
   /** The folder of the run folders `ask` hands over: only there is a batch's `source` honoured. */
   askRoot?: string;
-  /** Posts a notice about the watched folders for people; without it, notices are only logged. */
-  postNotice?: (text: string) => Promise<void>;
+  /**
+   * Posts a notice for people about the watched folders, in the channel of the folder it is
+   * `about`; without it, notices are only logged.
+   */
+  postNotice?: (text: string, about: string) => Promise<void>;
   /**
    * Shared mode: this relay's machine (`RELAY_NODE`), in its batches' keys and records, and
    * what it asks of the relays holding other machines' runs.

@@ -43,14 +43,16 @@ const contentHash = (message: Message): string =>
 
 /**
  * Shows each batch as one channel message (plus thread replies when it does not fit) and
- * keeps that message in step with the batch: posted once, then only ever updated.
+ * keeps that message in step with the batch: posted once, then only ever updated. A batch is
+ * posted in its run's channel (`channelFor`), and stays in the channel it was posted in.
  */
 export function createSlackPresenter(deps: {
   client: WebClient;
-  channel: string;
+  /** the channel a run's batches are posted in, by its folder */
+  channelFor: (runDir: string) => string;
   log: Logger;
 }): Presenter {
-  const { client, channel, log } = deps;
+  const { client, channelFor, log } = deps;
 
   async function post(message: Message, where: string, threadTs?: string): Promise<string> {
     const res = await client.chat.postMessage({
@@ -177,7 +179,7 @@ export function createSlackPresenter(deps: {
       if (!shown && FINAL_STATUSES.includes(record.status)) {
         return {}; // never shown and already over: nothing to tell anyone
       }
-      const where = shown?.channel ?? channel;
+      const where = shown?.channel ?? channelFor(record.runDir);
       let presentation: SlackPresentation = shown ?? { channel: where, ts: '', replies: [] };
       const state: PresentationState = {
         current: () => presentation,
@@ -241,7 +243,7 @@ export function createSlackPresenter(deps: {
       });
       try {
         await client.chat.postMessage({
-          channel: shown?.channel ?? channel,
+          channel: shown?.channel ?? channelFor(record.runDir),
           text,
           ...(shown?.ts ? { thread_ts: shown.ts } : {}),
         });

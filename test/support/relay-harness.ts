@@ -35,7 +35,7 @@ export function configFor(slack: FakeSlack, root: string, mode: Mode, port = 0):
         ? { mode, appToken: slack.appToken }
         : { mode, signingSecret: slack.signingSecret, port }),
     },
-    watchPaths: [path.join(root, 'runs')],
+    watch: [{ path: path.join(root, 'runs'), channel: CHANNEL }],
     stateDir: path.join(root, 'state'),
     poll: false,
     logLevel: 'silent',
@@ -50,6 +50,11 @@ export interface RelayHarnessOptions {
   config?: Partial<Config>;
   /** Timing knobs passed to `runStart` (group refresh interval, Home refresh delay, Home clock). */
   start?: StartOptions;
+  /**
+   * Runs before the relay starts, with the stand-in and the temp folder (to add channels, say);
+   * the settings it returns are laid over the configuration last.
+   */
+  prepare?: (slack: FakeSlack, root: string) => Promise<Partial<Config>> | Partial<Config>;
 }
 
 /**
@@ -62,7 +67,11 @@ export async function startRelayHarness(mode: Mode, options: RelayHarnessOptions
   await mkdir(path.join(root, 'runs'), { recursive: true });
   const port = mode === 'http' ? await freePort() : 0;
   if (mode === 'http') slack.setRequestUrl(`http://127.0.0.1:${port}/slack/events`);
-  const config: Config = { ...configFor(slack, root, mode, port), ...options.config };
+  const config: Config = {
+    ...configFor(slack, root, mode, port),
+    ...options.config,
+    ...(await options.prepare?.(slack, root)),
+  };
   const log = options.log ?? pino({ level: process.env.TEST_LOG ?? 'silent' });
   let relay: RunningRelay | undefined = await runStart(config, log, options.start);
   return {
