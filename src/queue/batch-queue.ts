@@ -279,9 +279,11 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       log.warn({ runDir, seq }, 'answer file of an answered batch is gone; not asking again');
       return false;
     }
-    // Not awaited: if this is lost in a crash, the next start finds the file and opens it
-    // again; waiting for the disk here would only delay the message people are waiting for.
-    save({
+    // The file store shows a put at once and is not waited for: if the write is lost in a
+    // crash, the next start finds the file and opens it again, and waiting for the disk would
+    // only delay the message people are waiting for. The Redis store (shared mode) shows a
+    // put once Redis has it: waited for, or the display would find nothing to show.
+    const saving = save({
       key,
       runDir,
       seq,
@@ -294,6 +296,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       ...(note ? { note } : {}),
       ...(previous?.presentation ? { presentation: previous.presentation } : {}),
     }).catch((err: unknown) => log.error({ err, runDir, seq }, 'could not save the new batch'));
+    if (deps.shared) await saving;
     return true;
   }
 
