@@ -9,7 +9,7 @@ import { createBatchQueue } from '../../src/queue/batch-queue.js';
 import type { Presenter } from '../../src/queue/presenter.js';
 import { needsRedis, type RedisTestServer, startRedisServer } from '../support/redis-server.js';
 import { freshNamespace, openTestRedisStore } from '../support/redis-store.js';
-import { makeTempDir, writeQuestionFile } from '../support/temp-dir.js';
+import { makeTempDir, waitFor, writeQuestionFile } from '../support/temp-dir.js';
 
 const log = pino({ level: process.env.TEST_LOG ?? 'silent' });
 const NODE = 'node-a';
@@ -21,6 +21,19 @@ const nothingElsewhere: ElsewhereWork = {
   submit: async () => ({ kind: 'unknown' }),
   cancel: async () => ({ kind: 'unknown' }),
 };
+
+/** A presenter that keeps every record it is asked to show. */
+function recording(shown: BatchRecord[]): Presenter {
+  return {
+    async sync(record) {
+      shown.push(record);
+      return { channel: 'C1', ts: `ts-${record.seq}` };
+    },
+    async tellRefused() {
+      return true;
+    },
+  };
+}
 
 const oneTap = (seq: number) => ({
   seq,
@@ -47,18 +60,9 @@ describe('batch queue in shared mode (Redis store)', () => {
         namespace: freshNamespace(),
       });
       const shown: BatchRecord[] = [];
-      const presenter: Presenter = {
-        async sync(record) {
-          shown.push(record);
-          return { channel: 'C1', ts: `ts-${record.seq}` };
-        },
-        async tellRefused() {
-          return true;
-        },
-      };
       const queue = createBatchQueue({
         store,
-        presenter,
+        presenter: recording(shown),
         log,
         settleMs: 50,
         shared: { node: NODE, elsewhere: nothingElsewhere },
@@ -99,4 +103,44 @@ describe('batch queue in shared mode (Redis store)', () => {
       }
     },
   );
+
+  it('a batch written while Redis is away is shown once it is back', needsRedis, async () => {
+    const redis = server as RedisTestServer;
+    const { dir, cleanup } = await makeTempDir();
+    const store = await openTestRedisStore({
+      url: redis.url,
+      node: NODE,
+      namespace: freshNamespace(),
+    });
+    const shown: BatchRecord[] = [];
+    const queue = createBatchQueue({
+      store,
+      presenter: recording(shown),
+      log,
+      settleMs: 50,
+      retryBaseMs: 20,
+      shared: { node: NODE, elsewhere: nothingElsewhere },
+    });
+    try {
+      queue.start();
+      await redis.stop();
+      const run = path.join(dir, 'runs', 'run-b');
+      await mkdir(run, { recursive: true });
+      await writeQuestionFile(run, 1, oneTap(1));
+      // the one event the watcher gives for the new file, while Redis is away
+      queue.notify({ type: 'qa-file', runDir: run, name: 'q-out-001.json' });
+      await queue.idle();
+      assert.equal(shown.length, 0, 'nothing shown without a stored record');
+      await redis.restart();
+      await waitFor(() => shown.length > 0, 'the batch shown once Redis is back', 30_000);
+      assert.deepEqual(
+        shown.map((r) => [r.seq, r.status]),
+        [[1, 'open']],
+      );
+    } finally {
+      await queue.close();
+      await store.close();
+      await cleanup();
+    }
+  });
 });
