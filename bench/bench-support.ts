@@ -111,6 +111,11 @@ export interface RelayChild {
 /** Extra flags for the relay's node process, from RELAY_NODE_FLAGS (e.g. --optimize-for-size). */
 const nodeFlags = (): string[] => (process.env.RELAY_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
+/**
+ * Starts `o7-slack-relay start` from the compiled sources against the stand-in. Its log is
+ * dropped; BENCH_RELAY_LOGS=<level> (e.g. info) prints it at that level, to see why a figure
+ * stalls.
+ */
 export function startRelay(
   slack: FakeSlack,
   root: string,
@@ -119,7 +124,7 @@ export function startRelay(
   const startedAt = hrNow();
   const child = spawn(process.execPath, [...nodeFlags(), MAIN, 'start'], {
     cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', process.env.BENCH_RELAY_LOGS ? 'inherit' : 'ignore', 'inherit'],
     env: {
       PATH: process.env.PATH ?? '',
       SLACK_BOT_TOKEN: slack.botToken,
@@ -128,7 +133,7 @@ export function startRelay(
       SLACK_API_URL: slack.apiUrl,
       RELAY_WATCH: path.join(root, 'runs'),
       RELAY_STATE_DIR: path.join(root, 'state'),
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: process.env.BENCH_RELAY_LOGS ?? 'warn',
       // RELAY_V8_DEFAULTS=1 npm run bench: the same figures with V8's default heap sizing
       ...(process.env.RELAY_V8_DEFAULTS
         ? { RELAY_V8_DEFAULTS: process.env.RELAY_V8_DEFAULTS }

@@ -9,6 +9,7 @@ import { DETECTORS, measureDetection } from './detection-figure.js';
 import { duplicatePosts, measureLatency, openManyRuns } from './latency-figures.js';
 import { measurePostScaling, slopeLine } from './post-scaling-figure.js';
 import { measurePreviews, previewLines } from './preview-figure.js';
+import { sharedLines } from './shared-figure.js';
 import { measureStartup } from './startup-figure.js';
 
 /**
@@ -134,6 +135,9 @@ async function main() {
 
   // Figure 7: defusing the links in markdown previews, in this process (pure code).
   for (const line of previewLines(measurePreviews(n(100, 10)))) say(line);
+
+  // Figure 8: shared mode, three relays on one redis-server (not run without redis-server).
+  for (const line of await sharedLines({ samples, burst: n(500, 30) })) say(line);
 }
 
 /** Figure 4: start-up, empty vs many answered batches (BENCH_ANSWERED_RUNS: run counts). */

@@ -279,9 +279,12 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       log.warn({ runDir, seq }, 'answer file of an answered batch is gone; not asking again');
       return false;
     }
-    // Not awaited: if this is lost in a crash, the next start finds the file and opens it
-    // again; waiting for the disk here would only delay the message people are waiting for.
-    save({
+    // The file store shows a put at once and is not waited for: if the write is lost in a
+    // crash, the next start finds the file and opens it again, and waiting for the disk would
+    // only delay the message people are waiting for. The Redis store (shared mode) shows a
+    // put once Redis has it: waited for, or the display would find nothing to show; while
+    // Redis is away the put fails, and so does this sync, which the scheduler tries again.
+    const saving = save({
       key,
       runDir,
       seq,
@@ -293,7 +296,12 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       ...(deps.shared ? { node: deps.shared.node } : {}),
       ...(note ? { note } : {}),
       ...(previous?.presentation ? { presentation: previous.presentation } : {}),
-    }).catch((err: unknown) => log.error({ err, runDir, seq }, 'could not save the new batch'));
+    });
+    if (deps.shared) await saving;
+    else
+      saving.catch((err: unknown) =>
+        log.error({ err, runDir, seq }, 'could not save the new batch'),
+      );
     return true;
   }
 
