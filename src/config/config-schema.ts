@@ -5,7 +5,7 @@ import { SLACK_CHANNEL_ID, SLACK_GROUP_ID, SLACK_USER_ID } from '../core/slack/s
 import { chooseNodeName, NODE_NAME, NODE_NAME_RULE } from '../redis/node-name.js';
 import { redisUrlProblem } from '../redis/redis-url.js';
 import { parseDuration } from './parse-duration.js';
-import { parseWatchList } from './watch-list.js';
+import { parseWatchList, readWatchEntry, type WatchEntry } from './watch-list.js';
 
 /**
  * The one rule across variables: Socket Mode needs an app token, HTTP mode a signing secret.
@@ -122,9 +122,13 @@ export function missingChannel(env: Record<string, string | undefined>): string 
   if (watch === '') {
     return 'SLACK_CHANNEL_ID is not set; give the ID of the channel batches are posted in (e.g. C0123ABCD), or list the folders in RELAY_WATCH, each ending in =CHANNEL_ID';
   }
-  const read = parseWatchList(watch);
-  if (!read.ok) return undefined; // RELAY_WATCH's own problems are told by the schema
-  const unnamed = read.value.filter((entry) => entry.channel === undefined);
+  // each entry on its own, so that this is told beside any problem of RELAY_WATCH itself
+  const unnamed = watch
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map(readWatchEntry)
+    .filter((entry): entry is WatchEntry => !('problem' in entry) && entry.channel === undefined);
   if (unnamed.length === 0) return undefined;
   const listed = unnamed.map((entry) => JSON.stringify(entry.path)).join(', ');
   return `SLACK_CHANNEL_ID is not set, and RELAY_WATCH names no channel for ${listed}; set SLACK_CHANNEL_ID to the channel ID for them (e.g. C0123ABCD), or end each of them with =CHANNEL_ID`;

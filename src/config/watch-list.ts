@@ -29,7 +29,7 @@ export function parseWatchList(text: string): Result<WatchEntry[], string[]> {
   const channelOf = new Map<string, { channel: string | undefined; written: string }>();
   for (const written of text.split(',').map((part) => part.trim())) {
     if (written === '') continue;
-    const read = readEntry(written);
+    const read = readWatchEntry(written);
     if ('problem' in read) {
       problems.push(read.problem);
       continue;
@@ -56,7 +56,8 @@ export function parseWatchList(text: string): Result<WatchEntry[], string[]> {
   return ok(entries);
 }
 
-function readEntry(written: string): WatchEntry | { problem: string } {
+/** One entry of `RELAY_WATCH`, trimmed and not empty: what it says, or what is wrong with it. */
+export function readWatchEntry(written: string): WatchEntry | { problem: string } {
   const at = written.lastIndexOf('=');
   if (at < 0) return { path: written };
   const tail = written.slice(at + 1).trim();

@@ -15,7 +15,7 @@ async function run(args: string[], env: Record<string, string>, cwd: string) {
 }
 
 describe('channels per watched folder on the command line', () => {
-  test('without SLACK_CHANNEL_ID, a folder that names no channel stops the start (exit 2) and is named', async () => {
+  test('without SLACK_CHANNEL_ID, a folder that names no channel stops the start (exit 2) and is named, beside a wrong entry', async () => {
     const { dir, cleanup } = await makeTempDir();
     try {
       const result = await run(
@@ -32,21 +32,10 @@ describe('channels per watched folder on the command line', () => {
         result.err,
         /RELAY_WATCH has "\/srv\/c=general", whose "=general" is not a channel ID/,
       );
-      // the entry that names none is told once RELAY_WATCH itself is right
-      assert.doesNotMatch(result.err, /SLACK_CHANNEL_ID/);
-      const unnamed = await run(
-        ['start'],
-        {
-          SLACK_BOT_TOKEN: 'xoxb-1-2-abc',
-          SLACK_APP_TOKEN: 'xapp-1-A1-2-abc',
-          RELAY_WATCH: '/srv/a/.7/runs=C0AAAA,/srv/b/.7/runs',
-        },
-        dir,
-      );
-      assert.equal(unnamed.code, 2, unnamed.err);
+      // beside it, the entry that names no channel
       assert.match(
-        unnamed.err,
-        /SLACK_CHANNEL_ID is not set, and RELAY_WATCH names no channel for "\/srv\/b\/\.7\/runs"/,
+        result.err,
+        /SLACK_CHANNEL_ID is not set, and RELAY_WATCH names no channel for "\/srv\/b\/\.7\/runs";/,
       );
     } finally {
       await cleanup();

@@ -77,6 +77,13 @@ describe('channels per watched folder (RELAY_WATCH=folder=CHANNEL_ID)', () => {
     );
   });
 
+  test('without SLACK_CHANNEL_ID, an entry without a channel is named beside a wrong entry', () => {
+    const lines = problems({ ...tokens, RELAY_WATCH: 'runs,/srv/a=ops' });
+    assert.equal(lines.length, 2, lines.join('\n'));
+    assert.ok(lines.some((l) => l.startsWith('  - RELAY_WATCH has "/srv/a=ops"')));
+    assert.ok(lines.some((l) => l.includes('RELAY_WATCH names no channel for "runs";')));
+  });
+
   test('a blank SLACK_CHANNEL_ID counts as unset', () => {
     const config = loadConfig(
       { ...tokens, SLACK_CHANNEL_ID: ' ', RELAY_WATCH: '/srv/a=C0AAAA' },
