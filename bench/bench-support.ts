@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FakeSlack } from '../test/support/fake-slack/index.js';
+import type { FakeSlack, WebApiCall } from '../test/support/fake-slack/index.js';
 
 /** Milliseconds with sub-millisecond precision, on one clock shared with the stand-in. */
 export const hrNow = (): number => performance.timeOrigin + performance.now();
@@ -76,6 +76,27 @@ export function keyOfBlocks(blocks: unknown): string | undefined {
   return undefined;
 }
 
+/** Taps the one-tap (yes) button of a posted one-tap batch. */
+export async function tapOneTap(slack: FakeSlack, post: WebApiCall): Promise<void> {
+  const ts = String((post.response as { ts?: string }).ts);
+  const blocks =
+    (post.args.blocks as {
+      block_id?: string;
+      elements?: { action_id?: string; value?: string }[];
+    }[]) ?? [];
+  const yes = blocks
+    .flatMap((b) => (b.elements ?? []).map((e) => ({ blockId: String(b.block_id), ...e })))
+    .find((e) => e.action_id?.startsWith('o7.one-tap') || e.value === 'yes');
+  if (!yes?.action_id) throw new Error(`bench: the post at ${ts} has no one-tap button`);
+  await slack.clickButton({
+    channel: CHANNEL,
+    ts,
+    blockId: yes.blockId,
+    actionId: yes.action_id,
+    user: USER,
+  });
+}
+
 /** The relay as a real child process, started from the compiled sources. */
 export interface RelayChild {
   child: ChildProcess;
@@ -90,6 +111,11 @@ export interface RelayChild {
 /** Extra flags for the relay's node process, from RELAY_NODE_FLAGS (e.g. --optimize-for-size). */
 const nodeFlags = (): string[] => (process.env.RELAY_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
+/**
+ * Starts `o7-slack-relay start` from the compiled sources against the stand-in. Its log is
+ * dropped; BENCH_RELAY_LOGS=<level> (e.g. info) prints it at that level, to see why a figure
+ * stalls.
+ */
 export function startRelay(
   slack: FakeSlack,
   root: string,
@@ -98,7 +124,7 @@ export function startRelay(
   const startedAt = hrNow();
   const child = spawn(process.execPath, [...nodeFlags(), MAIN, 'start'], {
     cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', process.env.BENCH_RELAY_LOGS ? 'inherit' : 'ignore', 'inherit'],
     env: {
       PATH: process.env.PATH ?? '',
       SLACK_BOT_TOKEN: slack.botToken,
@@ -107,7 +133,7 @@ export function startRelay(
       SLACK_API_URL: slack.apiUrl,
       RELAY_WATCH: path.join(root, 'runs'),
       RELAY_STATE_DIR: path.join(root, 'state'),
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: process.env.BENCH_RELAY_LOGS ?? 'warn',
       // RELAY_V8_DEFAULTS=1 npm run bench: the same figures with V8's default heap sizing
       ...(process.env.RELAY_V8_DEFAULTS
         ? { RELAY_V8_DEFAULTS: process.env.RELAY_V8_DEFAULTS }

@@ -39,3 +39,14 @@ export class RelayError extends Error {
     this.code = code;
   }
 }
+
+/** The codes that mean "nothing was done, and the same action will work in a moment". */
+export const TRY_AGAIN_CODES: readonly ErrorCode[] = [
+  ErrorCode.RedisUnavailable,
+  ErrorCode.BatchBusy,
+];
+
+/** Whether `error` says the action was not done for now and may simply be tried again. */
+export function isTryAgain(error: unknown): error is RelayError {
+  return error instanceof RelayError && TRY_AGAIN_CODES.includes(error.code);
+}

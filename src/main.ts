@@ -10,7 +10,7 @@ import { runDoctor } from './cli/doctor-command.js';
 import { runNodes } from './cli/nodes-command.js';
 import { packageVersion } from './cli/package-version.js';
 import { runPreview } from './cli/preview-command.js';
-import { runStart } from './cli/start-command.js';
+import { type RunningRelay, runStart } from './cli/start-command.js';
 import { loadConfig, loadSharedConfig } from './config/load-config.js';
 import { CONFIG_ERROR_CODES, RelayError } from './errors.js';
 import { createLogger } from './log/create-logger.js';
@@ -98,7 +98,33 @@ async function main(argv: string[]): Promise<number> {
       loadDotenv({ quiet: true });
       const config = loadConfig(process.env, process.cwd());
       const log = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true });
-      const relay = await runStart(config, log);
+      // `doctor`, once every check passes, asks for this (so may `kill -USR2 <pid>`). Node
+      // ends a process on a signal it has no handler for, and `doctor` finds the relay by its
+      // state-folder lock, taken while it starts: so the handler comes first, and a request
+      // made while starting is kept until the relay runs.
+      let relay: RunningRelay | undefined;
+      let retryAsked = false;
+      const retryRefused = () => {
+        if (!relay) {
+          retryAsked = true;
+          log.info(
+            { signal: RETRY_REFUSED_SIGNAL },
+            'asked to show the batches Slack refused again while starting; doing so once started',
+          );
+          return;
+        }
+        log.info({ signal: RETRY_REFUSED_SIGNAL }, 'showing the batches Slack refused again');
+        relay.retryRefused();
+      };
+      process.on(RETRY_REFUSED_SIGNAL, retryRefused);
+      try {
+        relay = await runStart(config, log);
+      } catch (error) {
+        process.off(RETRY_REFUSED_SIGNAL, retryRefused);
+        throw error;
+      }
+      const running = relay;
+      if (retryAsked) retryRefused();
       installSafetyNet(log.child({ component: 'process' }));
       return new Promise<number>((resolve) => {
         const stopped = (code: number) => {
@@ -110,7 +136,7 @@ async function main(argv: string[]): Promise<number> {
         };
         const stop = (signal: NodeJS.Signals) => {
           log.info({ signal }, 'stopping');
-          relay.stop().then(
+          running.stop().then(
             () => stopped(0),
             (error: unknown) => {
               log.error({ err: error }, 'error while stopping');
@@ -120,11 +146,6 @@ async function main(argv: string[]): Promise<number> {
         };
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
-        // `doctor`, once every check passes, asks for this (so may `kill -USR2 <pid>`)
-        process.on(RETRY_REFUSED_SIGNAL, () => {
-          log.info({ signal: RETRY_REFUSED_SIGNAL }, 'showing the batches Slack refused again');
-          relay.retryRefused();
-        });
       });
     }
   }

@@ -78,12 +78,13 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     const slack = await startFakeSlack();
     undo.push(() => slack.close());
     const config = configFor(slack, temp.dir, 'socket');
-    await mkdir(config.watchPaths[0] as string, { recursive: true });
+    const runs = (config.watch[0] as { path: string }).path;
+    await mkdir(runs, { recursive: true });
     const relay = await runStart(config, log);
     undo.push(() => relay.stop());
     signal.throwIfAborted();
 
-    const runDir = path.join(config.watchPaths[0] as string, DEMO_RUN);
+    const runDir = path.join(runs, DEMO_RUN);
     const written = await writeQuestionFile(runDir, batch.value.seq, sample);
     out(`Wrote ${written}`);
     out(`  (a copy of ${SAMPLE_FILE}: one question of each type, two with previews)`);

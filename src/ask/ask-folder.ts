@@ -1,7 +1,9 @@
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { Config } from '../config/config-schema.js';
 import type { EnvelopeBatchFile } from '../core/envelope/envelope-to-batch.js';
 import { answerPath, questionPath } from '../core/protocol/run-folder.js';
+import type { WatchRoot } from '../core/slack/channel-routes.js';
 import { syncDir } from '../fs/durable-io.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 
@@ -13,6 +15,15 @@ const ASKS_FOLDER = 'asks';
 
 /** `<stateDir>/asks`: where `ask` hands batches to the running relay. */
 export const asksRoot = (stateDir: string): string => path.join(stateDir, ASKS_FOLDER);
+
+/**
+ * Every folder the relay watches, with its channel: `RELAY_WATCH`'s, then the `asks/` folder,
+ * whose batches go to the default channel unless `RELAY_WATCH` lists it with another.
+ */
+export const watchedRoots = (config: Pick<Config, 'watch' | 'stateDir' | 'slack'>): WatchRoot[] => [
+  ...config.watch,
+  { path: asksRoot(config.stateDir), channel: config.slack.channelId },
+];
 
 /** Where an ask folder is put together before it is moved into `asks/`; nobody watches it. */
 const STAGING_FOLDER = 'asks-staging';

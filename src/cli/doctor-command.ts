@@ -1,6 +1,8 @@
 import path from 'node:path';
+import { asksRoot, watchedRoots } from '../ask/ask-folder.js';
 import type { Config } from '../config/config-schema.js';
 import type { BatchRecord } from '../core/batch/batch-record.js';
+import { channelForPath, channelsOf } from '../core/slack/channel-routes.js';
 import { checkEscalationTarget, escalationProblem } from '../slack/escalation-target.js';
 import { compareScopes, REQUIRED_BOT_SCOPES } from '../slack/required-scopes.js';
 import { describeSlackError, fixFor } from '../slack/slack-errors.js';
@@ -30,7 +32,7 @@ export interface DoctorDeps {
 
 /**
  * Checks what the relay needs from Slack, one line per check, each failure with what to do:
- * the tokens, the bot's scopes, the channel, and `RELAY_ESCALATE_TO`. It never opens a
+ * the tokens, the bot's scopes, every batch channel, and `RELAY_ESCALATE_TO`. It never opens a
  * Socket Mode connection, so it is safe to run beside a running relay (Slack would hand
  * some of the relay's clicks to a connection that never answers them). Returns 0 when all
  * pass, 1 otherwise. In shared mode it also checks Redis and RELAY_NODE (see `checkRedis`).
@@ -69,25 +71,10 @@ export async function runDoctor(config: Config, io: Io, deps: DoctorDeps): Promi
   pass(`SLACK_BOT_TOKEN works (workspace ${bot.value.team}, bot user ${bot.value.user})`);
   checkScopes(bot.value, pass, fail);
 
-  try {
-    const info = await client.conversations.info({ channel: slack.channelId });
-    const name = info.channel?.name ?? slack.channelId;
-    if (info.channel?.is_archived) {
-      fail(
-        `#${name} (${slack.channelId}) is archived`,
-        'unarchive it, or set SLACK_CHANNEL_ID to another channel',
-      );
-    } else if (info.channel?.is_member || info.channel?.is_im) {
-      pass(`channel #${name} (${slack.channelId}) exists and the bot is in it`);
-    } else {
-      fail(
-        `the bot is not in #${name} (${slack.channelId})`,
-        `in Slack, open #${name} and type /invite @<your app's bot name>`,
-      );
-    }
-  } catch (error) {
-    const code = describeSlackError(error);
-    fail(`cannot see channel ${slack.channelId}: ${code}`, fixFor(code));
+  const channels = channelsOf(watchedRoots(config));
+  for (const channel of channels) {
+    const usedBy = channels.length > 1 ? ` (${channelUse(config, channel)})` : '';
+    await checkBatchChannel(client, channel, usedBy, { pass, fail });
   }
 
   if (slack.mode === 'socket') {
@@ -134,6 +121,50 @@ export async function runDoctor(config: Config, io: Io, deps: DoctorDeps): Promi
     );
   }
   return await done();
+}
+
+/**
+ * Whether the bot can post in one batch channel: it exists, is not archived, and the bot is in
+ * it. `usedBy` follows the channel's name when there are several.
+ */
+async function checkBatchChannel(
+  client: ReturnType<typeof checkClient>,
+  channel: string,
+  usedBy: string,
+  { pass, fail }: { pass: (text: string) => void; fail: (text: string, fix: string) => void },
+): Promise<void> {
+  try {
+    const info = await client.conversations.info({ channel });
+    const name = info.channel?.name ?? channel;
+    if (info.channel?.is_archived) {
+      fail(
+        `#${name} (${channel}) is archived${usedBy}`,
+        'unarchive it, or name another channel in SLACK_CHANNEL_ID or RELAY_WATCH',
+      );
+    } else if (info.channel?.is_member || info.channel?.is_im) {
+      pass(`channel #${name} (${channel}) exists and the bot is in it${usedBy}`);
+    } else {
+      fail(
+        `the bot is not in #${name} (${channel})${usedBy}`,
+        `in Slack, open #${name} and type /invite @<your app's bot name>`,
+      );
+    }
+  } catch (error) {
+    const code = describeSlackError(error);
+    fail(`cannot see channel ${channel}${usedBy}: ${code}`, fixFor(code));
+  }
+}
+
+/** What posts in a channel: the folders routed to it, and `ask`. */
+function channelUse(config: Config, channel: string): string {
+  const folders = config.watch.filter((root) => root.channel === channel).map((root) => root.path);
+  const askChannel = channelForPath(
+    watchedRoots(config),
+    config.slack.channelId,
+    asksRoot(config.stateDir),
+  );
+  const uses = [...folders, ...(channel === askChannel ? ['ask'] : [])];
+  return `for ${uses.join(', ')}`;
 }
 
 /** The granted scopes (Slack's `x-oauth-scopes`) against the ones the relay uses. */

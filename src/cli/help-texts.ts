@@ -65,7 +65,7 @@ Examples:
 
   doctor: `Usage: o7-slack-relay doctor
 
-Check the setup against Slack: the tokens, the bot's scopes, the channel and
+Check the setup against Slack: the tokens, the bot's scopes, every batch channel and
 RELAY_ESCALATE_TO, with a fix for each failure. It opens no Socket Mode connection, so it
 is safe beside a running relay; when every check passes, the running relay posts the
 batches Slack had refused again.

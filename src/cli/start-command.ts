@@ -1,14 +1,16 @@
 import { mkdir } from 'node:fs/promises';
 import type { webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
-import { asksRoot } from '../ask/ask-folder.js';
+import { asksRoot, watchedRoots } from '../ask/ask-folder.js';
 import { pruneFinishedAsks } from '../ask/prune-asks.js';
 import type { Config } from '../config/config-schema.js';
+import { channelForPath, channelsOf } from '../core/slack/channel-routes.js';
 import { FileWriteError } from '../fs/file-write-error.js';
 import { watchRuns } from '../fs/watch-runs.js';
 import { createRelayOps } from '../ops/relay-ops.js';
 import { type BatchQueueDeps, createBatchQueue } from '../queue/batch-queue.js';
 import { createReminders } from '../queue/reminders.js';
+import { openSharedMode } from '../shared/shared-mode.js';
 import { isAllowed } from '../slack/allow-list.js';
 import { createGroupMembers } from '../slack/allow-list-groups.js';
 import { createAppHome } from '../slack/app-home.js';
@@ -21,6 +23,7 @@ import { registerListeners } from '../slack/listeners/register-listeners.js';
 import { createModalSeal, loadModalSealKey } from '../slack/modal-seal.js';
 import { createNoticePoster } from '../slack/post-notice.js';
 import { createReminderPoster } from '../slack/post-reminder.js';
+import { createWaitingNotePoster } from '../slack/post-waiting-note.js';
 import { withSlackErrorHints } from '../slack/slack-errors.js';
 import { createSlackPresenter } from '../slack/slack-presenter.js';
 import { checkClient } from '../slack/token-check.js';
@@ -98,26 +101,38 @@ export async function runStart(
   // about batches posted and answered and about Slack's availability. It follows the store,
   // the Slack app's clients and connection, and the watcher, which are handed to it below.
   const ops = createRelayOps(config, log.child({ component: 'ops' }));
+  // Shared mode (RELAY_REDIS_URL): records in Redis, and any relay acts on any batch.
+  const shared = config.shared && (await openSharedMode(config.shared, config.stateDir, log));
   const store = ops.observeStore(
-    await openFileStateStore(config.stateDir, { log: log.child({ component: 'store' }) }),
+    shared
+      ? shared.store
+      : await openFileStateStore(config.stateDir, { log: log.child({ component: 'store' }) }),
   );
-  const seal = createModalSeal(await loadModalSealKey(config.stateDir));
+  const seal = createModalSeal(shared?.sealKey ?? (await loadModalSealKey(config.stateDir)));
+  // `ask` hands its batches over as run folders in its own folder, always watched.
+  const asks = asksRoot(config.stateDir);
+  const roots = watchedRoots(config);
+  const channelFor = (place: string) => channelForPath(roots, config.slack.channelId, place);
   const app = createSlackApp(config.slack, log, bot, ops.slackHooks, options.slackApiRetry);
   const home = createAppHome({
     client: app.client,
     store,
     log,
     mayView: (user) => isAllowed(user, config.allowedUsers, groups.current()),
+    // another machine's runs follow that relay's RELAY_WATCH, not this one's
+    channelFor: (record) =>
+      shared && !shared.holds(record) ? undefined : channelFor(record.runDir),
     ...options.home,
   });
+  const slackPresenter = withSlackErrorHints(
+    createSlackPresenter({
+      client: app.client,
+      channelFor,
+      log: log.child({ component: 'slack' }),
+    }),
+  );
   const presenter = withAppHomeRefresh(
-    withSlackErrorHints(
-      createSlackPresenter({
-        client: app.client,
-        channel: config.slack.channelId,
-        log: log.child({ component: 'slack' }),
-      }),
-    ),
+    shared ? shared.present(slackPresenter) : slackPresenter,
     home,
     log,
   );
@@ -126,12 +141,14 @@ export async function runStart(
     presenter,
     log: log.child({ component: 'queue' }),
     publish: options.publish,
-    askRoot: asksRoot(config.stateDir),
-    postNotice: createNoticePoster(app.client, config.slack.channelId),
+    askRoot: asks,
+    postNotice: createNoticePoster(app.client, channelFor),
+    ...(shared ? { shared: { node: shared.node, elsewhere: shared.elsewhere } } : {}),
     ...options.queue,
   });
   const reminders = createReminders({
-    store,
+    // each relay reminds of its own machine's batches only
+    store: shared ? { all: () => store.all().filter(shared.holds) } : store,
     queue,
     remind: createReminderPoster(app.client),
     policy: config.reminders ?? {},
@@ -158,15 +175,13 @@ export async function runStart(
     groups,
   });
 
-  // `ask` hands its batches over as run folders here, so they are always watched.
-  const asks = asksRoot(config.stateDir);
   await mkdir(asks, { recursive: true }).catch((error: unknown) => {
     throw new FileWriteError('Creating the folder for ask', asks, error);
   });
   // The first scan of the folders and the connection to Slack run side by side; the queue
   // collects what the scan finds and starts once both are done.
   const watcher = watchRuns(
-    [...config.watchPaths, asks],
+    roots.map((root) => root.path),
     ops.followRuns((event) => queue.notify(event)),
     {
       log: log.child({ component: 'watcher' }),
@@ -187,13 +202,14 @@ export async function runStart(
     if (pruning) clearInterval(pruning);
     const steps = [
       () => app.stop(),
+      async () => shared?.stopServing(),
       () => reminders.close(),
       () => watcher.close(),
       () => queue.close(),
       async () => groups.stop(),
       () => home.close(),
       () => ops.close(),
-      () => store.close(),
+      () => (shared ? shared.close() : store.close()),
     ];
     for (const step of steps) {
       await Promise.resolve()
@@ -214,17 +230,23 @@ export async function runStart(
     await stop();
     throw err;
   }
-  await checkChannel(app.client, config.slack.channelId, log);
+  const channels = channelsOf(roots);
+  for (const channel of channels) await checkChannel(app.client, channel, log);
   queue.start();
+  shared?.tellOwnerAway(createWaitingNotePoster(app.client));
+  shared?.serve(queue);
+  // batches of other machines change there: the Home tabs shown here follow
+  if (shared) store.watch(() => home.refreshSoon());
   reminders.start();
   void pruneAsks();
   pruning = setInterval(pruneAsks, PRUNE_ASKS_EVERY_MS);
   pruning.unref();
   log.info(
     {
-      watch: config.watchPaths,
-      channel: config.slack.channelId,
+      watch: config.watch,
+      channels,
       stateDir: config.stateDir,
+      ...(shared ? { node: shared.node } : {}),
       ...(config.slack.mode === 'http' ? { httpPort: config.slack.port } : {}),
       ...(ops.metricsPort !== undefined ? { metricsPort: ops.metricsPort } : {}),
     },

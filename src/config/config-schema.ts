@@ -1,9 +1,11 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { WatchRoot } from '../core/slack/channel-routes.js';
 import { SLACK_CHANNEL_ID, SLACK_GROUP_ID, SLACK_USER_ID } from '../core/slack/slack-ids.js';
 import { chooseNodeName, NODE_NAME, NODE_NAME_RULE } from '../redis/node-name.js';
 import { redisUrlProblem } from '../redis/redis-url.js';
 import { parseDuration } from './parse-duration.js';
+import { parseWatchList, readWatchEntry, type WatchEntry } from './watch-list.js';
 
 /**
  * The one rule across variables: Socket Mode needs an app token, HTTP mode a signing secret.
@@ -96,6 +98,40 @@ export function missingEscalationPair(env: Record<string, string | undefined>): 
     return 'RELAY_ESCALATE_AFTER is not set, but RELAY_ESCALATE_TO is; give how long a batch may wait before it is escalated (e.g. 2h), or unset RELAY_ESCALATE_TO';
   }
   return undefined;
+}
+
+/** The watched folders, each maybe naming its channel (see `parseWatchList`); unset: the default. */
+const watchList = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    if (value === undefined || value.trim() === '') return undefined;
+    const read = parseWatchList(value);
+    if (read.ok) return read.value;
+    for (const message of read.error) ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  });
+
+/**
+ * `SLACK_CHANNEL_ID` may be left out only when every `RELAY_WATCH` entry names its channel;
+ * says which entries name none, if so. Checked on the raw values, beside the schema.
+ */
+export function missingChannel(env: Record<string, string | undefined>): string | undefined {
+  if ((env.SLACK_CHANNEL_ID ?? '').trim() !== '') return undefined;
+  const watch = (env.RELAY_WATCH ?? '').trim();
+  if (watch === '') {
+    return 'SLACK_CHANNEL_ID is not set; give the ID of the channel batches are posted in (e.g. C0123ABCD), or list the folders in RELAY_WATCH, each ending in =CHANNEL_ID';
+  }
+  // each entry on its own, so that this is told beside any problem of RELAY_WATCH itself
+  const unnamed = watch
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map(readWatchEntry)
+    .filter((entry): entry is WatchEntry => !('problem' in entry) && entry.channel === undefined);
+  if (unnamed.length === 0) return undefined;
+  const listed = unnamed.map((entry) => JSON.stringify(entry.path)).join(', ');
+  return `SLACK_CHANNEL_ID is not set, and RELAY_WATCH names no channel for ${listed}; set SLACK_CHANNEL_ID to the channel ID for them (e.g. C0123ABCD), or end each of them with =CHANNEL_ID`;
 }
 
 /** Shared mode's Redis; the message never quotes the value, which may hold a password. */
@@ -205,20 +241,16 @@ export const envSchema = z.object({
     .min(1, { error: 'must be a port number from 1 to 65535' })
     .max(65535, { error: 'must be a port number from 1 to 65535' })
     .default(3000),
-  SLACK_CHANNEL_ID: z
-    .string({
-      error: 'is not set; give the ID of the channel batches are posted in (e.g. C0123ABCD)',
-    })
-    .trim()
-    .regex(SLACK_CHANNEL_ID, {
-      error:
-        'must be a channel ID like C0123ABCD, not a name (in Slack: channel details → About → Channel ID)',
-    }),
+  // required unless every RELAY_WATCH entry names a channel: see `missingChannel`
+  SLACK_CHANNEL_ID: optionalText.refine((v) => v === undefined || SLACK_CHANNEL_ID.test(v), {
+    error:
+      'must be a channel ID like C0123ABCD, not a name (in Slack: channel details → About → Channel ID)',
+  }),
   SLACK_API_URL: z
     .url({ error: 'must be a URL like https://slack.com/api/' })
     .default('https://slack.com/api/')
     .transform((v) => (v.endsWith('/') ? v : `${v}/`)),
-  RELAY_WATCH: optionalText,
+  RELAY_WATCH: watchList,
   RUN_STATE_DIR: optionalText,
   RELAY_STATE_DIR: optionalText,
   RELAY_POLL: flag,
@@ -251,13 +283,18 @@ export const resolveStateDir = (value: string | undefined, cwd: string): string 
  */
 export type SlackConfig = {
   botToken: string;
+  /**
+   * The channel of `ask`'s batches and of whatever no `RELAY_WATCH` entry routes:
+   * `SLACK_CHANNEL_ID`, else the channel the first entry names.
+   */
   channelId: string;
   apiUrl: string;
 } & ({ mode: 'socket'; appToken: string } | { mode: 'http'; signingSecret: string; port: number });
 
 export interface Config {
   slack: SlackConfig;
-  watchPaths: string[];
+  /** The watched folders (absolute), in order, each with its channel (its own, else `slack.channelId`). */
+  watch: WatchRoot[];
   stateDir: string;
   poll: boolean;
   logLevel: (typeof LOG_LEVELS)[number];
@@ -307,15 +344,21 @@ export function sharedOf(
 
 /** Turns validated env values into `Config`, resolving paths against `cwd`. */
 export function toConfig(env: z.infer<typeof envSchema>, cwd: string, hostName: string): Config {
-  const watch = env.RELAY_WATCH ?? env.RUN_STATE_DIR ?? '.7/runs';
+  // RUN_STATE_DIR is o7's own variable: one folder, never with a channel
+  const entries = env.RELAY_WATCH ?? [{ path: env.RUN_STATE_DIR ?? '.7/runs' }];
+  const channelId = env.SLACK_CHANNEL_ID ?? entries[0]?.channel;
+  if (channelId === undefined) {
+    throw new Error(
+      'toConfig: no SLACK_CHANNEL_ID and no channel in RELAY_WATCH; check missingChannel first',
+    );
+  }
   const shared = sharedOf(env, hostName);
   return {
-    slack: slackOf(env),
-    watchPaths: watch
-      .split(',')
-      .map((p) => p.trim())
-      .filter((p) => p !== '')
-      .map((p) => path.resolve(cwd, p)),
+    slack: slackOf(env, channelId),
+    watch: entries.map((entry) => ({
+      path: path.resolve(cwd, entry.path),
+      channel: entry.channel ?? channelId,
+    })),
     stateDir: resolveStateDir(env.RELAY_STATE_DIR, cwd),
     poll: env.RELAY_POLL,
     logLevel: env.LOG_LEVEL,
@@ -327,10 +370,10 @@ export function toConfig(env: z.infer<typeof envSchema>, cwd: string, hostName: 
 }
 
 /** Socket Mode when there is an app token; HTTP otherwise (the schema made sure of a secret). */
-function slackOf(env: z.infer<typeof envSchema>): SlackConfig {
+function slackOf(env: z.infer<typeof envSchema>, channelId: string): SlackConfig {
   const common = {
     botToken: env.SLACK_BOT_TOKEN,
-    channelId: env.SLACK_CHANNEL_ID,
+    channelId,
     apiUrl: env.SLACK_API_URL,
   };
   if (env.SLACK_APP_TOKEN) return { ...common, mode: 'socket', appToken: env.SLACK_APP_TOKEN };

@@ -5,6 +5,7 @@ import {
   type Config,
   envSchema,
   metricsPortClash,
+  missingChannel,
   missingEscalationPair,
   missingNodeName,
   missingTransport,
@@ -27,6 +28,7 @@ export function loadConfig(
   const parsed = envSchema.safeParse(env);
   const problems = [
     missingTransport(env),
+    missingChannel(env),
     missingEscalationPair(env),
     missingNodeName(env, hostName),
     metricsPortClash(env),

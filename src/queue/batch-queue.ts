@@ -16,7 +16,7 @@ import { errnoCode } from '../fs/errno.js';
 import { publishFileNoClobber } from '../fs/publish-file.js';
 import type { RunFsEvent } from '../fs/run-events.js';
 import type { StateStore } from '../store/state-store.js';
-import { createBatchActions } from './batch-actions.js';
+import { createBatchActions, type ElsewhereWork } from './batch-actions.js';
 import { removeCrashLeftovers } from './crash-leftovers.js';
 import { createElsewhereAnswers } from './elsewhere-answers.js';
 import type { Presenter } from './presenter.js';
@@ -25,9 +25,6 @@ import { createQuestionReader, type FileRead } from './question-reader.js';
 import { createRunDisplay } from './run-display.js';
 import { createRunNotices } from './run-notices.js';
 import { createRunScheduler, type RunSchedulerDeps } from './run-scheduler.js';
-
-/** When to list a newly seen run folder again (see `notify`). */
-const NEW_FOLDER_RELIST_MS = [50, 500] as const;
 
 /** Statuses of the one batch per run that is in front of people. */
 const ACTIVE: readonly BatchStatus[] = ['open', 'submitting', 'malformed'];
@@ -46,8 +43,16 @@ export interface BatchQueueDeps
   refusedRetryMs?: number;
   /** The folder of the run folders `ask` hands over: only there is a batch's `source` honoured. */
   askRoot?: string;
-  /** Posts a notice about the watched folders for people; without it, notices are only logged. */
-  postNotice?: (text: string) => Promise<void>;
+  /**
+   * Posts a notice for people about the watched folders, in the channel of the folder it is
+   * `about`; without it, notices are only logged.
+   */
+  postNotice?: (text: string, about: string) => Promise<void>;
+  /**
+   * Shared mode: this relay's machine (`RELAY_NODE`), in its batches' keys and records, and
+   * what it asks of the relays holding other machines' runs.
+   */
+  shared?: { node: string; elsewhere: ElsewhereWork };
 }
 
 export type BatchQueue = ReturnType<typeof createBatchQueue>;
@@ -106,6 +111,9 @@ export function createBatchQueue(deps: BatchQueueDeps) {
   });
   const finishSubmit = (record: BatchRecord) =>
     publishAnswers(record, { questions, publish, change, log });
+
+  const holds = (record: BatchRecord) => deps.shared?.elsewhere.holds(record) ?? true;
+  let stopWatching: (() => void) | undefined;
 
   /** Runs whose `qa/` folder was cleared of our crash leftovers since the relay started. */
   const cleaned = new Set<string>();
@@ -253,7 +261,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     read: FileRead & { fingerprint: string },
     note: string | undefined,
   ): Promise<boolean> {
-    const key = batchKey(runDir, seq);
+    const key = batchKey(runDir, seq, deps.shared?.node);
     const at = nowIso();
     const status: BatchStatus = read.kind === 'valid' ? 'open' : 'malformed';
     if (read.kind === 'malformed') {
@@ -272,9 +280,12 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       log.warn({ runDir, seq }, 'answer file of an answered batch is gone; not asking again');
       return false;
     }
-    // Not awaited: if this is lost in a crash, the next start finds the file and opens it
-    // again; waiting for the disk here would only delay the message people are waiting for.
-    save({
+    // The file store shows a put at once and is not waited for: if the write is lost in a
+    // crash, the next start finds the file and opens it again, and waiting for the disk would
+    // only delay the message people are waiting for. The Redis store (shared mode) shows a
+    // put once Redis has it: waited for, or the display would find nothing to show; while
+    // Redis is away the put fails, and so does this sync, which the scheduler tries again.
+    const saving = save({
       key,
       runDir,
       seq,
@@ -283,9 +294,15 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       drafts: idRecord(),
       createdAt: previous?.createdAt ?? at,
       updatedAt: at,
+      ...(deps.shared ? { node: deps.shared.node } : {}),
       ...(note ? { note } : {}),
       ...(previous?.presentation ? { presentation: previous.presentation } : {}),
-    }).catch((err: unknown) => log.error({ err, runDir, seq }, 'could not save the new batch'));
+    });
+    if (deps.shared) await saving;
+    else
+      saving.catch((err: unknown) =>
+        log.error({ err, runDir, seq }, 'could not save the new batch'),
+      );
     return true;
   }
 
@@ -293,11 +310,6 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     /** Feeds a watcher event; before `start` events are only collected. */
     notify(event: RunFsEvent) {
       scheduler.schedule(event.runDir);
-      if (event.type === 'run-seen' && scheduler.started) {
-        // chokidar lists a new folder before it watches it: a file renamed in between is
-        // never reported, so look again once the watch is surely in place.
-        for (const ms of NEW_FOLDER_RELIST_MS) scheduler.later(ms, event.runDir);
-      }
     },
 
     /**
@@ -305,7 +317,16 @@ export function createBatchQueue(deps: BatchQueueDeps) {
      * resumed, and runs whose folder went while the relay was down are closed and forgotten.
      */
     start() {
-      scheduler.start(store.all().map((record) => record.runDir));
+      scheduler.start(
+        store
+          .all()
+          .filter(holds)
+          .map((record) => record.runDir),
+      );
+      // a record of ours another relay changed (a choice, a hand-off): show it on every screen
+      stopWatching = store.watch((record) => {
+        if (holds(record)) scheduler.schedule(record.runDir);
+      });
     },
 
     /** Resolves when no run is being synced and none is waiting (timers aside). */
@@ -329,11 +350,15 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       change,
       show: display.show,
       finishSubmit,
+      ...(deps.shared ? { elsewhere: deps.shared.elsewhere } : {}),
       log,
       now,
     }),
 
     /** Stops timers and further syncs; waits for syncs under way, at most `closeGraceMs`. */
-    close: () => scheduler.close(),
+    close() {
+      stopWatching?.();
+      return scheduler.close();
+    },
   };
 }

@@ -28,8 +28,8 @@ export interface ElsewhereAnswersDeps {
   settleMs: number;
   /** The run should be synced again in `ms`. */
   lookAgain: (runDir: string, ms: number) => void;
-  /** Tells people (in the channel) about an answer file that is given up on. */
-  post?: (text: string) => Promise<void>;
+  /** Tells people (in the run's channel) about an answer file that is given up on. */
+  post?: (text: string, about: string) => Promise<void>;
 }
 
 /** What reading another provider's answer file found. */
@@ -100,7 +100,7 @@ export function createElsewhereAnswers(deps: ElsewhereAnswersDeps) {
           await settle();
           const text = `Run ${path.basename(runDir)}, batch ${record.seq} was answered in another tool, but its answer file does not follow the Q&A protocol, so its answers are not shown (the agent may not be able to read them either).\n${formatProtocolError(read.error)}`;
           await deps
-            .post?.(text)
+            .post?.(text, runDir)
             .catch((err: unknown) =>
               log.warn({ err, runDir, seq: record.seq }, 'could not post the notice to Slack'),
             );
@@ -108,6 +108,10 @@ export function createElsewhereAnswers(deps: ElsewhereAnswersDeps) {
         }
         if (seen?.fingerprint !== read.fingerprint) {
           unsettled.set(file, { fingerprint: read.fingerprint, since: at });
+          log.debug(
+            { runDir, seq: record.seq, file },
+            "another provider's answer file is not whole yet; reading it again",
+          );
         }
         deps.lookAgain(runDir, settleMs);
       }

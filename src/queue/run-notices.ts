@@ -6,8 +6,11 @@ import type { NoticeBook, NoticeKind } from '../store/notice-book.js';
 
 export interface RunNoticesDeps {
   notices: NoticeBook;
-  /** Posts a notice for people (in the channel); without it notices go to the log only. */
-  post?: (text: string) => Promise<void>;
+  /**
+   * Posts a notice for people (in the channel of the path it is `about`); without it notices
+   * go to the log only.
+   */
+  post?: (text: string, about: string) => Promise<void>;
   log: Logger;
   now: () => Date;
   /**
@@ -36,6 +39,7 @@ export function createRunNotices(deps: RunNoticesDeps) {
 
   async function tell(
     kind: NoticeKind,
+    about: string,
     paths: readonly string[],
     text: string,
     fields: Record<string, unknown>,
@@ -43,7 +47,7 @@ export function createRunNotices(deps: RunNoticesDeps) {
   ): Promise<boolean> {
     log.warn(fields, message);
     try {
-      await deps.post?.(text);
+      await deps.post?.(text, about);
     } catch (err) {
       log.warn({ err, ...fields }, 'could not post the notice to Slack; will try again');
       return false;
@@ -89,6 +93,7 @@ export function createRunNotices(deps: RunNoticesDeps) {
       ].join('\n');
       const told = await tell(
         'look-alike',
+        runDir,
         fresh.map((o) => o.path),
         text,
         {
@@ -112,7 +117,14 @@ export function createRunNotices(deps: RunNoticesDeps) {
       const told = notices.paths('unreadable');
       if (told.some((p) => isWithin(where, p) || isWithin(p, where))) return true;
       const text = `The relay may not read ${where} (${code}), so questions in it cannot be shown. Grant the user running the relay read permission on it (and search permission on its folders), or stop watching it.`;
-      return tell('unreadable', [where], text, { path: where, code }, 'cannot read a watched path');
+      return tell(
+        'unreadable',
+        where,
+        [where],
+        text,
+        { path: where, code },
+        'cannot read a watched path',
+      );
     },
 
     /** `where` (and so every folder above it) was read: a later failure is told again. */

@@ -32,6 +32,8 @@ export interface RedisKeys {
   replies: string;
   /** STRING: the key sealing form metadata, one for every relay, so any of them can check */
   sealKey: string;
+  /** STRING, expiring: people were told that this batch's answers wait for its relay */
+  waitingNote(batchKey: string): string;
   /** The member of `runs` (and prefix of `batchIndex` values) for a node's run. */
   runMember(node: string, runDir: string): string;
   /** The run key of a `runs` member. */
@@ -56,6 +58,7 @@ export function redisKeys(namespace = 'o7relay'): RedisKeys {
     work: (node) => `${ns}:work:${node}`,
     replies: `${ns}:replies`,
     sealKey: `${ns}:seal-key`,
+    waitingNote: (batchKey) => `${ns}:waiting-note:${batchKey}`,
     runMember,
     runOfMember: (member) => `${ns}:run:${member}`,
   };

@@ -13,6 +13,14 @@ import { decodeReply, encodeRequest, type WireOutcome, type WorkRequest } from '
  * answers; the person was answered at once (the click is acknowledged), this is for the note.
  */
 const REPLY_WAIT_MS = 10_000;
+/** How long a batch stays marked as told that it waits for its relay. */
+const WAITING_NOTE_TTL_S = 24 * 3600;
+
+/** Whether the relay holding a run is not running, or running but has not answered in time. */
+export type AwayKind = 'offline' | 'slow';
+
+/** Tells people that a batch's answers wait for the relay holding its run. */
+export type OwnerAway = (record: BatchRecord, owner: string, how: AwayKind) => Promise<void>;
 
 /**
  * Shared mode, on the relay that got a click on a batch whose run is on another machine: its
@@ -29,6 +37,11 @@ export async function createElsewhereWork(deps: {
   current: (key: string) => BatchRecord | undefined;
   log: Logger;
   replyWaitMs?: number;
+  /**
+   * Told once per batch (for as long as Redis remembers: a day) that its Submit or Cancel
+   * waits for a relay that is not running, so people can be told in the batch's thread.
+   */
+  ownerAway?: () => OwnerAway | undefined;
 }): Promise<ElsewhereWork & { close(): Promise<void> }> {
   const { connection, keys, node, log } = deps;
   const replyWaitMs = deps.replyWaitMs ?? REPLY_WAIT_MS;
@@ -50,6 +63,23 @@ export async function createElsewhereWork(deps: {
       async (client) => (await client.exists(keys.lease(owner))) > 0,
     );
 
+  /** Tells of a batch waiting for its relay, once: the first relay to mark it tells. */
+  async function tellAway(record: BatchRecord, owner: string, how: AwayKind): Promise<void> {
+    const tell = deps.ownerAway?.();
+    if (!tell) return;
+    try {
+      const first = await connection.call('marking a batch as waiting', (client) =>
+        client.set(keys.waitingNote(record.key), owner, { NX: true, EX: WAITING_NOTE_TTL_S }),
+      );
+      if (first === 'OK') await tell(record, owner, how);
+    } catch (error) {
+      log.warn(
+        { err: error, key: record.key, owner },
+        'could not say the batch waits for its relay',
+      );
+    }
+  }
+
   async function ask(record: BatchRecord, request: WorkRequest): Promise<WireOutcome> {
     const owner = record.node as string;
     const replied = new Promise<WireOutcome>((resolve) => waiting.set(request.id, resolve));
@@ -62,17 +92,30 @@ export async function createElsewhereWork(deps: {
         { key: record.key, owner, kind: request.kind, running },
         'asked the relay holding the run',
       );
-      if (!running) return { kind: 'owner-offline', node: owner };
+      if (!running) {
+        await tellAway(record, owner, 'offline');
+        return { kind: 'owner-offline', node: owner };
+      }
       let timer: NodeJS.Timeout | undefined;
       const slow = new Promise<WireOutcome>((resolve) => {
         timer = setTimeout(() => resolve({ kind: 'owner-slow', node: owner }), replyWaitMs);
       });
       const outcome = await Promise.race([replied, slow]);
       clearTimeout(timer);
+      if (outcome.kind === 'owner-slow') await tellAway(record, owner, 'slow');
       return outcome;
     } finally {
       waiting.delete(request.id);
     }
+  }
+
+  /** Asks the relay holding `record`'s run to do `work`; the outcome comes with the record. */
+  async function askFor<T>(
+    record: BatchRecord,
+    work: Pick<WorkRequest, 'kind' | 'input'>,
+  ): Promise<T> {
+    const request = { id: randomUUID(), key: record.key, from: node, ...work } as WorkRequest;
+    return withRecord<T>(record, await ask(record, request));
   }
 
   /** The outcome with the record it is about, from this relay's copy. */
@@ -90,26 +133,10 @@ export async function createElsewhereWork(deps: {
   return {
     holds: (record) => (record.node ?? node) === node,
     batchOf: (record) => deps.questions.batchOf(record),
-    async submit(record: BatchRecord, input: SubmitInput): Promise<SubmitOutcome> {
-      const request: WorkRequest = {
-        id: randomUUID(),
-        kind: 'submit',
-        key: record.key,
-        from: node,
-        input,
-      };
-      return withRecord<SubmitOutcome>(record, await ask(record, request));
-    },
-    async cancel(record: BatchRecord, input: CancelInput): Promise<CancelOutcome> {
-      const request: WorkRequest = {
-        id: randomUUID(),
-        kind: 'cancel',
-        key: record.key,
-        from: node,
-        input,
-      };
-      return withRecord<CancelOutcome>(record, await ask(record, request));
-    },
+    submit: (record: BatchRecord, input: SubmitInput) =>
+      askFor<SubmitOutcome>(record, { kind: 'submit', input }),
+    cancel: (record: BatchRecord, input: CancelInput) =>
+      askFor<CancelOutcome>(record, { kind: 'cancel', input }),
     async close() {
       if (connection.ready) {
         await connection.client.unsubscribe(keys.replies, onReply).catch(() => undefined);

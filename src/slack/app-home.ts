@@ -3,6 +3,7 @@ import type { webApi } from '@slack/bolt';
 type WebClient = webApi.WebClient;
 
 import type { Logger } from 'pino';
+import type { BatchRecord } from '../core/batch/batch-record.js';
 import { renderHome, selectHomeBatches } from '../core/slack/render-home.js';
 import type { StateStore } from '../store/state-store.js';
 import { createHomeDetailSource } from './home-details.js';
@@ -37,6 +38,8 @@ export interface AppHomeDeps {
   refreshDelayMs?: number;
   /** Whether a person may see the batches (the allow list); others get a short note. */
   mayView?: (userId: string) => boolean;
+  /** the channel a batch not posted yet is to be posted in, if this relay knows it */
+  channelFor?: (record: BatchRecord) => string | undefined;
 }
 
 /** The App Home tab, kept up to date for the people who opened it. */
@@ -60,7 +63,7 @@ export function createAppHome(deps: AppHomeDeps): AppHome {
   const log = deps.log.child({ component: 'app-home' });
   const now = deps.now ?? (() => new Date());
   const delay = deps.refreshDelayMs ?? HOME_REFRESH_DELAY_MS;
-  const details = createHomeDetailSource({ client, log });
+  const details = createHomeDetailSource({ client, log, channelFor: deps.channelFor });
   /** insertion order is recency: a reopen moves a person to the end */
   const viewers = new Set<string>();
   let chain: Promise<void> = Promise.resolve();

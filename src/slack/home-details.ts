@@ -21,7 +21,12 @@ export interface HomeDetailSource {
  * question per file version. Entries of batches no longer listed are dropped. A failure only
  * leaves that detail out.
  */
-export function createHomeDetailSource(deps: { client: WebClient; log: Logger }): HomeDetailSource {
+export function createHomeDetailSource(deps: {
+  client: WebClient;
+  log: Logger;
+  /** the channel a batch not posted yet is to be posted in, if this relay knows it */
+  channelFor?: (record: BatchRecord) => string | undefined;
+}): HomeDetailSource {
   const { client, log } = deps;
   const permalinks = new Map<string, string>();
   const questions = new Map<string, string | undefined>();
@@ -81,7 +86,9 @@ export function createHomeDetailSource(deps: { client: WebClient; log: Logger })
           permalinkOf(record),
           firstQuestionOf(record),
         ]);
+        const channel = shown?.channel ?? deps.channelFor?.(record);
         details.set(record.key, {
+          ...(channel ? { channel } : {}),
           ...(link ? { link } : {}),
           ...(firstQuestion !== undefined ? { firstQuestion } : {}),
         });

@@ -8,13 +8,17 @@ const NOTIFICATION_SHOWN = 300;
 
 /**
  * Posts notices about the watched folders (odd file names, unreadable folders) to the
- * channel, as plain text escaped for mrkdwn: paths and names come from the file system.
+ * channel of the folder they are `about`, as plain text escaped for mrkdwn: paths and names
+ * come from the file system.
  */
-export function createNoticePoster(client: webApi.WebClient, channel: string) {
-  return async (text: string): Promise<void> => {
+export function createNoticePoster(
+  client: webApi.WebClient,
+  channelFor: (place: string) => string,
+) {
+  return async (text: string, about: string): Promise<void> => {
     const firstLine = text.split('\n')[0] ?? text;
     await client.chat.postMessage({
-      channel,
+      channel: channelFor(about),
       text: escapeMrkdwn(truncatePlain(firstLine, NOTIFICATION_SHOWN)),
       blocks: renderNotice(text),
       unfurl_links: false,

@@ -13,7 +13,7 @@ import { renderBatchMessages } from '../core/slack/render-batch-messages.js';
 import { renderMalformedMessage } from '../core/slack/render-malformed.js';
 import { renderRefusedNotice } from '../core/slack/render-refused.js';
 import { renderHandoffNotice, renderUndeliveredNotice } from '../core/slack/render-team.js';
-import { slackErrorKind } from '../core/slack/slack-error-kinds.js';
+import { type SlackErrorRemedy, slackErrorKind } from '../core/slack/slack-error-kinds.js';
 import { SLACK_USER_ID } from '../core/slack/slack-ids.js';
 import { stampIteration } from '../core/slack/stamp-iteration.js';
 import { toBatchView } from '../core/slack/to-batch-view.js';
@@ -43,14 +43,16 @@ const contentHash = (message: Message): string =>
 
 /**
  * Shows each batch as one channel message (plus thread replies when it does not fit) and
- * keeps that message in step with the batch: posted once, then only ever updated.
+ * keeps that message in step with the batch: posted once, then only ever updated. A batch is
+ * posted in its run's channel (`channelFor`), and stays in the channel it was posted in.
  */
 export function createSlackPresenter(deps: {
   client: WebClient;
-  channel: string;
+  /** the channel a run's batches are posted in, by its folder */
+  channelFor: (runDir: string) => string;
   log: Logger;
 }): Presenter {
-  const { client, channel, log } = deps;
+  const { client, channelFor, log } = deps;
 
   async function post(message: Message, where: string, threadTs?: string): Promise<string> {
     const res = await client.chat.postMessage({
@@ -177,7 +179,7 @@ export function createSlackPresenter(deps: {
       if (!shown && FINAL_STATUSES.includes(record.status)) {
         return {}; // never shown and already over: nothing to tell anyone
       }
-      const where = shown?.channel ?? channel;
+      const where = shown?.channel ?? channelFor(record.runDir);
       let presentation: SlackPresentation = shown ?? { channel: where, ts: '', replies: [] };
       const state: PresentationState = {
         current: () => presentation,
@@ -208,8 +210,8 @@ export function createSlackPresenter(deps: {
           await syncDirectCopies(record, messages, iteration, state);
           break;
         } catch (err) {
+          if (remedyFor(err) !== 'split-smaller' || split >= MOST_SPLITS) throw err;
           const code = slackErrorCode(err);
-          if (!code || !SIZE_REFUSALS.has(code) || split >= MOST_SPLITS) throw err;
           // Slack's size ceiling is unpublished and moves: lay the batch out smaller, again.
           log.warn(
             { runDir: record.runDir, seq: record.seq, code, split: split + 1 },
@@ -241,7 +243,7 @@ export function createSlackPresenter(deps: {
       });
       try {
         await client.chat.postMessage({
-          channel: shown?.channel ?? channel,
+          channel: shown?.channel ?? channelFor(record.runDir),
           text,
           ...(shown?.ts ? { thread_ts: shown.ts } : {}),
         });
@@ -346,16 +348,14 @@ export function createSlackPresenter(deps: {
 const usedIteration = (shown: SlackPresentation, iteration: number): boolean =>
   [shown, ...(shown.copies ?? [])].some((copy) => copy.stamps?.includes(iteration));
 
-/** What Slack says when a message of ours is gone or can no longer be edited: post it anew. */
-const GONE: ReadonlySet<string> = new Set([
-  'message_not_found',
-  'cant_update_message',
-  'edit_window_closed',
-]);
-const isGone = (err: unknown): boolean => GONE.has(slackErrorCode(err) ?? '');
+/** What the error table says to try first about a Slack error, if it is a refusal at all. */
+function remedyFor(err: unknown): SlackErrorRemedy | undefined {
+  const code = slackErrorCode(err);
+  return code === undefined ? undefined : slackErrorKind(code).remedy;
+}
 
-/** What Slack says when a message may be too big for it (`invalid_blocks` can mean that too). */
-const SIZE_REFUSALS: ReadonlySet<string> = new Set(['msg_blocks_too_long', 'invalid_blocks']);
+/** Whether a message of ours is gone or can no longer be edited: it is posted anew. */
+const isGone = (err: unknown): boolean => remedyFor(err) === 'post-anew';
 
 /** Chooses what people see for a record; `split` counts earlier size refusals. */
 function messagesFor(record: BatchRecord, ctx: PresentContext, split: number): Message[] {

@@ -108,6 +108,45 @@ describe('doctor against the stand-in', () => {
     assert.match(badApp.out, /^ok {4}SLACK_BOT_TOKEN works/m);
   });
 
+  test('every channel is checked, each with the folders it is for; one the bot is not in fails alone', async () => {
+    slack.addChannel({ id: 'C0BETA001', name: 'beta', members: ['U0ALICE01'] });
+    slack.addChannel({ id: 'C0GAMMA01', name: 'gamma', members: [], botIsMember: false });
+    const routed: Config = {
+      ...config,
+      watch: [
+        { path: '/srv/alpha/runs', channel: 'C0RELAY01' },
+        { path: '/srv/beta/runs', channel: 'C0BETA001' },
+        { path: '/srv/gamma/runs', channel: 'C0GAMMA01' },
+        { path: '/srv/more-beta/runs', channel: 'C0BETA001' },
+        { path: '/srv/nowhere/runs', channel: 'C0MISSING' },
+      ],
+    };
+    const { code, out } = await doctor(routed);
+    assert.equal(code, 1, out);
+    assert.match(
+      out,
+      /^ok {4}channel #o7-relay \(C0RELAY01\) exists and the bot is in it \(for \/srv\/alpha\/runs, ask\)$/m,
+    );
+    assert.match(
+      out,
+      /^ok {4}channel #beta \(C0BETA001\) exists and the bot is in it \(for \/srv\/beta\/runs, \/srv\/more-beta\/runs\)$/m,
+    );
+    assert.match(
+      out,
+      /^FAIL {2}the bot is not in #gamma \(C0GAMMA01\) \(for \/srv\/gamma\/runs\)\n {6}fix: in Slack, open #gamma and type \/invite @<your app's bot name>$/m,
+    );
+    assert.match(
+      out,
+      /^FAIL {2}cannot see channel C0MISSING \(for \/srv\/nowhere\/runs\): channel_not_found\n {6}fix: /m,
+    );
+    assert.match(out, /^2 check\(s\) failed\.$/m);
+    // each channel once
+    const looked = slack.calls
+      .filter((c) => c.method === 'conversations.info')
+      .map((c) => c.args.channel);
+    assert.deepEqual(looked, ['C0RELAY01', 'C0BETA001', 'C0GAMMA01', 'C0MISSING']);
+  });
+
   test('RELAY_ESCALATE_TO is checked when set', async () => {
     slack.addUser({ id: 'U0GONE001', name: 'gone', deleted: true });
     const escalate = (to: string): Config => ({

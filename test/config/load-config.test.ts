@@ -24,7 +24,7 @@ describe('loadConfig', () => {
         mode: 'socket',
         appToken: 'xapp-1-A1-2-abc',
       },
-      watchPaths: ['/work/project/.7/runs'],
+      watch: [{ path: '/work/project/.7/runs', channel: 'C0123ABCD' }],
       stateDir: '/work/project/.7/slack-relay',
       poll: false,
       logLevel: 'info',
@@ -50,13 +50,16 @@ describe('loadConfig', () => {
     assert.equal(config.slack.signingSecret, 'secret');
     assert.equal('appToken' in config.slack, false);
     assert.equal(config.slack.apiUrl, 'http://127.0.0.1:9/api/');
-    assert.deepEqual(config.watchPaths, ['/p/.7/runs/abc']);
+    assert.deepEqual(config.watch, [{ path: '/p/.7/runs/abc', channel: 'G0PRIVATE' }]);
     assert.equal(config.poll, true);
   });
 
   test('RELAY_WATCH takes several paths and wins over RUN_STATE_DIR', () => {
     const config = loadConfig({ ...base, RELAY_WATCH: ' a , /abs/b ,', RUN_STATE_DIR: 'x' }, '/p');
-    assert.deepEqual(config.watchPaths, ['/p/a', '/abs/b']);
+    assert.deepEqual(
+      config.watch.map((root) => root.path),
+      ['/p/a', '/abs/b'],
+    );
   });
 
   test('every bad variable is named with how to fix it, and no secret is echoed', () => {

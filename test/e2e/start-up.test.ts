@@ -127,6 +127,37 @@ describe('starting against Slack', () => {
     noStack(fx.relay.stderr());
   });
 
+  // Node ends a process on SIGUSR2 unless it handles it; `doctor` sends it to the pid in the
+  // state-folder lock, which a starting relay already holds.
+  test('a request to show refused batches again (SIGUSR2, as doctor sends) while the relay starts does not end it, and is done once it runs', async () => {
+    const port = await unusedPort();
+    fx.relay = spawnRelayFor(fx.slack, fx.root, {
+      logLevel: 'info',
+      env: { SLACK_API_URL: `http://127.0.0.1:${port}/api/` },
+    });
+    await waitFor(
+      () => fx.relay?.logs.find((l) => String(l.msg).startsWith('Slack cannot be reached')),
+      'the relay waiting for Slack',
+    );
+    fx.relay.child.kill('SIGUSR2');
+    const outcome = await Promise.race([
+      fx.relay
+        .waitForLog(
+          'asked to show the batches Slack refused again while starting; doing so once started',
+        )
+        .then(() => 'kept for later'),
+      fx.relay.exited.then(({ code, signal }) => `ended (${signal ?? code})`),
+    ]);
+    assert.equal(outcome, 'kept for later');
+    assert.equal(fx.relay.child.exitCode, null, 'still starting');
+
+    forwarder = await forward(port, fx.slack.apiUrl);
+    const ready = await fx.relay.waitForLog('relay ready');
+    const retried = await fx.relay.waitForLog('showing the batches Slack refused again');
+    assert.ok(fx.relay.logs.indexOf(retried) > fx.relay.logs.indexOf(ready), 'done once running');
+    noStack(fx.relay.stderr());
+  });
+
   const escalation = (to: string) => ({ RELAY_ESCALATE_AFTER: '1h', RELAY_ESCALATE_TO: to });
 
   const unusable: [string, string, (slack: FakeSlack) => void, RegExp][] = [

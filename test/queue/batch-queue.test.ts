@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
 import type { BatchRecord } from '../../src/core/batch/batch-record.js';
 import type { Answer } from '../../src/core/protocol/question.js';
 import { createBatchQueue } from '../../src/queue/batch-queue.js';
@@ -86,11 +86,14 @@ describe('batch queue', () => {
     await cleanup();
   });
 
-  function start(presenter: Presenter, opts: { settleMs?: number; refusedRetryMs?: number } = {}) {
+  function start(
+    presenter: Presenter,
+    opts: { settleMs?: number; refusedRetryMs?: number; log?: Logger } = {},
+  ) {
     const queue = createBatchQueue({
       store,
       presenter,
-      log,
+      log: opts.log ?? log,
       settleMs: opts.settleMs ?? 50,
       retryBaseMs: 20,
       ...(opts.refusedRetryMs ? { refusedRetryMs: opts.refusedRetryMs } : {}),
@@ -404,7 +407,12 @@ describe('batch queue', () => {
     await writeQuestionFile(run, 1, sampleBatch(1));
     await writeQuestionFile(other, 1, sampleBatch(1));
     p.refuse(1);
-    const queue = start(p.presenter);
+    const lines: { msg: string; retryInMs?: number }[] = [];
+    const logged = pino(
+      { level: 'debug' },
+      { write: (line: string) => lines.push(JSON.parse(line)) },
+    );
+    const queue = start(p.presenter, { log: logged });
     touch(queue);
     touch(queue, other);
     queue.start();
@@ -420,12 +428,19 @@ describe('batch queue', () => {
     );
     assert.equal(p.told[0]?.questionFile, path.join(run, 'qa', 'q-out-001.json'));
 
-    // hints about the run do not retry it while nothing changed (no retry loop)
+    // hints about the run do not retry it while nothing changed (no retry loop): the hints'
+    // syncs are over once the queue is idle, and a retry on a timer would have been logged
+    // with its delay when it was set; the only one set is the long wait of a refusal
     const before = p.attempts();
     for (let i = 0; i < 5; i += 1) touch(queue);
     await queue.idle();
-    await new Promise((resolve) => setTimeout(resolve, 200));
     assert.equal(p.attempts(), before);
+    const retries = lines.filter((line) => line.retryInMs !== undefined);
+    assert.deepEqual(
+      retries.map((line) => [line.msg, line.retryInMs]),
+      retries.map((line) => [line.msg, 60 * 60_000]),
+    );
+    assert.ok(retries.length > 0, 'the refusal said when it is tried again');
 
     // the agent rewrites the file: it is tried again, and shown once Slack takes it
     p.accept(1);
@@ -452,6 +467,45 @@ describe('batch queue', () => {
     p.accept(1);
     await waitFor(() => p.shown.length === 1, 'shown at last');
     assert.equal(p.told.length, 1);
+    await queue.close();
+  });
+
+  test('a restart tries a batch Slack refused for good again, and nobody is told twice', async () => {
+    const p = recordingPresenter();
+    await writeQuestionFile(run, 1, sampleBatch(1));
+    p.refuse(1);
+    let queue = start(p.presenter);
+    touch(queue);
+    queue.start();
+    await waitFor(() => store.all()[0]?.undeliverable?.told, 'the refusal told and stored');
+    await queue.idle();
+    assert.equal(p.told.length, 1);
+
+    const restart = async () => {
+      await queue.close();
+      await store.close();
+      store = await openFileStateStore(path.join(root, 'state'), { log });
+      queue = start(p.presenter);
+      queue.start(); // no hint: the store knows the run
+    };
+
+    // Slack still refuses it: tried again at start, but the stored refusal says people know
+    let tries = p.attempts();
+    await restart();
+    await waitFor(() => p.attempts() > tries, 'tried again after the restart');
+    await queue.idle();
+    await waitFor(() => store.all()[0]?.undeliverable?.told, 'still marked as told');
+    assert.equal(p.told.length, 1, 'nobody was told again');
+
+    // Slack takes it at the next start: shown once, and the mark cleared
+    p.accept(1);
+    tries = p.attempts();
+    await restart();
+    await waitFor(() => p.shown.length === 1, 'shown after the second restart');
+    await queue.idle();
+    assert.equal(store.all()[0]?.undeliverable, undefined, 'cleared once shown');
+    assert.equal(p.told.length, 1);
+    assert.equal(p.attempts(), tries + 1, 'one attempt was enough');
     await queue.close();
   });
 

@@ -36,7 +36,7 @@ export function configFor(slack: FakeSlack, root: string, mode: Mode, port = 0):
         ? { mode, appToken: slack.appToken }
         : { mode, signingSecret: slack.signingSecret, port }),
     },
-    watchPaths: [path.join(root, 'runs')],
+    watch: [{ path: path.join(root, 'runs'), channel: CHANNEL }],
     stateDir: path.join(root, 'state'),
     poll: false,
     logLevel: 'silent',
@@ -62,6 +62,11 @@ export interface RelayHarnessOptions {
   config?: Partial<Config>;
   /** Timing knobs passed to `runStart`, laid over {@link QUICK_RETRIES}. */
   start?: StartOptions;
+  /**
+   * Runs before the relay starts, with the stand-in and the temp folder (to add channels, say);
+   * the settings it returns are laid over the configuration last.
+   */
+  prepare?: (slack: FakeSlack, root: string) => Promise<Partial<Config>> | Partial<Config>;
 }
 
 /**
@@ -74,7 +79,11 @@ export async function startRelayHarness(mode: Mode, options: RelayHarnessOptions
   await mkdir(path.join(root, 'runs'), { recursive: true });
   const port = mode === 'http' ? await freePort() : 0;
   if (mode === 'http') slack.setRequestUrl(`http://127.0.0.1:${port}/slack/events`);
-  const config: Config = { ...configFor(slack, root, mode, port), ...options.config };
+  const config: Config = {
+    ...configFor(slack, root, mode, port),
+    ...options.config,
+    ...(await options.prepare?.(slack, root)),
+  };
   const log = options.log ?? quietLog();
   const start: StartOptions = { ...QUICK_RETRIES, ...options.start };
   let relay: RunningRelay | undefined = await runStart(config, log, start);

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 
 /**
- * A short stable id for one batch of one run, safe in Slack block and action ids.
+ * A short stable id for one batch of one run, safe in Slack block and action ids. In shared
+ * mode the run's machine (`node`) is part of it: two machines may have runs at the same path.
  * Hashing is pure (no I/O), so it lives in the core.
  */
-export function batchKey(runDir: string, seq: number): string {
-  const run = createHash('sha256').update(runDir).digest('base64url').slice(0, 12);
+export function batchKey(runDir: string, seq: number, node?: string): string {
+  const where = node === undefined ? runDir : `${node}\n${runDir}`;
+  const run = createHash('sha256').update(where).digest('base64url').slice(0, 12);
   return `${run}.${seq}`;
 }
 

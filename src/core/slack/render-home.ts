@@ -4,7 +4,7 @@ import { mrkdwnContext, mrkdwnSection, plainText } from './block-builders.js';
 import { BLOCK_KIT_LIMITS } from './block-kit-limits.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { formatAge } from './format-age.js';
-import { mentionOf } from './mention.js';
+import { channelMentionOf, mentionOf } from './mention.js';
 import { truncatePlain } from './text-cut.js';
 
 /** The parts of a stored batch record the Home tab shows (a `BatchRecord` fits). */
@@ -24,6 +24,8 @@ export interface HomeBatch {
   assignee?: string;
   /** who said "I'm on it" */
   claimedBy?: string;
+  /** shared mode: the machine holding the run (`RELAY_NODE`) */
+  node?: string;
 }
 
 /** What the Home tab adds to a record from elsewhere: the first question and a message link. */
@@ -32,6 +34,8 @@ export interface HomeDetails {
   firstQuestion?: string;
   /** the batch message's permalink */
   link?: string;
+  /** the channel the batch is (or is to be) posted in */
+  channel?: string;
 }
 
 /** Everything the Home tab is drawn from. */
@@ -83,13 +87,23 @@ export function selectHomeBatches<T extends HomeBatch>(
 /**
  * The App Home tab: batches waiting for an answer across all runs (oldest first, with run,
  * first question, age and a link to the message), then the latest answered ones with who
- * answered and when. Ages are relative to `now`; the view stays within 100 blocks however many
- * batches are open.
+ * answered and when. When the batches listed are in more than one channel, each names its
+ * channel. Ages are relative to `now`; the view stays within 100 blocks however many batches
+ * are open.
  */
 export function renderHome(input: HomeInput): HomeView {
   const { now } = input;
   const { open, answered } = selectHomeBatches(input.records);
-  const detailsOf = (batch: HomeBatch) => input.details.get(batch.key) ?? {};
+  const channels = new Set(
+    [...open, ...answered].map((b) => input.details.get(b.key)?.channel).filter(Boolean),
+  );
+  const detailsOf = (batch: HomeBatch): HomeDetails => {
+    const details = input.details.get(batch.key) ?? {};
+    // one channel needs no naming
+    if (channels.size > 1 || details.channel === undefined) return details;
+    const { channel: _, ...rest } = details;
+    return rest;
+  };
 
   const answeredBlocks: KnownBlock[] =
     answered.length === 0
@@ -102,9 +116,10 @@ export function renderHome(input: HomeInput): HomeView {
     mrkdwnSection(openLine(b, detailsOf(b), now)),
   );
   if (shownOpen.length < open.length) {
+    const where = channels.size > 1 ? 'in their channels' : 'in the channel';
     openBlocks.push(
       mrkdwnContext(
-        `…and ${open.length - shownOpen.length} more, newer than these. Their messages are in the channel.`,
+        `…and ${open.length - shownOpen.length} more, newer than these. Their messages are ${where}.`,
       ),
     );
   }
@@ -139,10 +154,12 @@ function count(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** "*run-name* · batch 3", escaped. */
-function title(batch: HomeBatch): string {
+/** "*run-name* · batch 3", escaped, "in #channel" when the details name one, and "· on node" in shared mode. */
+function title(batch: HomeBatch, details: HomeDetails): string {
   const run = truncatePlain(basename(batch.runDir) || batch.runDir, RUN_NAME_MAX);
-  return `*${escapeMrkdwn(run)}* · batch ${batch.seq}`;
+  const channel = details.channel ? ` in ${channelMentionOf(details.channel)}` : '';
+  const node = batch.node ? ` · on ${escapeMrkdwn(batch.node)}` : '';
+  return `*${escapeMrkdwn(run)}* · batch ${batch.seq}${channel}${node}`;
 }
 
 function linkPart(details: HomeDetails): string {
@@ -172,7 +189,7 @@ function openLine(batch: HomeBatch, details: HomeDetails, now: Date): string {
     : batch.claimedBy
       ? ` · ${mention(batch.claimedBy)} is on it`
       : '';
-  return `${title(batch)} · ${state}${owner}${linkPart(details)}${questionPart(details)}`;
+  return `${title(batch, details)} · ${state}${owner}${linkPart(details)}${questionPart(details)}`;
 }
 
 function answeredLine(batch: HomeBatch, details: HomeDetails, now: Date): string {
@@ -181,7 +198,7 @@ function answeredLine(batch: HomeBatch, details: HomeDetails, now: Date): string
     batch.status === 'answered-elsewhere'
       ? 'answered in another tool'
       : `answered by ${mention(batch.answeredBy)}`;
-  return `${title(batch)} · ${who} ${ago}${linkPart(details)}${questionPart(details)}`;
+  return `${title(batch, details)} · ${who} ${ago}${linkPart(details)}${questionPart(details)}`;
 }
 
 /** A user mention for a Slack user id; anything else is shown as escaped text. */

@@ -12,7 +12,7 @@ export const SLACK_ERROR_SCOPES = {
   content: 'content',
   /** the channel (archived, gone, the bot not in it): nothing can be posted there until fixed */
   channel: 'channel',
-  /** one message (it can no longer be edited) */
+  /** one message (deleted, or too old to edit): it is posted anew */
   message: 'message',
   /** the app's token or scopes: every call fails until the app is fixed */
   app: 'app',
@@ -21,11 +21,20 @@ export const SLACK_ERROR_SCOPES = {
 } as const;
 export type SlackErrorScope = (typeof SLACK_ERROR_SCOPES)[keyof typeof SLACK_ERROR_SCOPES];
 
+/**
+ * What the relay tries first about a refused message before it takes the refusal as the scope
+ * says: lay the batch out smaller (Slack's size ceiling is unpublished, and `invalid_blocks` can
+ * mean a message too big as well), or post the message anew (it was deleted, or is too old to
+ * edit).
+ */
+export type SlackErrorRemedy = 'split-smaller' | 'post-anew';
+
 /** One error code's meaning. */
 export interface SlackErrorKind {
   scope: SlackErrorScope;
   /** What to do, in one sentence for the person reading a notice or a log line. */
   fix: string;
+  remedy?: SlackErrorRemedy;
 }
 
 const INVITE =
@@ -72,6 +81,7 @@ const FIXES_BY_SCOPE: Readonly<Record<SlackErrorScope, Readonly<Record<string, s
       'the workspace has reached its message limit (free plans): ask a workspace admin',
   },
   message: {
+    message_not_found: 'the message was deleted; the relay posts it again',
     cant_update_message: 'the message can no longer be edited; the relay posts it again',
     edit_window_closed: 'the message can no longer be edited; the relay posts it again',
   },
@@ -96,11 +106,24 @@ const FIXES_BY_SCOPE: Readonly<Record<SlackErrorScope, Readonly<Record<string, s
   },
 };
 
+/** The content codes that may only mean a message too big for Slack (see `SlackErrorRemedy`). */
+const SPLIT_SMALLER: readonly string[] = ['msg_blocks_too_long', 'invalid_blocks'];
+
+/** What the relay tries first about `code` of `scope`, if anything. */
+function remedyOf(scope: SlackErrorScope, code: string): SlackErrorRemedy | undefined {
+  if (scope === 'message') return 'post-anew';
+  return SPLIT_SMALLER.includes(code) ? 'split-smaller' : undefined;
+}
+
 /** Every code the relay knows; see `slackErrorKind` for the rest. */
 export const SLACK_ERROR_KINDS: Readonly<Record<string, SlackErrorKind>> = Object.fromEntries(
-  Object.entries(FIXES_BY_SCOPE).flatMap(([scope, fixes]) =>
-    Object.entries(fixes).map(([code, fix]) => [code, { scope: scope as SlackErrorScope, fix }]),
-  ),
+  Object.entries(FIXES_BY_SCOPE).flatMap(([name, fixes]) => {
+    const scope = name as SlackErrorScope;
+    return Object.entries(fixes).map(([code, fix]) => {
+      const remedy = remedyOf(scope, code);
+      return [code, { scope, fix, ...(remedy ? { remedy } : {}) }];
+    });
+  }),
 );
 
 /**

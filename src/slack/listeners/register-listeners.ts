@@ -9,6 +9,7 @@ import type { FullPreviews } from '../full-preview.js';
 import { createInteractionGuard } from '../interaction-guard.js';
 import { noteArrival } from '../lookup-budget.js';
 import type { ModalSeal } from '../modal-seal.js';
+import { createTryAgainMiddleware } from '../try-again-middleware.js';
 import { registerAnswerActions } from './answer-actions.js';
 import { registerAppHomeOpened } from './app-home-opened.js';
 import { registerFollowUpView } from './follow-up-view.js';
@@ -31,13 +32,14 @@ export interface ListenerDeps {
 
 /**
  * Everything the relay answers in Slack, in one place: first the checks every interaction goes
- * through (arrival time, the payload's shape, the allow list), then one listener per control,
- * form and event.
+ * through (arrival time, the payload's shape, "try again" when the shared store could not
+ * record it, the allow list), then one listener per control, form and event.
  */
 export function registerListeners(app: App, deps: ListenerDeps): void {
   const { log, allowList, groups } = deps;
   app.use(noteArrival());
   app.use(createInteractionGuard(log.child({ component: 'slack-guard' })));
+  app.use(createTryAgainMiddleware(log.child({ component: 'slack' })));
   if (allowList) app.use(createAllowListMiddleware({ allowList, groups, log }));
   registerAnswerActions(app, deps);
   registerFreeWriteView(app, deps);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { KnownBlock } from '@slack/types';
 import type { Question } from '../../../src/core/protocol/question.js';
 import type { BatchView } from '../../../src/core/slack/batch-view.js';
+import { BLOCK_COST, type BlockSize } from '../../../src/core/slack/message-budget.js';
 import type { SlackMessage } from '../../../src/core/slack/render-batch-messages.js';
 import { messageRefusals, viewRefusals } from '../../support/fake-slack/index.js';
 
@@ -47,13 +48,48 @@ function unescapedMrkdwn(value: unknown, path: string): string[] {
   return found;
 }
 
-/** Fails with everything Slack would refuse in any message, and any unescaped agent text. */
-export function assertWithinLimits(messages: SlackMessage[]): void {
+/** Characters of every `text` string, initial selections aside (they repeat options). */
+function textTotal(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce((sum: number, v) => sum + textTotal(v), 0);
+  if (typeof value !== 'object' || value === null) return 0;
+  let sum = 0;
+  for (const [name, child] of Object.entries(value)) {
+    if (name === 'initial_option' || name === 'initial_options') continue;
+    sum += name === 'text' && typeof child === 'string' ? child.length : textTotal(child);
+  }
+  return sum;
+}
+
+/**
+ * The relay's own layout rule: after Slack refused a batch as too long, its messages are laid
+ * out within a smaller `budget` (blocks, markdown, text, and text plus a cost per block).
+ */
+export function overBudget(message: SlackMessage, budget: BlockSize): string[] {
+  const blocks = message.blocks as unknown as Record<string, unknown>[];
+  const markdown = blocks.reduce(
+    (sum, b) => sum + (b.type === 'markdown' ? String(b.text).length : 0),
+    0,
+  );
+  const text = textTotal(blocks);
+  const weight = text + BLOCK_COST * blocks.length;
+  const sizes = { blocks: blocks.length, markdown, text, weight };
+  return Object.entries(sizes).flatMap(([name, size]) => {
+    const most = budget[name as keyof BlockSize];
+    return size > most ? [`${name} ${size} > ${most}`] : [];
+  });
+}
+
+/**
+ * Fails with everything Slack would refuse in any message, any unescaped agent text, and, given
+ * a `budget`, anything over it.
+ */
+export function assertWithinLimits(messages: SlackMessage[], budget?: BlockSize): void {
   const problems = messages.flatMap((m, i) =>
     [
       ...messageRefusals(m),
       ...unescapedMrkdwn({ type: 'mrkdwn', text: m.text }, 'text'),
       ...unescapedMrkdwn(m.blocks, '/blocks'),
+      ...(budget ? overBudget(m, budget) : []),
     ].map((p) => `message ${i}: ${p}`),
   );
   assert.deepEqual(problems, []);

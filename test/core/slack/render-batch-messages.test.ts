@@ -3,7 +3,11 @@ import { describe, it } from 'node:test';
 import type { Question } from '../../../src/core/protocol/question.js';
 import { decodeAction } from '../../../src/core/slack/decode-action.js';
 import { parseBlockId } from '../../../src/core/slack/ids.js';
-import { renderBatchMessages } from '../../../src/core/slack/render-batch-messages.js';
+import { layoutAt, MESSAGE_BUDGET, MOST_SPLITS } from '../../../src/core/slack/message-budget.js';
+import {
+  renderBatchMessages,
+  type SlackMessage,
+} from '../../../src/core/slack/render-batch-messages.js';
 import {
   assertWithinLimits,
   blocksOf,
@@ -11,6 +15,7 @@ import {
   KEY,
   makeView,
   optionTexts,
+  overBudget,
   REVISION,
   textOf,
 } from './fixtures.js';
@@ -373,6 +378,106 @@ describe('renderBatchMessages: big batches split into a thread', () => {
     );
     const joined = sections.join('').replace(/^\*1\.\* /, '');
     assert.ok(joined.startsWith(prompt));
+  });
+});
+
+describe('renderBatchMessages: smaller layouts after Slack refused a page as too long', () => {
+  // A dense batch: a long markdown preview and a dozen questions with long options.
+  const longOptions = (i: number) =>
+    Array.from({ length: 6 }, (_, o) => `Option ${o} for step ${i}: ${'words '.repeat(10)}`);
+  const questions: Question[] = Array.from({ length: 12 }, (_, i) =>
+    i === 0
+      ? {
+          ...chooseOne(`q${i}`, longOptions(i)),
+          preview: {
+            type: 'markdown',
+            content: `${'A line of the plan to review.\n'.repeat(150)}`,
+          },
+        }
+      : i % 2 === 0
+        ? chooseOne(`q${i}`, longOptions(i))
+        : chooseMany(`q${i}`, longOptions(i)),
+  );
+  const view = makeView(questions);
+  const full = renderBatchMessages(view);
+
+  /** The question indices each message holds, in order. */
+  const questionsPerMessage = (messages: SlackMessage[]): number[][] =>
+    messages.map((m) => [
+      ...new Set(
+        m.blocks.flatMap((b) => {
+          const parsed = b.block_id ? parseBlockId(b.block_id) : undefined;
+          return parsed?.questionIndex === undefined ? [] : [parsed.questionIndex];
+        }),
+      ),
+    ]);
+
+  const submitsPerMessage = (messages: SlackMessage[]) =>
+    messages.map((m) => elementsOf([m]).filter((e) => e.element.action_id === 'o7.submit').length);
+
+  const everyQuestionOnceInOrder = (messages: SlackMessage[]) =>
+    assert.deepEqual(
+      questionsPerMessage(messages).flat(),
+      questions.map((_, i) => i),
+    );
+
+  it('at the first refusal, uses more messages, each within half the budget', () => {
+    const half = layoutAt(1).budget;
+    assert.equal(half.weight, MESSAGE_BUDGET.weight / 2);
+    const messages = renderBatchMessages(view, 1);
+    assert.ok(messages.length > full.length, `${messages.length} > ${full.length}`);
+    assertWithinLimits(messages, half);
+    everyQuestionOnceInOrder(messages);
+    assert.ok(
+      questionsPerMessage(messages).some((indices) => indices.length > 1),
+      'questions still share messages',
+    );
+    assert.deepEqual(submitsPerMessage(messages), [...messages.slice(1).map(() => 0), 1]);
+  });
+
+  it('the full layout would not fit half the budget (so the split is needed)', () => {
+    const problems = full.flatMap((m) => overBudget(m, layoutAt(1).budget));
+    assert.ok(problems.length > 0);
+  });
+
+  it('at the second refusal, puts every question on a message of its own', () => {
+    const messages = renderBatchMessages(view, MOST_SPLITS);
+    assertWithinLimits(messages, layoutAt(MOST_SPLITS).budget);
+    assert.deepEqual(
+      questionsPerMessage(messages),
+      questions.map((_, i) => [i]),
+    );
+    assert.deepEqual(submitsPerMessage(messages), [...messages.slice(1).map(() => 0), 1]);
+    assert.match(messages[1]?.text ?? '', /\(continued, message 2 of 12\)/);
+  });
+
+  it('one question per message, even for small questions that would fit together', () => {
+    const small = makeView([yesNo('a'), yesNo('b'), freeWrite('c')]);
+    assert.equal(renderBatchMessages(small, 1).length, 1);
+    const alone = renderBatchMessages(small, MOST_SPLITS);
+    assertWithinLimits(alone, layoutAt(MOST_SPLITS).budget);
+    assert.deepEqual(questionsPerMessage(alone), [[0], [1], [2]]);
+  });
+
+  it('a question too long for one small message flows over several, none shared', () => {
+    const prompt = 'word '.repeat(6_000).trim();
+    const messages = renderBatchMessages(makeView([freeWrite('a', prompt), yesNo('b')]), 2);
+    assertWithinLimits(messages, layoutAt(2).budget);
+    const perMessage = questionsPerMessage(messages);
+    assert.ok(
+      perMessage.every((indices) => indices.length <= 1),
+      JSON.stringify(perMessage),
+    );
+    assert.deepEqual(perMessage.at(-1), [1]);
+    const sections = blocksOf(messages).flatMap((b) =>
+      b.type === 'section' && b.text ? [b.text.text] : [],
+    );
+    assert.ok(
+      sections
+        .join('')
+        .replace(/^\*1\.\* /, '')
+        .startsWith(prompt),
+    );
   });
 });
 

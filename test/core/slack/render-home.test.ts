@@ -154,6 +154,58 @@ describe('renderHome', () => {
     );
   });
 
+  test('batches in several channels each name theirs; in one channel none does', () => {
+    const records = [
+      batch('a', { createdAt: minutesAgo(3) }),
+      batch('b', { createdAt: minutesAgo(2) }),
+      batch('c', { status: 'answered', answeredBy: 'U0ALICE01', answeredAt: minutesAgo(1) }),
+      batch('odd', { createdAt: minutesAgo(1) }),
+    ];
+    const several = renderHome({
+      records,
+      details: new Map<string, HomeDetails>([
+        ['a', { channel: 'C0AAAA', link: 'https://x/p1' }],
+        ['b', { channel: 'G0BBBB' }],
+        ['c', { channel: 'C0AAAA' }],
+        ['odd', { channel: '<!here>' }],
+      ]),
+      now: NOW,
+    });
+    assertValid(several);
+    assert.deepEqual(sectionTexts(several), [
+      '*a* · batch 1 in <#C0AAAA> · waiting 3 min · <https://x/p1|Open message>',
+      '*b* · batch 1 in <#G0BBBB> · waiting 2 min',
+      '*odd* · batch 1 in &lt;!here&gt; · waiting 1 min',
+      '*c* · batch 1 in <#C0AAAA> · answered by <@U0ALICE01> 1 min ago',
+    ]);
+
+    const one = renderHome({
+      records: records.slice(0, 3),
+      details: new Map<string, HomeDetails>([
+        ['a', { channel: 'C0AAAA' }],
+        ['b', { channel: 'C0AAAA' }],
+        ['c', { channel: 'C0AAAA' }],
+      ]),
+      now: NOW,
+    });
+    assert.ok(sectionTexts(one).every((t) => !t.includes('<#')));
+  });
+
+  test('more open batches than fit in several channels: their messages are in their channels', () => {
+    const records = Array.from({ length: 120 }, (_, i) =>
+      batch(`k${String(i).padStart(3, '0')}`, { createdAt: minutesAgo(200 - i) }),
+    );
+    const details = new Map<string, HomeDetails>(
+      records.map((r, i) => [r.key, { channel: i % 2 === 0 ? 'C0AAAA' : 'C0BBBB' }]),
+    );
+    const view = renderHome({ records, details, now: NOW });
+    assertValid(view);
+    assert.match(
+      JSON.stringify(view),
+      /more, newer than these\. Their messages are in their channels\./,
+    );
+  });
+
   test('long run names and questions are cut; the view stays within 100 blocks however many are open', () => {
     const records = [
       ...Array.from({ length: 5000 }, (_, i) =>
@@ -178,5 +230,20 @@ describe('renderHome', () => {
     assert.match(texts[0] ?? '', /^\*r{79}…\* · batch 1 · waiting 16 h 40 min/);
     assert.match(JSON.stringify(view), /…and 4916 more, newer than these/);
     assert.ok(Buffer.byteLength(JSON.stringify(view)) < 250_000, "under Slack's view ceiling");
+  });
+});
+
+describe('renderHome in shared mode', () => {
+  test("each batch names the machine holding its run; a node's name is escaped", () => {
+    const view = renderHome({
+      records: [batch('a', { node: 'build-box' }), batch('b', { node: 'lap<top>' }), batch('c')],
+      details: new Map(),
+      now: NOW,
+    });
+    assertValid(view);
+    const texts = sectionTexts(view).join('\n');
+    assert.match(texts, /\*a\* · batch 1 · on build-box/);
+    assert.match(texts, /\*b\* · batch 1 · on lap&lt;top&gt;/);
+    assert.match(texts, /\*c\* · batch 1(?! · on)/);
   });
 });

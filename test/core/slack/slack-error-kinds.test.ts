@@ -28,6 +28,7 @@ const EXPECTED: Record<string, string> = {
   restricted_action_read_only_channel: 'channel',
   restricted_action_non_threadable_channel: 'channel',
   message_limit_exceeded: 'channel',
+  message_not_found: 'message',
   cant_update_message: 'message',
   edit_window_closed: 'message',
   invalid_auth: 'app',
@@ -44,11 +45,23 @@ const EXPECTED: Record<string, string> = {
   cannot_dm_bot: 'person',
 };
 
+// What the relay tries before it takes the refusal as final: a message that may be too big is
+// laid out smaller, one that is gone or frozen is posted anew; every other code has nothing.
+const REMEDIES: Record<string, string> = {
+  msg_blocks_too_long: 'split-smaller',
+  invalid_blocks: 'split-smaller',
+  message_not_found: 'post-anew',
+  cant_update_message: 'post-anew',
+  edit_window_closed: 'post-anew',
+};
+
 describe('Slack error kinds', () => {
   for (const [code, scope] of Object.entries(EXPECTED)) {
-    it(`${code} is ${scope}`, () => {
+    const remedy = REMEDIES[code];
+    it(`${code} is ${scope}${remedy ? `, first ${remedy}` : ''}`, () => {
       const kind = slackErrorKind(code);
       assert.equal(kind.scope, scope);
+      assert.equal(kind.remedy, remedy);
       assert.equal(kind.known, true);
       assert.equal(isPermanentSlackError(code), scope !== 'transient');
       assert.ok(kind.fix.length > 10, 'says what to do');
@@ -64,6 +77,7 @@ describe('Slack error kinds', () => {
       assert.deepEqual(slackErrorKind(code).scope, 'transient', code);
       assert.equal(slackErrorKind(code).known, false, code);
       assert.equal(isPermanentSlackError(code), false);
+      assert.equal(slackErrorKind(code).remedy, undefined, code);
     }
   });
 });

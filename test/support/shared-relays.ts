@@ -1,0 +1,163 @@
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FakeSlack } from './fake-slack/index.js';
+import { CHANNEL, elementsOf, findElement } from './relay-harness.js';
+import { type RelayProcess, spawnRelayFor } from './spawn-relay.js';
+import { waitFor } from './wait.js';
+
+/** One machine of a shared-mode team: a relay process with its own run and state folders. */
+export interface SharedNode {
+  name: string;
+  /** `<root>/runs` is watched, `<root>/state` holds its state folder */
+  root: string;
+  relay: RelayProcess;
+  /** Starts the relay again (after a kill), with the same name and folders. */
+  restart(): RelayProcess;
+}
+
+/**
+ * Starts one relay per name on one Redis and one stand-in Slack (Socket Mode, or HTTP on the
+ * given ports), each with its own folders under `base`, and waits until all are ready.
+ */
+export async function startSharedNodes(
+  slack: FakeSlack,
+  opts: {
+    base: string;
+    redisUrl: string;
+    names: readonly string[];
+    httpPorts?: readonly number[];
+    /** set after the relays start, e.g. a proxy in front of their HTTP ports */
+    requestUrl?: string;
+  },
+): Promise<SharedNode[]> {
+  const nodes = await Promise.all(
+    opts.names.map(async (name, i) => {
+      const root = path.join(opts.base, name);
+      await mkdir(path.join(root, 'runs'), { recursive: true });
+      const httpPort = opts.httpPorts?.[i];
+      const spawn = () =>
+        spawnRelayFor(slack, root, {
+          ...(httpPort !== undefined ? { httpPort } : {}),
+          env: { RELAY_REDIS_URL: opts.redisUrl, RELAY_NODE: name },
+        });
+      const node: SharedNode = {
+        name,
+        root,
+        relay: spawn(),
+        restart() {
+          node.relay = spawn();
+          return node.relay;
+        },
+      };
+      return node;
+    }),
+  );
+  if (opts.requestUrl) slack.setRequestUrl(opts.requestUrl);
+  try {
+    // three processes starting at once on a busy machine: give them time
+    await Promise.all(
+      nodes.map((node) =>
+        waitFor(
+          () => node.relay.logs.find((l) => l.msg === 'relay ready'),
+          `${node.name} ready`,
+          60_000,
+        ),
+      ),
+    );
+  } catch (error) {
+    await Promise.all(nodes.map((node) => node.relay.kill()));
+    const tails = nodes.map(
+      (node) =>
+        `${node.name}: ${node.relay.logs
+          .slice(-8)
+          .map((l) => `[${l.component ?? ''}] ${l.msg}`)
+          .join(' | ')} ${node.relay.stderr().slice(-300)}`,
+    );
+    throw new Error(`${(error as Error).message}\n${tails.join('\n')}`);
+  }
+  return nodes;
+}
+
+/** Successful `chat.postMessage` calls that made a top-level message (not a thread reply). */
+export function postedBatches(slack: FakeSlack): number {
+  return slack.calls.filter(
+    (c) =>
+      c.method === 'chat.postMessage' &&
+      (c.response as { ok?: boolean } | undefined)?.ok === true &&
+      (c.args as { thread_ts?: unknown } | undefined)?.thread_ts === undefined,
+  ).length;
+}
+
+/** The answer file of batch `seq` of a run once it is there, parsed. */
+export function answerFile(runDir: string, seq = 1): Promise<{ answers: { answer: unknown }[] }> {
+  const name = `q-answers-${String(seq).padStart(3, '0')}.json`;
+  return waitFor(
+    async () => {
+      const names = await readdir(path.join(runDir, 'qa')).catch((): string[] => []);
+      return (
+        names.includes(name) && JSON.parse(await readFile(path.join(runDir, 'qa', name), 'utf8'))
+      );
+    },
+    `${name} in ${runDir}`,
+    30_000,
+  );
+}
+
+/** Whether the run has an answer file for `seq` now. */
+export async function hasAnswerFile(runDir: string, seq = 1): Promise<boolean> {
+  const names = await readdir(path.join(runDir, 'qa')).catch((): string[] => []);
+  return names.includes(`q-answers-${String(seq).padStart(3, '0')}.json`);
+}
+
+/**
+ * People's clicks on the sample batch (`sampleBatch`) in the channel message `ts`, each one
+ * a separate interaction that Slack may hand to any relay.
+ */
+export function sampleClicks(slack: FakeSlack, ts: string) {
+  const blocks = () => slack.message(CHANNEL, ts)?.blocks ?? [];
+  const find = (prefix: string) => findElement(blocks(), prefix);
+  const at = (prefix: string, user: string) => {
+    const found = find(prefix);
+    return { channel: CHANNEL, ts, blockId: found.blockId, actionId: found.actionId, user };
+  };
+  const shows = (text: string) => JSON.stringify(blocks()).includes(text);
+  return {
+    blocks,
+    find,
+    shows,
+    /** "CSV" for the format */
+    chooseCsv: (user: string) => slack.selectOption({ ...at('o7.choose', user), value: '1' }),
+    /** the targets, by option index */
+    chooseTargets: (user: string, values: string[]) =>
+      slack.selectOptions({ ...at('o7.choose-many', user), values }),
+    sayNo(user: string) {
+      const no = elementsOf(blocks()).find(
+        (e) => e.actionId.startsWith('o7.yes-no') && e.element.value === 'no',
+      );
+      if (!no) throw new Error('the yes-no question has no No button');
+      return slack.clickButton({
+        channel: CHANNEL,
+        ts,
+        blockId: no.blockId,
+        actionId: no.actionId,
+        user,
+      });
+    },
+    /**
+     * Opens the free-write form, types `notes` and sends it; waits until the message shows it
+     * (unless `shown: false`: nobody updates the message while its relay is down).
+     */
+    async write(user: string, notes: string, { shown = true } = {}) {
+      const before = slack.views(user).length;
+      await slack.clickButton(at('o7.free-write', user));
+      const form = await waitFor(() => slack.views(user)[before], 'free-write form');
+      await slack.submitView({
+        viewId: String(form.id),
+        user,
+        values: { 'o7.free-write.input': { 'o7.free-write.value': notes } },
+      });
+      if (shown) await waitFor(() => shows(notes), 'typed text shown');
+    },
+    submit: (user: string) => slack.clickButton(at('o7.submit', user)),
+  };
+}
