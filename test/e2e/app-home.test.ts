@@ -3,7 +3,7 @@
 // batch changes.
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
-import type { FakeSlack, ObservedView } from '../support/fake-slack/index.js';
+import type { ObservedView } from '../support/fake-slack/index.js';
 import {
   ALICE,
   BOB,
@@ -14,7 +14,7 @@ import {
 } from '../support/relay-harness.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
-import { E2E_MODE, ids, waitForAnswerFile, waitForBatchMessage } from './relay-steps.js';
+import { E2E_MODE, ids, openHome, waitForAnswerFile, waitForBatchMessage } from './relay-steps.js';
 
 const ONE_TAP = (prompt: string) => ({
   seq: 1,
@@ -37,20 +37,6 @@ function parts(view: ObservedView): { open: string[]; answered: string[] } {
 }
 
 const permalinkOf = (ts: string) => `/archives/${CHANNEL}/p${ts.replace('.', '')}`;
-
-async function openHome(slack: FakeSlack, user: string): Promise<ObservedView> {
-  const published = () => slack.calls.filter((c) => c.method === 'views.publish').length;
-  const before = published();
-  const result = await slack.sendEvent({
-    type: 'app_home_opened',
-    user,
-    channel: 'D0HOME001',
-    tab: 'home',
-  });
-  assert.equal(result.acked, true);
-  await waitFor(() => published() > before, `views.publish for ${user}`);
-  return waitFor(() => slack.homeView(user), `${user}'s Home tab`);
-}
 
 async function tapYes(h: Harness, runName: string): Promise<void> {
   const message = await waitForBatchMessage(h.slack, runName, 1);

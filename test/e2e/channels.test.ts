@@ -26,6 +26,7 @@ import {
   E2E_MODE,
   handOffBatch,
   ids,
+  openHome,
   waitForAnswerFile,
 } from './relay-steps.js';
 
@@ -71,16 +72,6 @@ const homeLines = (view: ObservedView | undefined): string[] =>
   ((view?.blocks ?? []) as { type: string; text?: { text: string } }[])
     .filter((b) => b.type === 'section')
     .map((b) => b.text?.text ?? '');
-
-async function openHome(slack: FakeSlack, user: string): Promise<void> {
-  const result = await slack.sendEvent({
-    type: 'app_home_opened',
-    user,
-    channel: 'D0HOME001',
-    tab: 'home',
-  });
-  assert.equal(result.acked, true);
-}
 
 /** Waits until `user`'s Home tab has a line matching each pattern, and returns its lines. */
 const homeShowing = (slack: FakeSlack, user: string, patterns: RegExp[]) =>

@@ -9,6 +9,7 @@ import {
   click,
   E2E_MODE,
   healthyRelayPerTest,
+  openHome,
   postBatch,
   pressSubmit,
   pressYesNo,
@@ -33,22 +34,6 @@ function assertNoneFromAgentText(slack: FakeSlack, where: string): void {
 
 /** What a person sees: the invisible joiners left out. */
 const seen = (text: string) => text.replaceAll('\u2060', '');
-
-async function openHome(slack: FakeSlack, user: string) {
-  const before = slack.calls.filter((c) => c.method === 'views.publish').length;
-  const result = await slack.sendEvent({
-    type: 'app_home_opened',
-    user,
-    channel: 'D0HOME001',
-    tab: 'home',
-  });
-  assert.equal(result.acked, true);
-  await waitFor(
-    () => slack.calls.filter((c) => c.method === 'views.publish').length > before,
-    'the Home tab published',
-  );
-  return waitFor(() => slack.homeView(user), 'the Home tab');
-}
 
 const mode = E2E_MODE;
 describe(`agent text never notifies anyone (${mode} mode)`, () => {

@@ -10,7 +10,7 @@ import type { Level } from 'pino';
 import { escapeMrkdwn } from '../../src/core/slack/escape-mrkdwn.js';
 import { FOLLOW_UP_INPUT, FREE_WRITE_INPUT } from '../../src/core/slack/ids.js';
 import { HAND_OFF_INPUTS } from '../../src/core/slack/team-ids.js';
-import type { FakeSlack } from '../support/fake-slack/index.js';
+import type { FakeSlack, ObservedView } from '../support/fake-slack/index.js';
 import type { ObservedMessage, StoredMessage, WebApiCall } from '../support/fake-slack/types.js';
 import { captureLog, type LogRecord } from '../support/log-capture.js';
 import {
@@ -310,6 +310,21 @@ export function batchElements(
   return thread(slack, message.ts).flatMap((m) =>
     elementsOf(m.blocks).map((e) => ({ ...e, ts: m.ts })),
   );
+}
+
+/** Opens `user`'s App Home tab (the event Slack sends) and waits for the view it publishes. */
+export async function openHome(slack: FakeSlack, user: string): Promise<ObservedView> {
+  const published = () => slack.calls.filter((c) => c.method === 'views.publish').length;
+  const before = published();
+  const result = await slack.sendEvent({
+    type: 'app_home_opened',
+    user,
+    channel: 'D0HOME001',
+    tab: 'home',
+  });
+  assert.equal(result.acked, true, 'the app_home_opened event was acknowledged');
+  await waitFor(() => published() > before, `views.publish for ${user}`);
+  return waitFor(() => slack.homeView(user), `${user}'s Home tab`);
 }
 
 /** Waits for the user's next ephemeral after the first `seen` ones. */

@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ALICE, BOB } from '../support/relay-harness.js';
-import { waitFor } from '../support/wait.js';
 import {
   answerFile,
   at,
@@ -14,6 +13,7 @@ import {
   healthyRelayPerTest,
   MODES,
   nextEphemeral,
+  openHome,
   postBatch,
   pressSubmit,
   pressYesNo,
@@ -81,14 +81,7 @@ for (const mode of MODES) {
 
     test('the App Home tab is published when opened (an event)', async () => {
       await postBatch(h, 'run-home', EVERY_KIND);
-      const result = await h.slack.sendEvent({
-        type: 'app_home_opened',
-        user: ALICE,
-        channel: 'D0HOME001',
-        tab: 'home',
-      });
-      assert.equal(result.acked, true);
-      const home = await waitFor(() => h.slack.homeView(ALICE), "Alice's Home tab");
+      const home = await openHome(h.slack, ALICE);
       assert.match(JSON.stringify(home.blocks), /run-home/);
     });
 
