@@ -104,20 +104,31 @@ describe('batch queue', () => {
   const touch = (queue: ReturnType<typeof start>, runDir = run) =>
     queue.notify({ type: 'qa-file', runDir, name: 'q-out-001.json' });
 
+  /** A queue told of `run` and started, once it has nothing more to do. */
+  async function startIdle(presenter: Presenter, opts: Parameters<typeof start>[1] = {}) {
+    const queue = start(presenter, opts);
+    touch(queue);
+    queue.start();
+    await queue.idle();
+    return queue;
+  }
+
+  /** The key and current revision of the first batch shown. */
+  const firstShown = (shown: readonly { key: string }[]) => {
+    const key = shown[0]?.key as string;
+    return { key, revision: store.get(key)?.fingerprint.slice(0, 8) as string };
+  };
+
   test('presents batches of a run one at a time, in ascending order', async () => {
     const p = recordingPresenter();
     await writeQuestionFile(run, 2, sampleBatch(2));
     await writeQuestionFile(run, 1, sampleBatch(1));
-    const queue = start(p.presenter);
-    touch(queue);
-    queue.start();
-    await queue.idle();
+    const queue = await startIdle(p.presenter);
     assert.deepEqual(
       p.shown.map((s) => [s.seq, s.status]),
       [[1, 'open']],
     );
-    const key = p.shown[0]?.key as string;
-    const revision = store.get(key)?.fingerprint.slice(0, 8) as string;
+    const { key, revision } = firstShown(p.shown);
     const outcome = await queue.submit(key, {
       revision,
       by: 'U1',
@@ -148,10 +159,7 @@ describe('batch queue', () => {
     await writeFile(path.join(run, 'qa', 'q-answers-001.json'), '{}');
     await writeQuestionFile(run, 1, sampleBatch(1));
     await writeQuestionFile(run, 3, sampleBatch(3));
-    const queue = start(p.presenter);
-    touch(queue);
-    queue.start();
-    await queue.idle();
+    const queue = await startIdle(p.presenter);
     assert.equal(p.shown.length, 1);
     assert.equal(p.shown[0]?.seq, 3);
     assert.equal(
@@ -165,10 +173,7 @@ describe('batch queue', () => {
     const p = recordingPresenter();
     await writeQuestionFile(run, 1, sampleBatch(1));
     await writeQuestionFile(run, 2, sampleBatch(2));
-    const queue = start(p.presenter);
-    touch(queue);
-    queue.start();
-    await queue.idle();
+    const queue = await startIdle(p.presenter);
     await writeFile(path.join(run, 'qa', 'q-answers-001.json'), '{"seq":1}');
     queue.notify({ type: 'qa-file', runDir: run, name: 'q-answers-001.json' });
     await queue.idle();
@@ -182,10 +187,7 @@ describe('batch queue', () => {
   test('a rewritten question file is shown again with drafts cleared; a deleted one is withdrawn', async () => {
     const p = recordingPresenter();
     await writeQuestionFile(run, 1, sampleBatch(1));
-    const queue = start(p.presenter);
-    touch(queue);
-    queue.start();
-    await queue.idle();
+    const queue = await startIdle(p.presenter);
     const key = p.shown[0]?.key as string;
     const first = store.get(key) as BatchRecord;
     await queue.saveDraft(key, {
@@ -222,10 +224,7 @@ describe('batch queue', () => {
   test('removing the run folder closes its open batch', async () => {
     const p = recordingPresenter();
     await writeQuestionFile(run, 1, sampleBatch(1));
-    const queue = start(p.presenter);
-    touch(queue);
-    queue.start();
-    await queue.idle();
+    const queue = await startIdle(p.presenter);
     await rm(run, { recursive: true });
     queue.notify({ type: 'run-gone', runDir: run });
     await queue.idle();
@@ -276,10 +275,7 @@ describe('batch queue', () => {
     const file = path.join(run, 'qa', 'q-out-001.json');
     const text = JSON.stringify(sampleBatch(1));
     await writeFile(file, text.slice(0, 20));
-    const queue = start(p.presenter, { settleMs: 5000 });
-    touch(queue);
-    queue.start();
-    await queue.idle();
+    const queue = await startIdle(p.presenter, { settleMs: 5000 });
     assert.equal(p.shown.length, 0, 'nothing shown while the file is incomplete');
     await writeFile(file, text);
     touch(queue);
@@ -294,12 +290,8 @@ describe('batch queue', () => {
   test('submit with an answer missing writes nothing and names the question', async () => {
     const p = recordingPresenter();
     await writeQuestionFile(run, 1, sampleBatch(1));
-    const queue = start(p.presenter);
-    touch(queue);
-    queue.start();
-    await queue.idle();
-    const key = p.shown[0]?.key as string;
-    const revision = store.get(key)?.fingerprint.slice(0, 8) as string;
+    const queue = await startIdle(p.presenter);
+    const { key, revision } = firstShown(p.shown);
     const outcome = await queue.submit(key, {
       revision,
       by: 'U1',
@@ -314,12 +306,8 @@ describe('batch queue', () => {
   test("the drafts are the truth: a screen's choices only fill questions without a draft", async () => {
     const p = recordingPresenter();
     await writeQuestionFile(run, 1, sampleBatch(1));
-    const queue = start(p.presenter);
-    touch(queue);
-    queue.start();
-    await queue.idle();
-    const key = p.shown[0]?.key as string;
-    const revision = store.get(key)?.fingerprint.slice(0, 8) as string;
+    const queue = await startIdle(p.presenter);
+    const { key, revision } = firstShown(p.shown);
     await queue.saveDraft(key, { revision, questionId: 'format', answer: 'CSV' });
     await queue.saveDraft(key, { revision, questionId: 'go', answer: false });
     const outcome = await queue.submit(key, {
@@ -345,12 +333,8 @@ describe('batch queue', () => {
   test('a revision must match exactly: a prefix of it is refused', async () => {
     const p = recordingPresenter();
     await writeQuestionFile(run, 1, sampleBatch(1));
-    const queue = start(p.presenter);
-    touch(queue);
-    queue.start();
-    await queue.idle();
-    const key = p.shown[0]?.key as string;
-    const revision = store.get(key)?.fingerprint.slice(0, 8) as string;
+    const queue = await startIdle(p.presenter);
+    const { key, revision } = firstShown(p.shown);
     for (const forged of ['', revision.slice(0, 1), revision.slice(0, 7), `${revision}0`]) {
       const outcome = await queue.saveDraft(key, {
         revision: forged,
@@ -366,12 +350,8 @@ describe('batch queue', () => {
   test('losing the race to another provider: their file stays, the batch is answered elsewhere', async () => {
     const p = recordingPresenter();
     await writeQuestionFile(run, 1, sampleBatch(1));
-    const queue = start(p.presenter);
-    touch(queue);
-    queue.start();
-    await queue.idle();
-    const key = p.shown[0]?.key as string;
-    const revision = store.get(key)?.fingerprint.slice(0, 8) as string;
+    const queue = await startIdle(p.presenter);
+    const { key, revision } = firstShown(p.shown);
     await writeFile(path.join(run, 'qa', 'q-answers-001.json'), '{"theirs":true}');
     const outcome = await queue.submit(key, {
       revision,
@@ -516,8 +496,7 @@ describe('batch queue', () => {
     touch(queue);
     queue.start();
     await queue.idle();
-    const key = p.shown[0]?.key as string;
-    const revision = store.get(key)?.fingerprint.slice(0, 8) as string;
+    const { key, revision } = firstShown(p.shown);
     await queue.saveDraft(key, { revision, questionId: 'go', answer: false });
     await queue.close();
     await store.close();
