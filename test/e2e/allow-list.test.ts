@@ -2,7 +2,7 @@
 // and change nothing; people on it (by ID or through a user group) answer as usual; a modal
 // opened while allowed is refused at submit once access is gone.
 import assert from 'node:assert/strict';
-import { afterEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { parseBlockId } from '../../src/core/slack/decode-action.js';
 import { FREE_WRITE_INPUT } from '../../src/core/slack/ids.js';
 import type { FakeSlack } from '../support/fake-slack/index.js';
@@ -13,7 +13,6 @@ import {
   CHANNEL,
   findElement,
   type Harness,
-  startRelayHarness,
   visibleText,
 } from '../support/relay-harness.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
@@ -28,6 +27,7 @@ import {
   pressSubmit,
   pressYesNo,
   qaNames,
+  relayStarter,
   waitForAnswerFile,
   waitForBatchMessage,
   waitForMessage,
@@ -99,14 +99,11 @@ const chatUpdates = (slack: FakeSlack) =>
 const mode = E2E_MODE;
 describe(`who may answer (${mode} mode)`, () => {
   let h: Harness | undefined;
-  afterEach(async () => {
-    await h?.stop();
-    h = undefined;
-  });
+  const startRelay = relayStarter();
 
   test('someone not on the list tries every control: an ephemeral each time, nothing changes; the listed person answers', async () => {
     const { log, records } = captureLog('info');
-    h = await startRelayHarness(mode, {
+    h = await startRelay({
       log,
       config: { allowedUsers: { users: [ALICE], groups: [] } },
     });
@@ -229,7 +226,7 @@ describe(`who may answer (${mode} mode)`, () => {
 
   test('a user-group allow list: members answer, others are refused, membership changes are picked up, and a modal opened before removal is refused on submit', async () => {
     const { log, records } = captureLog('info');
-    h = await startRelayHarness(mode, {
+    h = await startRelay({
       log,
       config: { allowedUsers: { users: [], groups: [GROUP] } },
       start: { allowList: { refreshMs: 150 } },

@@ -2,19 +2,19 @@
 // ages, and who is on them), the latest answered ones with who answered, and a refresh when a
 // batch changes.
 import assert from 'node:assert/strict';
-import { afterEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { ObservedView } from '../support/fake-slack/index.js';
-import {
-  ALICE,
-  BOB,
-  CHANNEL,
-  findElement,
-  type Harness,
-  startRelayHarness,
-} from '../support/relay-harness.js';
+import { ALICE, BOB, CHANNEL, findElement, type Harness } from '../support/relay-harness.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
-import { E2E_MODE, ids, openHome, waitForAnswerFile, waitForBatchMessage } from './relay-steps.js';
+import {
+  E2E_MODE,
+  ids,
+  openHome,
+  relayStarter,
+  waitForAnswerFile,
+  waitForBatchMessage,
+} from './relay-steps.js';
 
 const ONE_TAP = (prompt: string) => ({
   seq: 1,
@@ -48,13 +48,10 @@ async function tapYes(h: Harness, runName: string): Promise<void> {
 const mode = E2E_MODE;
 describe(`App Home (${mode} mode)`, () => {
   let h: Harness | undefined;
-  afterEach(async () => {
-    await h?.stop();
-    h = undefined;
-  });
+  const startRelay = relayStarter();
 
   test('lists open batches of every run oldest first with links and ages, answered ones with who, and refreshes when one is answered', async () => {
-    h = await startRelayHarness(mode, {
+    h = await startRelay({
       start: { home: { refreshDelayMs: 50, now: () => new Date(Date.now() + AHEAD_MS) } },
     });
     const slack = h.slack;
@@ -118,7 +115,7 @@ describe(`App Home (${mode} mode)`, () => {
   });
 
   test('someone not on the allow list sees a note, not the batches', async () => {
-    h = await startRelayHarness(mode, {
+    h = await startRelay({
       config: { allowedUsers: { users: [ALICE], groups: [] } },
       start: { home: { refreshDelayMs: 50 } },
     });

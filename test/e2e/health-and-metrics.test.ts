@@ -2,7 +2,7 @@
 // batch is posted and answered through the real relay, /healthz following the Socket Mode
 // connection, and the operator's log lines for each batch.
 import assert from 'node:assert/strict';
-import { afterEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { captureLog, type LogRecord } from '../support/log-capture.js';
 import {
   family,
@@ -12,7 +12,7 @@ import {
   sampleValue,
   scrapeMetrics,
 } from '../support/ops-endpoints.js';
-import { ALICE, freePort, type Harness, startRelayHarness } from '../support/relay-harness.js';
+import { ALICE, freePort, type Harness } from '../support/relay-harness.js';
 import { waitFor } from '../support/wait.js';
 import {
   answerFile,
@@ -21,6 +21,7 @@ import {
   postBatch,
   pressSubmit,
   pressYesNo,
+  relayStarter,
   waitForAnswered,
   writeAnswerFileAsOtherTool,
 } from './relay-steps.js';
@@ -71,15 +72,12 @@ const logged = (records: readonly LogRecord[], msg: string, runDir: string) =>
 const mode = E2E_MODE;
 describe(`health and metrics (${mode} mode)`, () => {
   let h: Harness | undefined;
-  afterEach(async () => {
-    await h?.stop();
-    h = undefined;
-  });
+  const startRelay = relayStarter();
 
   test('a batch posted, answered, and another answered elsewhere: counted, timed and logged once each', async () => {
     const { log, records } = captureLog('info');
     const port = await freePort();
-    h = await startRelayHarness(mode, { log, config: { metricsPort: port } });
+    h = await startRelay({ log, config: { metricsPort: port } });
     const ready = records.find((r) => r.msg === 'relay ready');
     assert.equal(ready?.metricsPort, port, '"relay ready" names the metrics port');
     const slack = h.config.slack;
@@ -177,7 +175,7 @@ describe(`health and metrics (${mode} mode)`, () => {
 
   test('/healthz and /metrics only: other paths are 404, other methods 405', async () => {
     const port = await freePort();
-    h = await startRelayHarness(mode, { config: { metricsPort: port } });
+    h = await startRelay({ config: { metricsPort: port } });
     const missing = await fetch(`http://127.0.0.1:${port}/slack/events`);
     assert.equal(missing.status, 404);
     assert.match(await missing.text(), /\/healthz or \/metrics/);
@@ -191,15 +189,12 @@ describe(`health and metrics (${mode} mode)`, () => {
 
 describe('health while Socket Mode is down', () => {
   let h: Harness | undefined;
-  afterEach(async () => {
-    await h?.stop();
-    h = undefined;
-  });
+  const startRelay = relayStarter();
 
   test('/healthz answers 503 while the stand-in refuses to reconnect, and 200 once it lets the relay back', async () => {
     const { log, records } = captureLog('info');
     const port = await freePort();
-    h = await startRelayHarness('socket', { log, config: { metricsPort: port } });
+    h = await startRelay({ mode: 'socket', log, config: { metricsPort: port } });
     await healthUntil(port, 200);
 
     const opens = () => h?.slack.calls.filter((c) => c.method === 'apps.connections.open') ?? [];

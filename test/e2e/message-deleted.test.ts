@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { webApi } from '@slack/bolt';
 import {
   ALICE,
@@ -9,11 +9,10 @@ import {
   channelMessages,
   findElement,
   type Harness,
-  startRelayHarness,
 } from '../support/relay-harness.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
-import { E2E_MODE } from './relay-steps.js';
+import { E2E_MODE, relayStarter } from './relay-steps.js';
 
 const batch = (prompt: string) => ({
   seq: 1,
@@ -23,12 +22,10 @@ const batch = (prompt: string) => ({
 const mode = E2E_MODE;
 describe(`a batch message deleted in Slack (${mode} mode)`, () => {
   let h: Harness;
-  afterEach(async () => {
-    await h.stop();
-  });
+  const startRelay = relayStarter();
 
   test('is posted again on its next change instead of retrying an edit forever', async () => {
-    h = await startRelayHarness(mode);
+    h = await startRelay();
     const run = h.runDir('run-deleted');
     await writeQuestionFile(run, 1, batch('Ship it?'));
     const first = await waitFor(() => channelMessages(h.slack)[0], 'batch message');

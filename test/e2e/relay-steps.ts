@@ -95,6 +95,25 @@ export function relayPerTest(options: RelayPerTestOptions = {}): TestRelay {
 export const healthyRelayPerTest = (mode: Mode = E2E_MODE): TestRelay =>
   relayPerTest({ mode, healthy: true });
 
+/**
+ * For tests that start their relay themselves, each with options of its own: the function
+ * starts one (in {@link E2E_MODE} unless `mode` says otherwise), and every relay it started is
+ * stopped after the test.
+ */
+export function relayStarter(): (
+  options?: RelayHarnessOptions & { mode?: Mode },
+) => Promise<Harness> {
+  const started: Harness[] = [];
+  afterEach(async () => {
+    for (const h of started.splice(0)) await h.stop();
+  });
+  return async ({ mode = E2E_MODE, ...options } = {}) => {
+    const h = await startRelayHarness(mode, options);
+    started.push(h);
+    return h;
+  };
+}
+
 // ---- run folders ----
 
 const seqText = (seq: number) => String(seq).padStart(3, '0');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { BatchRecord } from '../../src/core/batch/batch-record.js';
 import { parseRunFile } from '../../src/store/run-file.js';
 import {
@@ -11,26 +11,23 @@ import {
   channelMessages,
   findElement,
   type Harness,
-  startRelayHarness,
   visibleText,
 } from '../support/relay-harness.js';
 import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
-import { E2E_MODE } from './relay-steps.js';
+import { E2E_MODE, relayStarter } from './relay-steps.js';
 
 const MINUTE = 60_000;
 
 const mode = E2E_MODE;
 describe(`reminders and escalation end to end (${mode} mode)`, () => {
   let h: Harness;
-  afterEach(async () => {
-    await h.stop();
-  });
+  const startRelay = relayStarter();
 
   test('reminders grow apart, escalation hands off, and a restart neither loses nor repeats one', async () => {
     let clock = Date.parse('2026-01-05T09:00:00.000Z');
     const now = () => new Date(clock);
-    h = await startRelayHarness(mode, {
+    h = await startRelay({
       config: {
         reminders: { remindAfterMs: MINUTE, escalate: { afterMs: 10 * MINUTE, to: BOB } },
       },

@@ -3,12 +3,18 @@
 // up, and no stack for any of these expected, retried failures; the retries in between are
 // the Web API client's and the queue's, and are not logged one by one.
 import assert from 'node:assert/strict';
-import { afterEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { captureLog, LEVEL, type LogRecord } from '../support/log-capture.js';
-import { type Harness, startRelayHarness } from '../support/relay-harness.js';
+import type { Harness } from '../support/relay-harness.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
-import { E2E_MODE, failedCalls, formatBatch, waitForBatchMessage } from './relay-steps.js';
+import {
+  E2E_MODE,
+  failedCalls,
+  formatBatch,
+  relayStarter,
+  waitForBatchMessage,
+} from './relay-steps.js';
 
 const DOWN = 'Slack cannot be reached; the relay keeps trying and logs once it is back';
 const BACK = 'Slack can be reached again';
@@ -20,14 +26,11 @@ const CLIENT_ATTEMPTS = 5;
 const mode = E2E_MODE;
 describe(`a Slack outage in the log (${mode} mode)`, () => {
   let h: Harness | undefined;
-  afterEach(async () => {
-    await h?.stop();
-    h = undefined;
-  });
+  const startRelay = relayStarter();
 
   test('logged once when it starts and once when it ends, however many retries', async () => {
     const { log, records } = captureLog('info');
-    h = await startRelayHarness(mode, { log });
+    h = await startRelay({ log });
     const slack = h.slack;
     slack.failNext('chat.postMessage', { status: 503 }, 1000);
     const run = h.runDir('run-outage');

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { afterEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Harness } from '../support/relay-harness.js';
-import { startRelayHarness } from '../support/relay-harness.js';
-import { E2E_MODE, postBatch, pressYesNo, thread } from './relay-steps.js';
+import { E2E_MODE, postBatch, pressYesNo, relayStarter, thread } from './relay-steps.js';
 
 const RUN = 'run-long';
 
@@ -19,12 +18,10 @@ const LONG_BATCH = {
 const mode = E2E_MODE;
 describe(`a batch spanning several messages (${mode} mode)`, () => {
   let h: Harness;
-  afterEach(async () => {
-    await h.stop();
-  });
+  const startRelay = relayStarter();
 
   test('one answer edits only the message that shows it, not every message of the batch', async () => {
-    h = await startRelayHarness(mode);
+    h = await startRelay();
     const posted = await postBatch(h, RUN, LONG_BATCH);
     const messages = await (async () => {
       for (;;) {

@@ -87,6 +87,7 @@ export async function startRelayHarness(mode: Mode, options: RelayHarnessOptions
   const log = options.log ?? quietLog();
   const start: StartOptions = { ...QUICK_RETRIES, ...options.start };
   let relay: RunningRelay | undefined = await runStart(config, log, start);
+  let stopping: Promise<void> | undefined;
   return {
     slack,
     root,
@@ -105,11 +106,15 @@ export async function startRelayHarness(mode: Mode, options: RelayHarnessOptions
     retryRefused() {
       relay?.retryRefused();
     },
-    async stop() {
-      await relay?.stop();
-      relay = undefined;
-      await slack.close();
-      await cleanup();
+    /** Stops the relay and the stand-in and removes the folder; once, however often called. */
+    stop() {
+      stopping ??= (async () => {
+        await relay?.stop();
+        relay = undefined;
+        await slack.close();
+        await cleanup();
+      })();
+      return stopping;
     },
   };
 }
