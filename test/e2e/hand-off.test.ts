@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { FREE_WRITE_INPUT } from '../../src/core/slack/ids.js';
 import { HAND_OFF_INPUTS } from '../../src/core/slack/team-ids.js';
 import {
@@ -13,12 +13,11 @@ import {
   findElement,
   type Harness,
   type RelayHarnessOptions,
-  startRelayHarness,
   visibleText,
 } from '../support/relay-harness.js';
 import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
-import { directCopy, E2E_MODE, handOffBatch } from './relay-steps.js';
+import { directCopy, E2E_MODE, handOffBatch, relayStarter } from './relay-steps.js';
 
 const CAROL = 'U0CAROL01';
 const ROBOT = 'U0ROBOT01';
@@ -33,14 +32,12 @@ const ids = (e: { blockId: string; actionId: string }) => ({
 const mode = E2E_MODE;
 describe(`hand-off and claim end to end (${mode} mode)`, () => {
   let h: Harness;
+  const startRelay = relayStarter();
   const start = async (options?: RelayHarnessOptions) => {
-    h = await startRelayHarness(mode, options);
+    h = await startRelay(options);
     h.slack.addUser({ id: CAROL, name: 'carol' });
     h.slack.addUser({ id: ROBOT, name: 'robot', isBot: true });
   };
-  afterEach(async () => {
-    await h.stop();
-  });
 
   /** Writes a batch and returns its channel message's ts. */
   async function postBatch(name: string): Promise<{ run: string; ts: string }> {

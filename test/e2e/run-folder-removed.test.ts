@@ -1,22 +1,16 @@
 import assert from 'node:assert/strict';
 import { access, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { runFileName } from '../../src/store/run-file.js';
-import {
-  ALICE,
-  CHANNEL,
-  elementsOf,
-  type Harness,
-  startRelayHarness,
-  visibleText,
-} from '../support/relay-harness.js';
+import { ALICE, CHANNEL, elementsOf, visibleText } from '../support/relay-harness.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
 import {
   current,
   E2E_MODE,
   hasNoControls,
+  relayPerTest,
   waitForAnswerFile,
   waitForBatchMessage,
 } from './relay-steps.js';
@@ -31,15 +25,8 @@ const oneTap = { seq: 1, questions: [{ id: 'go', type: 'yes-no', prompt: 'Ship i
 
 const mode = E2E_MODE;
 describe(`a run folder that goes away (${mode} mode)`, () => {
-  let h: Harness;
+  const h = relayPerTest();
   const stateFile = (runDir: string) => path.join(h.config.stateDir, 'runs', runFileName(runDir));
-
-  beforeEach(async () => {
-    h = await startRelayHarness(mode);
-  });
-  afterEach(async () => {
-    await h.stop();
-  });
 
   test('its open batch is shown as removed, then the run is forgotten', async () => {
     const run = h.runDir('run-gone');

@@ -2,17 +2,10 @@
 // equal to its own `ts`, so a notice for a click on the channel message of a batch that
 // continues in its thread used to be posted into the thread, where nobody looks.
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, test } from 'node:test';
-import {
-  ALICE,
-  BOB,
-  CHANNEL,
-  elementsOf,
-  type Harness,
-  startRelayHarness,
-} from '../support/relay-harness.js';
+import { describe, test } from 'node:test';
+import { ALICE, BOB, CHANNEL, elementsOf } from '../support/relay-harness.js';
 import { waitFor } from '../support/wait.js';
-import { E2E_MODE, postBatch, thread } from './relay-steps.js';
+import { E2E_MODE, postBatch, relayPerTest, thread } from './relay-steps.js';
 
 const RUN = 'run-threaded';
 
@@ -28,15 +21,7 @@ const BIG = {
 
 const mode = E2E_MODE;
 describe(`ephemeral notices for clicks on a thread parent (${mode} mode)`, () => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await startRelayHarness(mode, {
-      config: { allowedUsers: { users: [ALICE], groups: [] } },
-    });
-  });
-  afterEach(async () => {
-    await h.stop();
-  });
+  const h = relayPerTest({ config: { allowedUsers: { users: [ALICE], groups: [] } } });
 
   test('a click on the channel message of a batch with thread replies gets its ephemeral in the channel', async () => {
     const posted = await postBatch(h, RUN, BIG);
