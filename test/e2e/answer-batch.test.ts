@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { FREE_WRITE_INPUT } from '../../src/core/slack/ids.js';
@@ -13,15 +13,7 @@ import {
 } from '../support/relay-harness.js';
 import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
-import { E2E_MODE, relayPerTest } from './relay-steps.js';
-
-const answersOf = async (runDir: string, seq = 1) =>
-  JSON.parse(
-    await readFile(
-      path.join(runDir, 'qa', `q-answers-${String(seq).padStart(3, '0')}.json`),
-      'utf8',
-    ),
-  );
+import { answerFile, E2E_MODE, relayPerTest } from './relay-steps.js';
 
 const mode = E2E_MODE;
 describe(`answering a batch end to end (${mode} mode)`, () => {
@@ -79,10 +71,7 @@ describe(`answering a batch end to end (${mode} mode)`, () => {
 
     const submit = findElement(blocks(), 'o7.submit');
     await h.slack.clickButton({ channel: CHANNEL, ts, ...ids(submit), user: ALICE });
-    const written = await waitFor(async () => {
-      const names = await readdir(path.join(run, 'qa'));
-      return names.includes('q-answers-001.json') && answersOf(run);
-    }, 'answer file');
+    const written = await answerFile(run);
     assert.deepEqual(written, {
       seq: 1,
       answers: [

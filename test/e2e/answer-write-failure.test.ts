@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, test } from 'node:test';
 import { FileWriteError } from '../../src/fs/file-write-error.js';
@@ -16,7 +16,7 @@ import {
 } from '../support/relay-harness.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
-import { E2E_MODE } from './relay-steps.js';
+import { answerFile, E2E_MODE } from './relay-steps.js';
 
 const BATCH = {
   seq: 1,
@@ -103,13 +103,9 @@ describe(`an answer file that cannot be written (${mode} mode)`, () => {
       actionId: again.actionId,
       user: ALICE,
     });
-    const written = await waitFor(async () => {
-      const names = await readdir(path.join(run, 'qa'));
-      if (!names.includes('q-answers-001.json')) return undefined;
-      return readFile(path.join(run, 'qa', 'q-answers-001.json'), 'utf8');
-    }, 'answer file');
+    const written = await answerFile(run);
     assert.equal(
-      JSON.parse(written).answers[0].answer,
+      (written.answers as { answer: unknown }[])[0]?.answer,
       'prod',
       'the choice made before the failure was kept',
     );

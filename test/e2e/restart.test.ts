@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import type { FakeSlack } from '../support/fake-slack/index.js';
@@ -7,6 +7,7 @@ import { ALICE, BOB, CHANNEL, elementsOf, findElement } from '../support/relay-h
 import { relayProcessPerTest, spawnRelayFor } from '../support/spawn-relay.js';
 import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
+import { answerFile } from './relay-steps.js';
 
 /** Successful chat.postMessage calls, i.e. messages people would see appear. */
 const posts = (slack: FakeSlack) =>
@@ -111,15 +112,9 @@ describe('a relay process killed with SIGKILL and started again', () => {
       user: BOB,
     });
 
-    const answers = await waitFor(async () => {
-      const names = await readdir(path.join(run, 'qa'));
-      return (
-        names.includes('q-answers-001.json') &&
-        JSON.parse(await readFile(path.join(run, 'qa', 'q-answers-001.json'), 'utf8'))
-      );
-    }, 'answer file');
+    const answers = await answerFile(run);
     assert.deepEqual(
-      answers.answers.map((a: { answer: unknown }) => a.answer),
+      (answers.answers as { answer: unknown }[]).map((a) => a.answer),
       ['CSV', ['ios'], 'after two crashes', false],
     );
     await waitFor(() => elementsOf(blocks()).length === 0, 'final message');
