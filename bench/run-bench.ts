@@ -14,9 +14,9 @@ import { measureStartup } from './startup-figure.js';
 
 /**
  * `npm run bench`: the real relay process against the loopback Slack stand-in. Prints one line
- * per figure. Sizes can be shrunk for a quick look with BENCH_SCALE=0.1; BENCH_ONLY=1c,4,rest
- * picks figures (1c: scaling with open runs, 4: start-up, rest: the others), BENCH_OPEN_RUNS
- * and BENCH_ANSWERED_RUNS the run counts of 1c and 4 (comma-separated).
+ * per figure. Sizes can be shrunk for a quick look with BENCH_SCALE=0.1; BENCH_ONLY=1c,4,8,rest
+ * picks figures (1c: scaling with open runs, 4: start-up, 8: shared mode, rest: the others),
+ * BENCH_OPEN_RUNS and BENCH_ANSWERED_RUNS the run counts of 1c and 4 (comma-separated).
  */
 async function main() {
   const scale = Number(process.env.BENCH_SCALE ?? '1');
@@ -45,6 +45,8 @@ async function main() {
     await scaleDir.cleanup();
   }
   if (wanted('4')) await startupFigures(n, say);
+  // Figure 8: shared mode, three relays on one redis-server (not run without redis-server).
+  if (wanted('8')) for (const line of await sharedLines({ samples, burst: n(500, 30) })) say(line);
   if (!wanted('rest')) return;
 
   // Figures 1–3: one relay, first with one run, then with many open runs beside it.
@@ -135,9 +137,6 @@ async function main() {
 
   // Figure 7: defusing the links in markdown previews, in this process (pure code).
   for (const line of previewLines(measurePreviews(n(100, 10)))) say(line);
-
-  // Figure 8: shared mode, three relays on one redis-server (not run without redis-server).
-  for (const line of await sharedLines({ samples, burst: n(500, 30) })) say(line);
 }
 
 /** Figure 4: start-up, empty vs many answered batches (BENCH_ANSWERED_RUNS: run counts). */

@@ -12,6 +12,8 @@ export const ErrorCode = {
   RedisUnreachable: 'o7_redis_unreachable',
   /** shared mode, at start: Redis refused RELAY_REDIS_URL's credentials; `main` exits 2 */
   RedisRefused: 'o7_redis_refused',
+  /** shared mode, at start: the Redis at RELAY_REDIS_URL is older than 6.2; `main` exits 2 */
+  RedisTooOld: 'o7_redis_too_old',
   /** shared mode, while running: Redis is away for now; the action can be tried again */
   RedisUnavailable: 'o7_redis_unavailable',
   /** shared mode: other relays kept changing a batch first; the action can be tried again */
@@ -28,6 +30,7 @@ export const CONFIG_ERROR_CODES: readonly ErrorCode[] = [
   ErrorCode.ConfigInvalid,
   ErrorCode.RedisUnreachable,
   ErrorCode.RedisRefused,
+  ErrorCode.RedisTooOld,
 ];
 
 /** An error with a stable code and a message that says how to fix it. */

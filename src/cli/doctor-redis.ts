@@ -6,6 +6,7 @@ import { connectRedis, type RedisConnection } from '../redis/redis-connection.js
 import { describeRedisFailure } from '../redis/redis-failure.js';
 import { redisKeys } from '../redis/redis-keys.js';
 import { plainTextPassword, redisAddress } from '../redis/redis-url.js';
+import { MIN_REDIS_VERSION, versionAtLeast, versionInInfo } from '../redis/redis-version.js';
 
 /** How doctor reports one check. */
 export interface CheckReport {
@@ -25,9 +26,6 @@ export interface RedisDoctorDeps {
   /** key namespace; tests give their own */
   namespace?: string;
 }
-
-/** Streams with consumer groups and XAUTOCLAIM, which shared mode's work queues use. */
-export const MIN_REDIS_VERSION = [6, 2] as const;
 
 /**
  * Doctor's checks of shared mode: Redis reachable with the credentials in `RELAY_REDIS_URL`,
@@ -57,7 +55,7 @@ export async function checkRedis(
   }
   try {
     const info = await connection.call('reading INFO', (c) => c.info());
-    const version = /^redis_version:(\S+)/m.exec(info)?.[1] ?? '?';
+    const version = versionInInfo(info);
     if (versionAtLeast(version, MIN_REDIS_VERSION)) {
       report.pass(
         `Redis ${version} at ${redisAddress(url)} answers and accepts RELAY_REDIS_URL's credentials`,
@@ -138,11 +136,4 @@ async function checkLease(
     `RELAY_NODE=${node} is held by a relay on host ${holder.host} (pid ${holder.pid}, since ${holder.since}), renewed within the last ${LEASE_TTL_MS / 1000} s`,
     'give this machine another name with RELAY_NODE (two machines with one name would mix their runs), or stop that relay',
   );
-}
-
-/** Whether a version like `7.0.15` is at least `min` (major, minor). */
-export function versionAtLeast(version: string, min: readonly [number, number]): boolean {
-  const [major = Number.NaN, minor = 0] = version.split('.').map(Number);
-  if (!Number.isFinite(major)) return false;
-  return major > min[0] || (major === min[0] && minor >= min[1]);
 }

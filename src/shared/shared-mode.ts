@@ -9,6 +9,7 @@ import type { Presenter } from '../queue/presenter.js';
 import { acquireNodeLease } from '../redis/node-lease.js';
 import { connectRedis, type RedisConnection } from '../redis/redis-connection.js';
 import { redisKeys } from '../redis/redis-keys.js';
+import { requireRedisVersion } from '../redis/redis-version.js';
 import { openRedisStateStore } from '../store/redis-state-store.js';
 import { acquireStateDirLock, processIsAlive } from '../store/state-dir-lock.js';
 import type { StateStore } from '../store/state-store.js';
@@ -67,6 +68,7 @@ export async function openSharedMode(
     const stateLock = await acquireStateDirLock(stateDir, log);
     closers.push(() => stateLock.release());
     const connection = await connect('commands');
+    await requireRedisVersion(connection);
     const lease = await acquireNodeLease({
       connection,
       node,

@@ -4,15 +4,11 @@ import { after, before, describe, it, test } from 'node:test';
 import { createClient } from '@redis/client';
 import pino from 'pino';
 import { runDoctor } from '../../src/cli/doctor-command.js';
-import {
-  checkRedis,
-  MIN_REDIS_VERSION,
-  type RedisDoctorDeps,
-  versionAtLeast,
-} from '../../src/cli/doctor-redis.js';
+import { checkRedis, type RedisDoctorDeps } from '../../src/cli/doctor-redis.js';
 import type { SharedConfig } from '../../src/config/config-schema.js';
 import { acquireNodeLease } from '../../src/redis/node-lease.js';
 import { connectRedis } from '../../src/redis/redis-connection.js';
+import { MIN_REDIS_VERSION, versionAtLeast } from '../../src/redis/redis-version.js';
 import { processIsAlive } from '../../src/store/state-dir-lock.js';
 import { startFakeSlack } from '../support/fake-slack/index.js';
 import { needsRedis, type RedisTestServer, startRedisServer } from '../support/redis-server.js';

@@ -42,6 +42,8 @@ export interface StartFakeSlackOptions {
   now?: () => number;
   /** picks the Socket Mode connection for each envelope, and random ids; default `Math.random` */
   random?: () => number;
+  /** picks the Socket Mode connection for each envelope instead of `random` (0 to <1) */
+  pickConnection?: () => number;
   /** how long an interaction waits for its ack; Slack's 3 seconds by default */
   ackTimeoutMs?: number;
   /** how often the stand-in pings each Socket Mode connection; default 5000 */
@@ -204,7 +206,7 @@ export async function startFakeSlack(options: StartFakeSlackOptions = {}): Promi
     workspace.failures.push({ ...failure, at: now() });
   const hub = new SocketModeHub({
     appId: identity.appId,
-    random,
+    random: options.pickConnection ?? random,
     ackTimeoutMs,
     pingIntervalMs: options.pingIntervalMs ?? 5000,
     recordFailure,
