@@ -6,6 +6,7 @@ import { makeTempDir } from '../test/support/temp-dir.js';
 import { hrNow, ms, percentile, startRelay, until } from './bench-support.js';
 import { measureBurst } from './burst-figure.js';
 import { DETECTORS, measureDetection } from './detection-figure.js';
+import { homeLines, measureHome } from './home-figure.js';
 import { duplicatePosts, measureLatency, openManyRuns } from './latency-figures.js';
 import { measurePostScaling, slopeLine } from './post-scaling-figure.js';
 import { measurePreviews, previewLines } from './preview-figure.js';
@@ -137,6 +138,11 @@ async function main() {
 
   // Figure 7: defusing the links in markdown previews, in this process (pure code).
   for (const line of previewLines(measurePreviews(n(100, 10)))) say(line);
+
+  // Figure 8: the Home tab with many batches open (each size a relay started on seeded state).
+  for (const line of homeLines(await measureHome([n(100, 10), n(3000, 30), n(10_000, 100)]))) {
+    say(line);
+  }
 }
 
 /** Figure 4: start-up, empty vs many answered batches (BENCH_ANSWERED_RUNS: run counts). */
