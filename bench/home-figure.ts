@@ -15,6 +15,7 @@ import {
   okPosts,
   oneTapBatch,
   percentile,
+  type RelayChild,
   startRelay,
   USER,
   until,
@@ -148,6 +149,16 @@ async function answerAndWaitForHome(slack: FakeSlack, probe: string, user: strin
   return publish.at - tappedAt;
 }
 
+/** Waits until the relay uses under 2% of a core over a second (at most a minute). */
+async function untilQuiet(relay: RelayChild): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const before = await relay.cpuSeconds();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    if ((await relay.cpuSeconds()) - before <= 0.02) return;
+  }
+}
+
 /** Figure 8 at one size: a relay started with `open` batches waiting, measured from outside. */
 async function measureHomeAt(open: number): Promise<HomeSample> {
   const slack = await startFakeSlack({ now: hrNow });
@@ -169,8 +180,8 @@ async function measureHomeAt(open: number): Promise<HomeSample> {
         'probe batches posted',
         600_000,
       );
-      // the start-up's run syncs settle before anything is measured
-      await new Promise((resolve) => setTimeout(resolve, 2000));
+      // the start-up's run syncs (each run's folder listed, its file read) end first
+      await untilQuiet(relay);
       const first = await openHome(slack, USER);
       const again: number[] = [];
       for (let i = 0; i < REOPENS; i += 1) again.push((await openHome(slack, USER)).ms);

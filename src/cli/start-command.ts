@@ -109,6 +109,7 @@ export async function runStart(
     client: app.client,
     store,
     log,
+    workspaceUrl: bot.url,
     mayView: (user) => isAllowed(user, config.allowedUsers, groups.current()),
     // another machine's runs follow that relay's RELAY_WATCH, not this one's
     channelFor: (record) =>
