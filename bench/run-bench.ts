@@ -5,6 +5,7 @@ import { startFakeSlack } from '../test/support/fake-slack/index.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
 import { hrNow, ms, percentile, startRelay, until } from './bench-support.js';
 import { measureBurst } from './burst-figure.js';
+import { callsLines, measureCallsPerBatch } from './calls-figure.js';
 import { DETECTORS, measureDetection } from './detection-figure.js';
 import { homeLines, measureHome } from './home-figure.js';
 import { duplicatePosts, measureLatency, openManyRuns } from './latency-figures.js';
@@ -143,6 +144,9 @@ async function main() {
   for (const line of homeLines(await measureHome([n(100, 10), n(3000, 30), n(10_000, 100)]))) {
     say(line);
   }
+
+  // Figure 9: what one answered batch costs in Slack calls.
+  for (const line of callsLines(await measureCallsPerBatch())) say(line);
 }
 
 /** Figure 4: start-up, empty vs many answered batches (BENCH_ANSWERED_RUNS: run counts). */
