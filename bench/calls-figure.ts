@@ -71,7 +71,7 @@ async function answer(slack: FakeSlack, ts: string, pauseMs: number): Promise<vo
 }
 
 /**
- * Figure 9: the Slack calls a 4-question batch costs from its post to its answered message,
+ * Figure 10: the Slack calls a 4-question batch costs from its post to its answered message,
  * answered by one person, as a burst (each action as soon as the last was acknowledged) and
  * at a person's pace (a second between actions).
  */
@@ -125,6 +125,6 @@ export function callsLines(counts: { burst: CallCounts; paced: CallCounts }): st
         : ''
     }`;
   return [
-    `9.  Slack calls for a 4-question batch answered by one person: as a burst of clicks ${line(counts.burst)}; a second between clicks ${line(counts.paced)}  (target: at most one chat.update per message per 250 ms)`,
+    `10. Slack calls for a 4-question batch answered by one person: as a burst of clicks ${line(counts.burst)}; a second between clicks ${line(counts.paced)}  (target: at most one chat.update per message per 250 ms)`,
   ];
 }

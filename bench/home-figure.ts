@@ -159,7 +159,7 @@ async function untilQuiet(relay: RelayChild): Promise<void> {
   }
 }
 
-/** Figure 8 at one size: a relay started with `open` batches waiting, measured from outside. */
+/** Figure 9 at one size: a relay started with `open` batches waiting, measured from outside. */
 async function measureHomeAt(open: number): Promise<HomeSample> {
   const slack = await startFakeSlack({ now: hrNow });
   const { dir, cleanup } = await makeTempDir('o7-bench-home-');
@@ -207,7 +207,7 @@ async function measureHomeAt(open: number): Promise<HomeSample> {
   }
 }
 
-/** Figure 8: the Home tab at each size in `sizes`, and with none open (the floor). */
+/** Figure 9: the Home tab at each size in `sizes`, and with none open (the floor). */
 export async function measureHome(sizes: readonly number[]): Promise<HomeSample[]> {
   const samples: HomeSample[] = [];
   for (const open of [0, ...sizes]) samples.push(await measureHomeAt(open));
@@ -227,7 +227,7 @@ export function homeLines(samples: readonly HomeSample[]): string[] {
     ),
   );
   return [
-    `8.  Home tab publish with ${sizes} open batches  (target ≤ 300 ms each; calls bounded by the rows shown)`,
+    `9.  Home tab publish with ${sizes} open batches  (target ≤ 300 ms each; calls bounded by the rows shown)`,
     `    first open: ${row((s) => ms(s.firstOpen))}`,
     `    second open: ${row((s) => ms(s.secondOpen))}`,
     `    refresh after an answer (tap → publish showing it): ${row((s) => ms(s.afterAnswer))}`,
