@@ -47,8 +47,10 @@ export interface StartOptions {
   };
   /** back-off while Slack cannot be reached at start (default 1 s doubling to 30 s) */
   slackWait?: SlackWaitOptions;
+  /** least time between two edits of one batch's messages (default 250 ms; 0: none) */
+  updateEveryMs?: number;
   home?: {
-    /** wait after a batch changes before Home tabs are refreshed (default 1 s) */
+    /** least time between two refreshes of the Home tabs (default 1 s) */
     refreshDelayMs?: number;
     /** the clock Home tab ages are measured against */
     now?: () => Date;
@@ -109,6 +111,7 @@ export async function runStart(
     client: app.client,
     store,
     log,
+    workspaceUrl: bot.url,
     mayView: (user) => isAllowed(user, config.allowedUsers, groups.current()),
     // another machine's runs follow that relay's RELAY_WATCH, not this one's
     channelFor: (record) =>
@@ -132,6 +135,7 @@ export async function runStart(
     presenter,
     log: log.child({ component: 'queue' }),
     publish: options.publish,
+    updateEveryMs: options.updateEveryMs,
     askRoot: asks,
     postNotice: createNoticePoster(app.client, channelFor),
     ...(shared ? { shared: { node: shared.node, elsewhere: shared.elsewhere } } : {}),

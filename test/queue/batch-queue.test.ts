@@ -91,6 +91,8 @@ describe('batch queue', () => {
   ) {
     const queue = createBatchQueue({
       store,
+      // edits at once: these tests look at every change shown
+      updateEveryMs: 0,
       presenter,
       log: opts.log ?? log,
       settleMs: opts.settleMs ?? 50,

@@ -73,7 +73,9 @@ export async function startRelayHarness(mode: Mode, options: RelayHarnessOptions
     ...(await options.prepare?.(slack, root)),
   };
   const log = options.log ?? pino({ level: process.env.TEST_LOG ?? 'silent' });
-  let relay: RunningRelay | undefined = await runStart(config, log, options.start);
+  // Edits go out at once unless a test paces them: most tests wait for each one.
+  const start: StartOptions = { updateEveryMs: 0, ...options.start };
+  let relay: RunningRelay | undefined = await runStart(config, log, start);
   return {
     slack,
     root,
@@ -86,7 +88,7 @@ export async function startRelayHarness(mode: Mode, options: RelayHarnessOptions
     async restart(whileStopped?: () => Promise<void>) {
       await relay?.stop();
       await whileStopped?.();
-      relay = await runStart(config, log, options.start);
+      relay = await runStart(config, log, start);
     },
     /** What `doctor` (or SIGUSR2) asks for: every batch Slack refused is tried again now. */
     retryRefused() {
