@@ -116,6 +116,9 @@ export async function runStart(
     // another machine's runs follow that relay's RELAY_WATCH, not this one's
     channelFor: (record) =>
       shared && !shared.holds(record) ? undefined : channelFor(record.runDir),
+    // and their question files are there: their relay shared the questions
+    questionsElsewhere: (record) =>
+      shared && !shared.holds(record) ? shared.elsewhere.batchOf(record) : undefined,
     ...options.home,
   });
   const slackPresenter = withSlackErrorHints(

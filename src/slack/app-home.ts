@@ -4,6 +4,7 @@ type WebClient = webApi.WebClient;
 
 import type { Logger } from 'pino';
 import type { BatchRecord } from '../core/batch/batch-record.js';
+import type { QuestionBatch } from '../core/protocol/question.js';
 import { renderHome, selectHomeBatches } from '../core/slack/render-home.js';
 import type { StateStore } from '../store/state-store.js';
 import { createHomeDetailSource } from './home-details.js';
@@ -50,6 +51,8 @@ export interface AppHomeDeps {
   mayView?: (userId: string) => boolean;
   /** the channel a batch not posted yet is to be posted in, if this relay knows it */
   channelFor?: (record: BatchRecord) => string | undefined;
+  /** shared mode: the questions of a batch whose run is on another machine; undefined: here */
+  questionsElsewhere?: (record: BatchRecord) => Promise<QuestionBatch | undefined> | undefined;
 }
 
 /** The App Home tab, kept up to date for the people who opened it. */
@@ -81,6 +84,7 @@ export function createAppHome(deps: AppHomeDeps): AppHome {
     log,
     channelFor: deps.channelFor,
     workspaceUrl: deps.workspaceUrl,
+    questionsElsewhere: deps.questionsElsewhere,
   });
   /** insertion order is recency: a reopen moves a person to the end */
   const viewers = new Set<string>();

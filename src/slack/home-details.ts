@@ -5,6 +5,7 @@ type WebClient = webApi.WebClient;
 import type { Logger } from 'pino';
 import type { BatchRecord } from '../core/batch/batch-record.js';
 import { parseQuestionFile } from '../core/protocol/parse-question-file.js';
+import type { QuestionBatch } from '../core/protocol/question.js';
 import { questionPath } from '../core/protocol/run-folder.js';
 import { messageLink } from '../core/slack/message-link.js';
 import type { HomeDetails } from '../core/slack/render-home.js';
@@ -32,6 +33,10 @@ export function createHomeDetailSource(deps: {
   channelFor?: (record: BatchRecord) => string | undefined;
   /** `auth.test`'s `url` for the workspace, which message links start with */
   workspaceUrl?: string | undefined;
+  /** shared mode: the questions of a batch whose run is on another machine; undefined: here */
+  questionsElsewhere?:
+    | ((record: BatchRecord) => Promise<QuestionBatch | undefined> | undefined)
+    | undefined;
 }): HomeDetailSource {
   const { client, log, workspaceUrl } = deps;
   const permalinks = new Map<string, string>();
@@ -58,6 +63,13 @@ export function createHomeDetailSource(deps: {
   async function firstQuestionOf(record: BatchRecord): Promise<string | undefined> {
     const id = `${record.key}/${record.fingerprint}`;
     if (questions.has(id)) return questions.get(id);
+    const elsewhere = deps.questionsElsewhere?.(record);
+    if (elsewhere) {
+      // its file is on another machine; its relay shared the questions in Redis
+      const prompt = (await elsewhere.catch(() => undefined))?.questions[0]?.prompt;
+      if (prompt !== undefined) questions.set(id, prompt);
+      return prompt;
+    }
     const file = questionPath(record.runDir, record.seq);
     let read: Awaited<ReturnType<typeof readProtocolFile>>;
     try {
