@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FakeSlack } from '../test/support/fake-slack/index.js';
+import type { FakeSlack, WebApiCall } from '../test/support/fake-slack/index.js';
 
 /** Milliseconds with sub-millisecond precision, on one clock shared with the stand-in. */
 export const hrNow = (): number => performance.timeOrigin + performance.now();
@@ -74,6 +74,27 @@ export function keyOfBlocks(blocks: unknown): string | undefined {
     if (parts?.[0] === 'o7' && parts[1]) return parts[1];
   }
   return undefined;
+}
+
+/** Taps the one-tap (yes) button of a posted one-tap batch. */
+export async function tapOneTap(slack: FakeSlack, post: WebApiCall): Promise<void> {
+  const ts = String((post.response as { ts?: string }).ts);
+  const blocks =
+    (post.args.blocks as {
+      block_id?: string;
+      elements?: { action_id?: string; value?: string }[];
+    }[]) ?? [];
+  const yes = blocks
+    .flatMap((b) => (b.elements ?? []).map((e) => ({ blockId: String(b.block_id), ...e })))
+    .find((e) => e.action_id?.startsWith('o7.one-tap') || e.value === 'yes');
+  if (!yes?.action_id) throw new Error(`bench: the post at ${ts} has no one-tap button`);
+  await slack.clickButton({
+    channel: CHANNEL,
+    ts,
+    blockId: yes.blockId,
+    actionId: yes.action_id,
+    user: USER,
+  });
 }
 
 /** The relay as a real child process, started from the compiled sources. */

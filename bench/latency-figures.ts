@@ -3,13 +3,12 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { FakeSlack } from '../test/support/fake-slack/index.js';
 import {
-  CHANNEL,
   hrNow,
   keyOfBlocks,
   okPosts,
   oneTapBatch,
   renameIntoPlace,
-  USER,
+  tapOneTap,
   until,
 } from './bench-support.js';
 
@@ -44,26 +43,10 @@ export async function measureLatency(
       const post = await until(() => okPosts(slack)[postsBefore], `post of batch ${seq}`);
       samples.toPost.push(post.at - renamedAt);
 
-      const ts = String((post.response as { ts?: string }).ts);
-      const blocks =
-        (post.args.blocks as {
-          block_id?: string;
-          elements?: { action_id?: string; value?: string }[];
-        }[]) ?? [];
-      const yes = blocks
-        .flatMap((b) => (b.elements ?? []).map((e) => ({ blockId: String(b.block_id), ...e })))
-        .find((e) => e.action_id?.startsWith('o7.one-tap') || e.value === 'yes');
-      if (!yes?.action_id) throw new Error(`bench: batch ${seq} has no one-tap button`);
       const updatesBefore = slack.calls.filter((c) => c.method === 'chat.update').length;
       const name = `q-answers-${String(seq).padStart(3, '0')}.json`;
       const tappedAt = hrNow();
-      await slack.clickButton({
-        channel: CHANNEL,
-        ts,
-        blockId: yes.blockId,
-        actionId: yes.action_id,
-        user: USER,
-      });
+      await tapOneTap(slack, post);
       const writtenAt = await until(() => published.get(name), `answer file ${name}`);
       samples.toAnswer.push(writtenAt - tappedAt);
       await until(
@@ -77,14 +60,19 @@ export async function measureLatency(
   return samples;
 }
 
-/** Creates `runs` run folders, each with an open first batch, and waits until all are posted. */
+/**
+ * Creates `runs` run folders (numbered from `first`), each with an open first batch, and waits
+ * until all are posted. The stand-in's call log is read once, not once per look.
+ */
 export async function openManyRuns(
   slack: FakeSlack,
   runsRoot: string,
   runs: number,
+  first = 0,
 ): Promise<void> {
-  const before = okPosts(slack).length;
-  for (let i = 0; i < runs; i += 1) {
+  let seen = slack.calls.length;
+  let posted = 0;
+  for (let i = first; i < first + runs; i += 1) {
     await renameIntoPlace(
       path.join(runsRoot, `open-${String(i).padStart(5, '0')}`),
       1,
@@ -92,7 +80,16 @@ export async function openManyRuns(
     );
   }
   await until(
-    () => okPosts(slack).length >= before + runs || undefined,
+    () => {
+      const calls = slack.calls;
+      for (; seen < calls.length; seen += 1) {
+        const call = calls[seen];
+        if (call?.method === 'chat.postMessage' && (call.response as { ok?: boolean }).ok) {
+          posted += 1;
+        }
+      }
+      return posted >= runs || undefined;
+    },
     `${runs} open batches posted`,
     600_000,
   );

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startFakeSlack } from '../test/support/fake-slack/index.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
@@ -32,22 +32,28 @@ async function writeAnsweredRuns(runsRoot: string, runs: number, perRun: number)
 
 /**
  * Figure 4: from spawning the relay to the first new batch posted, with nothing else on disk
- * and with `answeredRuns` × `perRun` answered batches beside it. Median of `repeats` starts.
+ * and with `answeredRuns` × `perRun` answered batches beside it. Median of `repeats` starts;
+ * the runs are written once, and each start gets a new state folder and a new run.
  */
 export async function measureStartup(answeredRuns: number, perRun: number, repeats: number) {
   const times: number[] = [];
-  for (let i = 0; i < repeats; i += 1) {
-    const slack = await startFakeSlack({ now: hrNow });
-    const { dir, cleanup } = await makeTempDir('o7-bench-start-');
-    const runsRoot = path.join(dir, 'runs');
-    await mkdir(runsRoot, { recursive: true });
-    if (answeredRuns > 0) await writeAnsweredRuns(runsRoot, answeredRuns, perRun);
-    await renameIntoPlace(path.join(runsRoot, 'new-run'), 1, oneTapBatch(1));
-    const relay = startRelay(slack, dir);
-    const post = await until(() => okPosts(slack)[0], 'first post', 120_000);
-    times.push(post.at - relay.startedAt);
-    await relay.stop();
-    await slack.close();
+  const { dir, cleanup } = await makeTempDir('o7-bench-start-');
+  const runsRoot = path.join(dir, 'runs');
+  await mkdir(runsRoot, { recursive: true });
+  if (answeredRuns > 0) await writeAnsweredRuns(runsRoot, answeredRuns, perRun);
+  try {
+    for (let i = 0; i < repeats; i += 1) {
+      const slack = await startFakeSlack({ now: hrNow });
+      await rm(path.join(dir, 'state'), { recursive: true, force: true });
+      await rm(path.join(runsRoot, `new-run-${i - 1}`), { recursive: true, force: true });
+      await renameIntoPlace(path.join(runsRoot, `new-run-${i}`), 1, oneTapBatch(1));
+      const relay = startRelay(slack, dir);
+      const post = await until(() => okPosts(slack)[0], 'first post', 120_000);
+      times.push(post.at - relay.startedAt);
+      await relay.stop();
+      await slack.close();
+    }
+  } finally {
     await cleanup();
   }
   times.sort((a, b) => a - b);

@@ -1,5 +1,4 @@
-import { type FSWatcher, type Stats, statSync, watch as watchFolder } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { type Stats, statSync, type watch as watchFolder } from 'node:fs';
 import path from 'node:path';
 import { watch } from 'chokidar';
 import type { Logger } from 'pino';
@@ -7,6 +6,7 @@ import { looksLikeQaFileName } from '../core/protocol/look-alike-names.js';
 import { QA_DIR } from '../core/protocol/run-folder.js';
 import { createRootRelister } from './root-relister.js';
 import type { RunFsEvent } from './run-events.js';
+import { createRunFolderWatch } from './run-folder-watch.js';
 import { watchErrorHint } from './watch-error-hint.js';
 
 // Names reported in qa/ folders (`looksLikeQaFileName`): protocol names, and names that look
@@ -111,8 +111,8 @@ export function watchRuns(
   opts: {
     log: Logger;
     usePolling?: boolean;
-    /** chokidar's `watch`, unless a test passes one that misbehaves on purpose */
-    watchTree?: typeof watch;
+    /** Node's `fs.watch` for the folders inside roots, unless a test passes one that loses events. */
+    watchFolder?: typeof watchFolder;
     relistQuietMs?: number;
     /** A folder the relay's user may not read (EACCES, EPERM), besides the log line. */
     onUnreadable?: (path: string, code: string) => void;
@@ -131,22 +131,17 @@ export function watchRuns(
       opts.log.warn({ path: root }, 'watch path is a qa/ folder; watch its run folder instead');
     }
   }
-  // chokidar counts depth from the folder it is given, which may sit several levels above a
-  // root; runs' qa/ folders are two below the root. `ignored` does the real filtering.
-  // With events, chokidar stops at the qa/ folders (it would lstat every file in them, even
-  // ignored ones); their files are ours to watch.
+  // chokidar follows the path from the closest existing folder down to each root, so a root
+  // may be missing at start, come later, or be removed and made again. With events it stops
+  // there: the runs inside a root are watched by `folders`, where an event about one run costs
+  // work for that run only (chokidar reads a whole folder again at each change in it, and
+  // stats every entry: with 10,000 runs in a root that was 30 µs per run for every new run).
+  // Polling needs chokidar down to each file: runs' qa/ folders are two below the root.
   const polling = opts.usePolling ?? false;
-  const below = polling ? 2 : 1;
-  const depth = Math.max(
-    ...roots.map(
-      (root, i) => path.relative(parents[i] as string, root).split(path.sep).length + below,
-    ),
-  );
+  const relDepth = (root: string, i: number) =>
+    path.relative(parents[i] as string, root).split(path.sep).length;
+  const depth = Math.max(...roots.map((root, i) => relDepth(root, i) + (polling ? 2 : -1)), 0);
   let closed = false;
-  // With events, each qa/ folder gets one plain folder watch of ours (below) instead of
-  // chokidar's watch and stat per file: a run with hundreds of answered batches then costs one
-  // inotify watch, and start-up does not stat every file. Polling needs chokidar per file.
-  const qaWatchers = new Map<string, FSWatcher>();
   const listings: Promise<void>[] = [];
   let scanned = false;
   // Folders the relay may not read: their watch is tried again, more and more slowly, until
@@ -162,33 +157,6 @@ export function watchRuns(
     timer.unref();
     denied.set(folder, { timer, waitMs });
   };
-  const watchQaFolder = (qaPath: string, runDir: string) => {
-    if (polling || closed || qaWatchers.has(qaPath)) return;
-    try {
-      const folder = watchFolder(qaPath, (_event, name) => {
-        if (!closed && typeof name === 'string' && looksLikeQaFileName(name)) {
-          onEvent({ type: 'qa-file', runDir, name });
-        }
-      });
-      folder.on('error', () => unwatchQaFolder(qaPath)); // the folder went away: chokidar says so
-      qaWatchers.set(qaPath, folder);
-      // Files already there (or renamed in before the watch started) are listed once, after
-      // the watch is in place, so none falls between the two.
-      const listing = readdir(qaPath, { withFileTypes: true }).then(
-        (entries) => {
-          for (const entry of entries) {
-            if (closed || entry.isDirectory() || !looksLikeQaFileName(entry.name)) continue;
-            onEvent({ type: 'qa-file', runDir, name: entry.name });
-          }
-        },
-        () => undefined, // gone again: chokidar reports that
-      );
-      if (!scanned) listings.push(listing);
-      denied.delete(qaPath);
-    } catch (err) {
-      reportError(err, qaPath, () => watchQaFolder(qaPath, runDir));
-    }
-  };
   /** Logs a watch error; one of permission is told to the consumer and retried by `retry`. */
   const reportError = (err: unknown, where: string | undefined, retry: () => void) => {
     const { code } = err as NodeJS.ErrnoException;
@@ -201,73 +169,58 @@ export function watchRuns(
     }
     if (noAccess) retryDenied(where, retry);
   };
-  const unwatchQaFolder = (gone: string) => {
-    const within = (qaPath: string) => qaPath === gone || qaPath.startsWith(`${gone}${path.sep}`);
-    for (const [qaPath, folder] of qaWatchers) {
-      if (within(qaPath)) {
-        folder.close();
-        qaWatchers.delete(qaPath);
-      }
-    }
-    for (const [qaPath, retry] of denied) {
-      if (within(qaPath)) {
-        clearTimeout(retry.timer);
-        denied.delete(qaPath);
-      }
-    }
-  };
+  const folders = createRunFolderWatch({
+    onEvent: (event) => {
+      if (!closed) onEvent(event);
+    },
+    onError: reportError,
+    watchFolder: opts.watchFolder,
+  });
+  const isInsideRoot = (p: string) => roots.some((root) => isInside(path.relative(root, p)));
+  const isAboveRoot = (p: string) => roots.some((root) => isInside(path.relative(p, root)));
   const ignored = (p: string, stats?: Stats) => {
     const places = placesOf(p, roots).filter((pl) => fits(pl, stats));
     if (places.length === 0) return true;
-    return !polling && places.every((pl) => pl.kind === 'qa-file');
+    if (polling) return false;
+    // with events chokidar stops at the roots; `folders` watches what is inside them
+    return isInsideRoot(path.resolve(p)) && !isAboveRoot(path.resolve(p));
   };
-  const watcher = (opts.watchTree ?? watch)([...new Set(parents)], {
+  const watcher = watch([...new Set(parents)], {
     ignored,
     depth,
-    usePolling: opts.usePolling ?? false,
+    usePolling: polling,
     interval: POLL_INTERVAL_MS,
     binaryInterval: POLL_INTERVAL_MS,
     awaitWriteFinish: false,
   });
-  // chokidar can lose new folders in a burst; see root-relister.ts. Not needed when polling.
+  // A safety net in case a folder's event is lost in a burst; see root-relister.ts.
   const relister = createRootRelister({
     log: opts.log,
     quietMs: opts.relistQuietMs,
-    unwatched: (folders) => {
-      const watched = watcher.getWatched();
-      return folders
-        .filter(({ path: folder, name }) =>
-          name === QA_DIR ? !qaWatchers.has(folder) : watched[folder] === undefined,
-        )
-        .filter(({ path: folder }) => !ignored(folder))
-        .map(({ path: folder }) => folder);
-    },
-    watchAgain: (folder) => watcher.add(folder),
+    unwatched: (found) =>
+      found
+        .filter(({ path: folder, name }) => name !== QA_DIR && !folders.isWatched(folder))
+        .map(({ path: folder }) => folder),
+    watchAgain: (folder) => folders.addMissed(folder),
   });
   const watchRoot = (root: string) => {
-    if (!polling && !closed) relister.watch(root);
+    if (polling || closed) return;
+    relister.watch(root);
+    const listing = folders.watchRoot(root);
+    if (!scanned) listings.push(listing);
   };
   for (const root of roots) if (isDirectory(root)) watchRoot(root);
 
   watcher.on('all', (event, p) => {
     if (closed) return;
     const resolved = path.resolve(p);
-    // something was found in a folder it could not read: it can read it now
-    const parent = path.dirname(resolved);
-    const retry = denied.get(parent);
-    if (retry && !qaWatchers.has(parent) && (event === 'addDir' || event === 'add')) {
-      clearTimeout(retry.timer);
-      denied.delete(parent);
-    }
     if (event === 'addDir' && roots.includes(resolved)) watchRoot(resolved);
-    if (event === 'unlinkDir') relister.unwatch(resolved);
-    if (event === 'addDir' && path.basename(resolved) === QA_DIR) {
-      const runDir = path.dirname(resolved);
-      if (placesOf(resolved, roots).some((pl) => pl.kind === 'dir' && pl.runDir === runDir)) {
-        watchQaFolder(resolved, runDir);
+    if (event === 'unlinkDir') {
+      relister.unwatch(resolved);
+      for (const root of roots) {
+        if (root === resolved || isInside(path.relative(resolved, root))) folders.unwatchRoot(root);
       }
     }
-    if (event === 'unlinkDir') unwatchQaFolder(resolved);
     for (const runEvent of toEvents(event, resolved, roots)) onEvent(runEvent);
   });
   watcher.on('error', (err: unknown) => {
@@ -297,8 +250,7 @@ export function watchRuns(
     close: async () => {
       closed = true;
       resolveReady();
-      for (const folder of qaWatchers.values()) folder.close();
-      qaWatchers.clear();
+      folders.close();
       for (const retry of denied.values()) clearTimeout(retry.timer);
       denied.clear();
       relister.close();
