@@ -27,8 +27,10 @@ export interface ScalePoint {
   floor: number[];
   /** resident memory once the idle window is over */
   rssMb: number;
-  /** CPU share over `idleMs`, starting `idleAfterMs` after the last post */
+  /** CPU share over `IDLE_MS`, starting `IDLE_AFTER_MS` after the last post */
   idleCpuPercent: number;
+  /** CPU seconds in the `IDLE_AFTER_MS` before that (final updates, V8 handing heap back) */
+  settleCpuSeconds: number;
   inotifyWatches: number;
 }
 
@@ -113,12 +115,17 @@ export async function inotifyWatches(pid: number): Promise<number> {
   return count;
 }
 
-/** CPU share (%) of the relay over `IDLE_MS`, starting `IDLE_AFTER_MS` from now. */
-async function idleCpu(relay: RelayChild): Promise<number> {
+/**
+ * CPU of the relay from now (the last post) to `IDLE_AFTER_MS` later, in seconds, and its
+ * share (%) over the `IDLE_MS` after that.
+ */
+async function idleCpu(relay: RelayChild): Promise<{ settle: number; idle: number }> {
+  const start = await relay.cpuSeconds();
   await new Promise((resolve) => setTimeout(resolve, IDLE_AFTER_MS));
   const before = await relay.cpuSeconds();
   await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
-  return (((await relay.cpuSeconds()) - before) / (IDLE_MS / 1000)) * 100;
+  const idle = (((await relay.cpuSeconds()) - before) / (IDLE_MS / 1000)) * 100;
+  return { settle: before - start, idle };
 }
 
 /**
@@ -155,7 +162,7 @@ export async function measurePostScaling(
         );
         open = target;
       }
-      const idleCpuPercent = await idleCpu(relay);
+      const cpu = await idleCpu(relay);
       const rssMb = await relay.rssMb();
       const watches = await inotifyWatches(relay.child.pid as number);
       const point: ScalePoint = {
@@ -164,7 +171,8 @@ export async function measurePostScaling(
         newRun: [],
         floor: [],
         rssMb,
-        idleCpuPercent,
+        idleCpuPercent: cpu.idle,
+        settleCpuSeconds: cpu.settle,
         inotifyWatches: watches,
       };
       for (let i = 0; i < samples; i += 1) {
@@ -194,7 +202,7 @@ export function scaleLine(point: ScalePoint): string {
   return [
     `1c. ${point.openRuns} open runs: next batch of a watched run → posted ${col(point.nextBatch)};`,
     `new run's first batch → posted ${col(point.newRun)}; floor ${col(point.floor)}`,
-    `| resident ${point.rssMb.toFixed(0)} MB, CPU ${point.idleCpuPercent.toFixed(2)}% over ${IDLE_MS / 1000} s from ${IDLE_AFTER_MS / 1000} s after the last post, ${point.inotifyWatches} inotify watches`,
+    `| resident ${point.rssMb.toFixed(0)} MB, CPU ${point.idleCpuPercent.toFixed(2)}% over ${IDLE_MS / 1000} s from ${IDLE_AFTER_MS / 1000} s after the last post (${point.settleCpuSeconds.toFixed(2)} s of CPU before), ${point.inotifyWatches} inotify watches`,
   ].join(' ');
 }
 

@@ -6,8 +6,8 @@ export type RunFsEvent =
   /** a file in `<runDir>/qa/` was added, changed or removed (`name` is its base name) */
   | { type: 'qa-file'; runDir: string; name: string }
   /**
-   * a run folder or its `qa/` folder appeared; files renamed into it while the watcher was
-   * still setting up may never be reported, so the consumer should list it again shortly
+   * a run folder or its `qa/` folder appeared: the consumer lists it (where the watcher
+   * could miss a file renamed in while it was setting up, it tells this again shortly)
    */
   | { type: 'run-seen'; runDir: string }
   /** the run folder, or its `qa/` folder, is gone */

@@ -15,6 +15,9 @@ import { watchErrorHint } from './watch-error-hint.js';
 /** Polling a few files twice a second is cheap and quick enough for a person answering in Slack. */
 const POLL_INTERVAL_MS = 500;
 
+/** When a folder chokidar reports as new is told again (see `tellAgainLater`). */
+const CHOKIDAR_RELIST_MS = [50, 500] as const;
+
 /** A qa/ folder the relay may not read is tried again after 1 s, doubling up to a minute. */
 const DENIED_RETRY_FIRST_MS = 1000;
 const DENIED_RETRY_MAX_MS = 60_000;
@@ -211,6 +214,21 @@ export function watchRuns(
   };
   for (const root of roots) if (isDirectory(root)) watchRoot(root);
 
+  // chokidar lists a new folder before it watches it: a file renamed in between is never
+  // reported, so the folder is told again once the watch is surely in place. (`folders`
+  // lists a folder after its watch is in place, and needs none of this.)
+  const later = new Set<NodeJS.Timeout>();
+  const tellAgainLater = (event: RunFsEvent) => {
+    for (const ms of CHOKIDAR_RELIST_MS) {
+      const timer = setTimeout(() => {
+        later.delete(timer);
+        if (!closed) onEvent(event);
+      }, ms);
+      timer.unref();
+      later.add(timer);
+    }
+  };
+
   watcher.on('all', (event, p) => {
     if (closed) return;
     const resolved = path.resolve(p);
@@ -221,7 +239,10 @@ export function watchRuns(
         if (root === resolved || isInside(path.relative(resolved, root))) folders.unwatchRoot(root);
       }
     }
-    for (const runEvent of toEvents(event, resolved, roots)) onEvent(runEvent);
+    for (const runEvent of toEvents(event, resolved, roots)) {
+      onEvent(runEvent);
+      if (runEvent.type === 'run-seen') tellAgainLater(runEvent);
+    }
   });
   watcher.on('error', (err: unknown) => {
     const where = (err as NodeJS.ErrnoException).path;
@@ -251,6 +272,8 @@ export function watchRuns(
       closed = true;
       resolveReady();
       folders.close();
+      for (const timer of later) clearTimeout(timer);
+      later.clear();
       for (const retry of denied.values()) clearTimeout(retry.timer);
       denied.clear();
       relister.close();

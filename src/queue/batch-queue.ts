@@ -26,9 +26,6 @@ import { createRunDisplay } from './run-display.js';
 import { createRunNotices } from './run-notices.js';
 import { createRunScheduler, type RunSchedulerDeps } from './run-scheduler.js';
 
-/** When to list a newly seen run folder again (see `notify`). */
-const NEW_FOLDER_RELIST_MS = [50, 500] as const;
-
 /** Statuses of the one batch per run that is in front of people. */
 const ACTIVE: readonly BatchStatus[] = ['open', 'submitting', 'malformed'];
 
@@ -292,11 +289,6 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     /** Feeds a watcher event; before `start` events are only collected. */
     notify(event: RunFsEvent) {
       scheduler.schedule(event.runDir);
-      if (event.type === 'run-seen' && scheduler.started) {
-        // chokidar lists a new folder before it watches it: a file renamed in between is
-        // never reported, so look again once the watch is surely in place.
-        for (const ms of NEW_FOLDER_RELIST_MS) scheduler.later(ms, event.runDir);
-      }
     },
 
     /**
