@@ -138,6 +138,8 @@ export function startRelay(
       ...(process.env.RELAY_V8_DEFAULTS
         ? { RELAY_V8_DEFAULTS: process.env.RELAY_V8_DEFAULTS }
         : {}),
+      // RELAY_POLL=1 npm run bench: the same figures with the relay polling its folders
+      ...(process.env.RELAY_POLL ? { RELAY_POLL: process.env.RELAY_POLL } : {}),
       ...extraEnv,
     },
   });

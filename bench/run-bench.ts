@@ -5,7 +5,9 @@ import { startFakeSlack } from '../test/support/fake-slack/index.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
 import { hrNow, ms, percentile, startRelay, until } from './bench-support.js';
 import { measureBurst } from './burst-figure.js';
+import { callsLines, measureCallsPerBatch } from './calls-figure.js';
 import { DETECTORS, measureDetection } from './detection-figure.js';
+import { homeLines, measureHome } from './home-figure.js';
 import { duplicatePosts, measureLatency, openManyRuns } from './latency-figures.js';
 import { measurePostScaling, slopeLine } from './post-scaling-figure.js';
 import { measurePreviews, previewLines } from './preview-figure.js';
@@ -14,9 +16,12 @@ import { measureStartup } from './startup-figure.js';
 
 /**
  * `npm run bench`: the real relay process against the loopback Slack stand-in. Prints one line
- * per figure. Sizes can be shrunk for a quick look with BENCH_SCALE=0.1; BENCH_ONLY=1c,4,8,rest
- * picks figures (1c: scaling with open runs, 4: start-up, 8: shared mode, rest: the others),
- * BENCH_OPEN_RUNS and BENCH_ANSWERED_RUNS the run counts of 1c and 4 (comma-separated).
+ * per figure. Sizes can be shrunk for a quick look with BENCH_SCALE=0.1;
+ * BENCH_ONLY=1c,4,8,9,10,rest picks figures (1c: scaling with open runs, 4: start-up, 8: shared
+ * mode, 9: the Home tab, 10: Slack calls per answered batch, rest: the others),
+ * BENCH_OPEN_RUNS and BENCH_ANSWERED_RUNS the run counts of 1c and 4 (comma-separated). The
+ * defaults keep the bench within minutes; issue 15's sizes take about 12 more:
+ * BENCH_OPEN_RUNS=0,500,2000,10000 BENCH_ANSWERED_RUNS=1000,10000.
  */
 async function main() {
   const scale = Number(process.env.BENCH_SCALE ?? '1');
@@ -33,9 +38,7 @@ async function main() {
   const only = process.env.BENCH_ONLY?.split(',');
   const wanted = (figure: string) => only === undefined || only.includes(figure);
   if (wanted('1c')) {
-    const counts = (process.env.BENCH_OPEN_RUNS ?? `0,${n(2000, 10)},${n(10_000, 20)}`)
-      .split(',')
-      .map(Number);
+    const counts = (process.env.BENCH_OPEN_RUNS ?? `0,${n(2000, 10)}`).split(',').map(Number);
     const scaleSlack = await startFakeSlack({ now: hrNow });
     const scaleDir = await makeTempDir('o7-bench-scale-');
     const points = await measurePostScaling(scaleSlack, scaleDir.dir, counts, n(40, 10), say);
@@ -47,6 +50,13 @@ async function main() {
   if (wanted('4')) await startupFigures(n, say);
   // Figure 8: shared mode, three relays on one redis-server (not run without redis-server).
   if (wanted('8')) for (const line of await sharedLines({ samples, burst: n(500, 30) })) say(line);
+  // Figure 9: the Home tab with many batches open (each size a relay started on seeded state).
+  if (wanted('9')) {
+    const sizes = [n(100, 10), n(3000, 30), n(10_000, 100)];
+    for (const line of homeLines(await measureHome(sizes))) say(line);
+  }
+  // Figure 10: what one answered batch costs in Slack calls.
+  if (wanted('10')) for (const line of callsLines(await measureCallsPerBatch())) say(line);
   if (!wanted('rest')) return;
 
   // Figures 1–3: one relay, first with one run, then with many open runs beside it.
@@ -145,7 +155,7 @@ async function startupFigures(
   say: (line: string) => void,
 ) {
   const empty = await measureStartup(0, 0, 3);
-  const answeredCounts = (process.env.BENCH_ANSWERED_RUNS ?? `${n(1000, 10)},${n(10_000, 20)}`)
+  const answeredCounts = (process.env.BENCH_ANSWERED_RUNS ?? `${n(1000, 10)}`)
     .split(',')
     .map(Number);
   for (const answeredRuns of answeredCounts) {

@@ -56,8 +56,10 @@ export interface StartOptions {
   queue?: Pick<BatchQueueDeps, 'retryBaseMs' | 'retryMostMs' | 'closeGraceMs' | 'settleMs'>;
   /** Web API retries inside one attempt (default 4, from 0.5 s doubling to 8 s) */
   slackApiRetry?: webApi.RetryOptions;
+  /** least time between two edits of one batch's messages (default 250 ms; 0: none) */
+  updateEveryMs?: number;
   home?: {
-    /** wait after a batch changes before Home tabs are refreshed (default 1 s) */
+    /** least time between two refreshes of the Home tabs (default 1 s) */
     refreshDelayMs?: number;
     /** the clock Home tab ages are measured against */
     now?: () => Date;
@@ -118,10 +120,14 @@ export async function runStart(
     client: app.client,
     store,
     log,
+    workspaceUrl: bot.url,
     mayView: (user) => isAllowed(user, config.allowedUsers, groups.current()),
     // another machine's runs follow that relay's RELAY_WATCH, not this one's
     channelFor: (record) =>
       shared && !shared.holds(record) ? undefined : channelFor(record.runDir),
+    // and their question files are there: their relay shared the questions
+    questionsElsewhere: (record) =>
+      shared && !shared.holds(record) ? shared.elsewhere.batchOf(record) : undefined,
     ...options.home,
   });
   const slackPresenter = withSlackErrorHints(
@@ -141,6 +147,7 @@ export async function runStart(
     presenter,
     log: log.child({ component: 'queue' }),
     publish: options.publish,
+    updateEveryMs: options.updateEveryMs,
     askRoot: asks,
     postNotice: createNoticePoster(app.client, channelFor),
     ...(shared ? { shared: { node: shared.node, elsewhere: shared.elsewhere } } : {}),

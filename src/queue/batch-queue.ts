@@ -41,6 +41,8 @@ export interface BatchQueueDeps
   publish?: typeof publishFileNoClobber;
   /** How long a batch Slack refused for good waits before it is tried again unchanged (1 h). */
   refusedRetryMs?: number;
+  /** Least time between two edits of one batch's messages (250 ms; 0: none). */
+  updateEveryMs?: number;
   /** The folder of the run folders `ask` hands over: only there is a batch's `source` honoured. */
   askRoot?: string;
   /**
@@ -92,6 +94,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     log,
     now,
     refusedRetryMs: deps.refusedRetryMs,
+    updateEveryMs: deps.updateEveryMs,
   });
   const elsewhere = createElsewhereAnswers({
     store,

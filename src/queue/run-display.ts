@@ -15,6 +15,7 @@ import {
 } from './presenter.js';
 import { type QuestionReader, readTextQuietly } from './question-reader.js';
 import type { RunScheduler } from './run-scheduler.js';
+import { createUpdatePacer } from './update-pacer.js';
 
 export interface RunDisplayDeps {
   store: StateStore;
@@ -33,6 +34,8 @@ export interface RunDisplayDeps {
   now: () => Date;
   /** How long a batch Slack refused for good waits before it is tried again unchanged. */
   refusedRetryMs?: number;
+  /** Least time between two edits of one batch's messages (default 250 ms; 0: none). */
+  updateEveryMs?: number;
 }
 
 /** Default wait before a refused batch that did not change is tried again: an hour. */
@@ -53,6 +56,11 @@ export function createRunDisplay(deps: RunDisplayDeps) {
    * debug lines (an outage of Slack is logged once, elsewhere, not once per retry per run).
    */
   const failing = new Set<string>();
+  /** Changes close together (a burst of clicks) go out as one edit per batch per window. */
+  const pacer = createUpdatePacer({
+    everyMs: deps.updateEveryMs,
+    showAgain: (runDir) => scheduler.schedule(runDir),
+  });
 
   function isHeldBack(record: BatchRecord, signature: string): boolean {
     const held = heldBack.get(record.key);
@@ -133,7 +141,11 @@ export function createRunDisplay(deps: RunDisplayDeps) {
         const signature = visibleSignature(record);
         if (record.presentation?.shown === signature) continue;
         if (isHeldBack(record, signature)) continue;
+        // a batch shown already is edited at most once per window; a new one is posted at once
+        const edit = record.presentation?.shown !== undefined;
+        if (edit && pacer.holds(record.key, runDir)) continue;
         const ctx = await contextFor(record);
+        if (edit) pacer.edited(record.key);
         try {
           const presentation = await presenter.sync(record, ctx, async (partial) => {
             await change(record.key, (r) => ({ ...r, presentation: { ...partial } }));

@@ -4,12 +4,19 @@ type WebClient = webApi.WebClient;
 
 import type { Logger } from 'pino';
 import type { BatchRecord } from '../core/batch/batch-record.js';
+import type { QuestionBatch } from '../core/protocol/question.js';
 import { renderHome, selectHomeBatches } from '../core/slack/render-home.js';
 import type { StateStore } from '../store/state-store.js';
 import { createHomeDetailSource } from './home-details.js';
 
-/** Default wait after a batch changes before Home tabs are refreshed; changes inside it merge. */
+/** Default least time between two refreshes of the Home tabs; changes meanwhile merge. */
 const HOME_REFRESH_DELAY_MS = 1000;
+
+/**
+ * Wait after a first change before a refresh starts, so the changes one action makes (an
+ * answer, then the run's next batch) are shown together.
+ */
+const HOME_SETTLE_MS = 50;
 
 /** How many people's Home tabs are kept up to date; the least recently opened drop out first. */
 const MOST_VIEWERS = 500;
@@ -34,19 +41,28 @@ export interface AppHomeDeps {
   /** read-only: the Home tab lists what the store holds */
   store: Pick<StateStore, 'all'>;
   log: Logger;
+  /** the clock ages are measured against */
   now?: () => Date;
+  /** least time between two refreshes (default 1 s) */
   refreshDelayMs?: number;
+  /** `auth.test`'s `url`: message links are made from it, not asked of Slack one by one */
+  workspaceUrl?: string | undefined;
   /** Whether a person may see the batches (the allow list); others get a short note. */
   mayView?: (userId: string) => boolean;
   /** the channel a batch not posted yet is to be posted in, if this relay knows it */
   channelFor?: (record: BatchRecord) => string | undefined;
+  /** shared mode: the questions of a batch whose run is on another machine; undefined: here */
+  questionsElsewhere?: (record: BatchRecord) => Promise<QuestionBatch | undefined> | undefined;
 }
 
 /** The App Home tab, kept up to date for the people who opened it. */
 export interface AppHome {
   /** Someone opened the Home tab: remember them and publish it for them now. */
   opened(userId: string): Promise<void>;
-  /** A batch changed: publish again for everyone who opened it, after a short delay. */
+  /**
+   * A batch changed: publish again for everyone who opened it, shortly, and at most once per
+   * `refreshDelayMs`.
+   */
   refreshSoon(): void;
   /** Stops refreshing; waits for a publish under way. */
   close(): Promise<void>;
@@ -63,12 +79,20 @@ export function createAppHome(deps: AppHomeDeps): AppHome {
   const log = deps.log.child({ component: 'app-home' });
   const now = deps.now ?? (() => new Date());
   const delay = deps.refreshDelayMs ?? HOME_REFRESH_DELAY_MS;
-  const details = createHomeDetailSource({ client, log, channelFor: deps.channelFor });
+  const details = createHomeDetailSource({
+    client,
+    log,
+    channelFor: deps.channelFor,
+    workspaceUrl: deps.workspaceUrl,
+    questionsElsewhere: deps.questionsElsewhere,
+  });
   /** insertion order is recency: a reopen moves a person to the end */
   const viewers = new Set<string>();
   let chain: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
   let refreshQueued = false;
+  /** when the last refresh read the store (monotonic ms) */
+  let lastRefreshAt = Number.NEGATIVE_INFINITY;
   let closed = false;
   const mayView = deps.mayView ?? (() => true);
 
@@ -81,11 +105,11 @@ export function createAppHome(deps: AppHomeDeps): AppHome {
 
   async function publishFor(users: readonly string[]): Promise<void> {
     if (users.length === 0) return;
-    const { open, answered } = selectHomeBatches(store.all());
-    const listed = [...open, ...answered];
+    // only the rows listed are looked into further: their number is bounded, the store's is not
+    const selection = selectHomeBatches(store.all());
     const view = renderHome({
-      records: listed,
-      details: await details.detailsFor(listed),
+      ...selection,
+      details: await details.detailsFor([...selection.open, ...selection.answered]),
       now: now(),
     });
     for (const user of users) {
@@ -96,7 +120,10 @@ export function createAppHome(deps: AppHomeDeps): AppHome {
         log.warn({ err, user }, 'could not publish App Home; will try again at the next change');
       }
     }
-    log.debug({ users: users.length, open: open.length }, 'App Home published');
+    log.debug(
+      { users: users.length, open: selection.open.length + selection.moreOpen },
+      'App Home published',
+    );
   }
 
   return {
@@ -120,6 +147,11 @@ export function createAppHome(deps: AppHomeDeps): AppHome {
 
     refreshSoon() {
       if (closed || timer || viewers.size === 0) return;
+      // soon after a first change, but never sooner than `delay` after the last refresh
+      const wait = Math.max(
+        Math.min(HOME_SETTLE_MS, delay),
+        lastRefreshAt + delay - performance.now(),
+      );
       timer = setTimeout(() => {
         timer = undefined;
         // At most one full refresh waits in line; it reads the store when its turn comes.
@@ -127,9 +159,10 @@ export function createAppHome(deps: AppHomeDeps): AppHome {
         refreshQueued = true;
         void enqueue(() => {
           refreshQueued = false;
+          lastRefreshAt = performance.now();
           return publishFor([...viewers]);
         });
-      }, delay);
+      }, wait);
       timer.unref();
     },
 

@@ -5,35 +5,48 @@ type WebClient = webApi.WebClient;
 import type { Logger } from 'pino';
 import type { BatchRecord } from '../core/batch/batch-record.js';
 import { parseQuestionFile } from '../core/protocol/parse-question-file.js';
+import type { QuestionBatch } from '../core/protocol/question.js';
 import { questionPath } from '../core/protocol/run-folder.js';
+import { messageLink } from '../core/slack/message-link.js';
 import type { HomeDetails } from '../core/slack/render-home.js';
 import { readProtocolFile } from '../fs/read-protocol-file.js';
 import { readPresentation } from './slack-presentation.js';
 
 /** Finds the first question and the message link of the batches the Home tab lists. */
 export interface HomeDetailSource {
+  /** details of the batches listed; `records` are the rows of one view, not every batch */
   detailsFor(records: readonly BatchRecord[]): Promise<Map<string, HomeDetails>>;
 }
 
 /**
  * Reads first questions from the q-out files (read-only: the queue's own caches are left
- * alone) and asks Slack for message permalinks, caching both: a permalink per message ts, a
- * question per file version. Entries of batches no longer listed are dropped. A failure only
- * leaves that detail out.
+ * alone) and makes each message's link from the workspace's URL, so the Home tab costs no
+ * Slack call per batch. Without that URL (Slack did not give one) it asks Slack for the
+ * permalinks of the batches listed. Caches both: a permalink per message ts, a question per
+ * file version; entries of batches no longer listed are dropped. A failure only leaves that
+ * detail out.
  */
 export function createHomeDetailSource(deps: {
   client: WebClient;
   log: Logger;
   /** the channel a batch not posted yet is to be posted in, if this relay knows it */
   channelFor?: (record: BatchRecord) => string | undefined;
+  /** `auth.test`'s `url` for the workspace, which message links start with */
+  workspaceUrl?: string | undefined;
+  /** shared mode: the questions of a batch whose run is on another machine; undefined: here */
+  questionsElsewhere?:
+    | ((record: BatchRecord) => Promise<QuestionBatch | undefined> | undefined)
+    | undefined;
 }): HomeDetailSource {
-  const { client, log } = deps;
+  const { client, log, workspaceUrl } = deps;
   const permalinks = new Map<string, string>();
   const questions = new Map<string, string | undefined>();
 
   async function permalinkOf(record: BatchRecord): Promise<string | undefined> {
     const shown = readPresentation(record.presentation);
     if (!shown) return undefined;
+    const made = workspaceUrl ? messageLink(workspaceUrl, shown.channel, shown.ts) : undefined;
+    if (made) return made;
     const id = `${shown.channel}/${shown.ts}`;
     const cached = permalinks.get(id);
     if (cached) return cached;
@@ -50,6 +63,13 @@ export function createHomeDetailSource(deps: {
   async function firstQuestionOf(record: BatchRecord): Promise<string | undefined> {
     const id = `${record.key}/${record.fingerprint}`;
     if (questions.has(id)) return questions.get(id);
+    const elsewhere = deps.questionsElsewhere?.(record);
+    if (elsewhere) {
+      // its file is on another machine; its relay shared the questions in Redis
+      const prompt = (await elsewhere.catch(() => undefined))?.questions[0]?.prompt;
+      if (prompt !== undefined) questions.set(id, prompt);
+      return prompt;
+    }
     const file = questionPath(record.runDir, record.seq);
     let read: Awaited<ReturnType<typeof readProtocolFile>>;
     try {
@@ -78,21 +98,24 @@ export function createHomeDetailSource(deps: {
       const details = new Map<string, HomeDetails>();
       const listedLinks = new Set<string>();
       const listedQuestions = new Set<string>();
-      for (const record of records) {
-        const shown = readPresentation(record.presentation);
-        if (shown) listedLinks.add(`${shown.channel}/${shown.ts}`);
-        listedQuestions.add(`${record.key}/${record.fingerprint}`);
-        const [link, firstQuestion] = await Promise.all([
-          permalinkOf(record),
-          firstQuestionOf(record),
-        ]);
-        const channel = shown?.channel ?? deps.channelFor?.(record);
-        details.set(record.key, {
-          ...(channel ? { channel } : {}),
-          ...(link ? { link } : {}),
-          ...(firstQuestion !== undefined ? { firstQuestion } : {}),
-        });
-      }
+      // the rows of one view (at most about a hundred): read side by side
+      await Promise.all(
+        records.map(async (record) => {
+          const shown = readPresentation(record.presentation);
+          if (shown) listedLinks.add(`${shown.channel}/${shown.ts}`);
+          listedQuestions.add(`${record.key}/${record.fingerprint}`);
+          const [link, firstQuestion] = await Promise.all([
+            permalinkOf(record),
+            firstQuestionOf(record),
+          ]);
+          const channel = shown?.channel ?? deps.channelFor?.(record);
+          details.set(record.key, {
+            ...(channel ? { channel } : {}),
+            ...(link ? { link } : {}),
+            ...(firstQuestion !== undefined ? { firstQuestion } : {}),
+          });
+        }),
+      );
       for (const id of permalinks.keys()) if (!listedLinks.has(id)) permalinks.delete(id);
       for (const id of questions.keys()) if (!listedQuestions.has(id)) questions.delete(id);
       return details;

@@ -83,6 +83,8 @@ export interface BotIdentity {
   botId: string;
   team: string;
   user: string;
+  /** the workspace's URL (`https://<name>.slack.com/`), where its messages' links start */
+  url?: string;
   /** from the `x-oauth-scopes` header; undefined when Slack sent none */
   scopes: string[] | undefined;
 }
@@ -102,6 +104,7 @@ export async function checkBotToken(client: WebClient): Promise<SlackAnswer<BotI
         botId: auth.bot_id,
         team: auth.team ?? auth.team_id ?? 'the workspace',
         user: auth.user ?? auth.user_id,
+        ...(auth.url ? { url: auth.url } : {}),
         scopes: auth.response_metadata?.scopes,
       },
     };

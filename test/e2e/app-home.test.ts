@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ObservedView } from '../support/fake-slack/index.js';
+import { webClientFor } from '../support/fake-slack/slack-clients.js';
 import { ALICE, BOB, CHANNEL, findElement, type Harness } from '../support/relay-harness.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
@@ -11,6 +12,7 @@ import {
   E2E_MODE,
   ids,
   openHome,
+  relayPerTest,
   relayStarter,
   waitForAnswerFile,
   waitForBatchMessage,
@@ -127,5 +129,51 @@ describe(`App Home (${mode} mode)`, () => {
     const alices = JSON.stringify(await openHome(h.slack, ALICE));
     assert.match(alices, /run-secret/);
     assert.deepEqual(h.slack.failures, []);
+  });
+});
+
+describe('App Home with more batches open than it lists', () => {
+  const h = relayPerTest({ start: { home: { refreshDelayMs: 50 } } });
+
+  test('opening it makes no Slack call per batch: message links come from the workspace URL, and only the rows listed are looked into', async () => {
+    const slack = h.slack;
+    const runs = 110;
+    const names = Array.from({ length: runs }, (_, i) => `run-${String(i).padStart(3, '0')}`);
+    for (const name of names) await writeQuestionFile(h.runDir(name), 1, ONE_TAP(`Go ${name}?`));
+    await waitFor(
+      () =>
+        slack.calls.filter((c) => c.method === 'chat.postMessage' && c.response.ok).length >= runs,
+      `${runs} batches posted`,
+    );
+
+    const before = slack.calls.length;
+    const view = await openHome(slack, BOB);
+    const { open } = parts(view);
+    assert.equal(open.length, 93, 'as many rows as fit, one block left for the rest');
+    assert.match(JSON.stringify(view), /…and 17 more, newer than these/);
+    assert.match(JSON.stringify(view), /110 batches from 110 runs waiting/);
+    const madeBefore = slack.calls.slice(before).map((c) => c.method);
+    assert.deepEqual(madeBefore, ['views.publish'], 'nothing asked of Slack but the publish');
+
+    // The link made is the one Slack gives for that message.
+    const row = open[0] ?? '';
+    const link = /<(https:[^|>]+)\|Open message>/.exec(row)?.[1];
+    const first = (await waitForBatchMessage(slack, /^\*(run-\d+)\*/.exec(row)?.[1] ?? '', 1)).ts;
+    const slackSays = await webClientFor(slack).chat.getPermalink({
+      channel: CHANNEL,
+      message_ts: first,
+    });
+    assert.equal(link, slackSays.permalink);
+
+    // An answer refreshes the tab, still without a call per batch.
+    const name = /^\*(run-\d+)\*/.exec(open[1] ?? '')?.[1] ?? '';
+    await tapYes(h, name);
+    await waitFor(() => {
+      const now = slack.homeView(BOB);
+      return now && parts(now).answered[0]?.startsWith(`*${name}* · batch 1 · answered`);
+    }, 'the Home tab showing the answer');
+    const permalinkCalls = slack.calls.filter((c) => c.method === 'chat.getPermalink');
+    assert.equal(permalinkCalls.length, 1, "only the test's own call");
+    assert.deepEqual(slack.failures, []);
   });
 });

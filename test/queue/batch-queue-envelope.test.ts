@@ -60,6 +60,8 @@ describe('batch queue: envelope batches', () => {
     await writeQuestionFile(run, 1, batch);
     const queue = createBatchQueue({
       store,
+      // edits at once: these tests look at every change shown
+      updateEveryMs: 0,
       presenter,
       log,
       settleMs: 50,
@@ -89,7 +91,14 @@ describe('batch queue: envelope batches', () => {
     await store.close();
 
     store = await openFileStateStore(path.join(root, 'state'), { log });
-    queue = createBatchQueue({ store, presenter: p.presenter, log, settleMs: 50, askRoot: asks() });
+    queue = createBatchQueue({
+      store,
+      presenter: p.presenter,
+      log,
+      settleMs: 50,
+      askRoot: asks(),
+      updateEveryMs: 0,
+    });
     queue.start();
     await queue.idle();
     assert.deepEqual({ ...store.get(key)?.followUps }, { q2: 'web: /abs/web' });
@@ -144,6 +153,8 @@ describe('batch queue: envelope batches', () => {
     const later = recordingPresenter();
     queue = createBatchQueue({
       store,
+      // edits at once: these tests look at every change shown
+      updateEveryMs: 0,
       presenter: later.presenter,
       log,
       settleMs: 50,

@@ -86,4 +86,26 @@ describe('createAppHome', () => {
     await new Promise((resolve) => setTimeout(resolve, 60));
     assert.equal(publishes(), before);
   });
+
+  test('a change after a quiet spell is shown soon, not after the least time between refreshes', async () => {
+    const slow = createAppHome({
+      client: new webApi.WebClient(slack.botToken, {
+        slackApiUrl: slack.apiUrl,
+        logger: silentLogger,
+        retryConfig: { retries: 0 },
+      }),
+      store: { all: () => records },
+      log: pino({ level: 'silent' }),
+      refreshDelayMs: 10 * 60_000,
+    });
+    try {
+      await slow.opened(ALICE);
+      records = [makeRecord('/runs/run-d', 1, { createdAt: new Date().toISOString() })];
+      slow.refreshSoon();
+      // with the ten minutes waited first, this would time out
+      await waitFor(() => homeText(ALICE).includes('run-d'), 'the refresh');
+    } finally {
+      await slow.close();
+    }
+  });
 });

@@ -49,3 +49,34 @@ test('App Home agent-controlled FIFO as q-out file: refused and logged, other ba
   assert.equal(warning?.reason, 'not a regular file (a FIFO)');
   assert.equal(warning?.key, a.key);
 });
+
+test('App Home links come from the workspace URL without asking Slack, and from chat.getPermalink only without it', async (t) => {
+  const slack = await startFakeSlack();
+  t.after(() => slack.close());
+  const client = new webApi.WebClient(slack.botToken, {
+    slackApiUrl: slack.apiUrl,
+    logger: silentLogger,
+    retryConfig: { retries: 0 },
+  });
+  const posted = await client.chat.postMessage({ channel: 'C0RELAY01', text: 'batch' });
+  const record = makeRecord('/runs/gone', 1, {
+    presentation: { channel: 'C0RELAY01', ts: String(posted.ts), replies: [] },
+  });
+  const { permalink } = await client.chat.getPermalink({
+    channel: 'C0RELAY01',
+    message_ts: String(posted.ts),
+  });
+  const permalinkCalls = () => slack.calls.filter((c) => c.method === 'chat.getPermalink').length;
+  const before = permalinkCalls();
+  const { log } = captureLog('info');
+  const { url } = await client.auth.test();
+
+  const made = createHomeDetailSource({ client, log, workspaceUrl: url });
+  assert.equal((await made.detailsFor([record])).get(record.key)?.link, permalink);
+  assert.equal(permalinkCalls(), before, 'no call: the link is made');
+
+  const asked = createHomeDetailSource({ client, log });
+  assert.equal((await asked.detailsFor([record])).get(record.key)?.link, permalink);
+  await asked.detailsFor([record]);
+  assert.equal(permalinkCalls(), before + 1, 'asked once, then kept');
+});

@@ -85,7 +85,8 @@ export async function startRelayHarness(mode: Mode, options: RelayHarnessOptions
     ...(await options.prepare?.(slack, root)),
   };
   const log = options.log ?? quietLog();
-  const start: StartOptions = { ...QUICK_RETRIES, ...options.start };
+  // Edits go out at once unless a test paces them: most tests wait for each one.
+  const start: StartOptions = { ...QUICK_RETRIES, updateEveryMs: 0, ...options.start };
   let relay: RunningRelay | undefined = await runStart(config, log, start);
   let stopping: Promise<void> | undefined;
   return {

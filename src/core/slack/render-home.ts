@@ -38,9 +38,23 @@ export interface HomeDetails {
   channel?: string;
 }
 
+/**
+ * Which batches the Home tab lists, chosen from every record: only as many open ones as the
+ * view has room for, so what is fetched and drawn for it does not grow with the open batches.
+ */
+export interface HomeSelection<T extends HomeBatch = HomeBatch> {
+  /** the open batches listed, oldest first */
+  open: T[];
+  /** open batches left out for want of room (newer than those listed) */
+  moreOpen: number;
+  /** how many runs the open batches belong to, all of them */
+  openRuns: number;
+  /** the latest answered batches, newest first */
+  answered: T[];
+}
+
 /** Everything the Home tab is drawn from. */
-export interface HomeInput {
-  records: readonly HomeBatch[];
+export interface HomeInput extends HomeSelection {
   /** by batch key; a batch without details is shown without question or link */
   details: ReadonlyMap<string, HomeDetails>;
   now: Date;
@@ -67,21 +81,71 @@ const time = (iso: string | undefined): number => {
 };
 const answeredTime = (batch: HomeBatch): number => time(batch.answeredAt ?? batch.updatedAt);
 
+/** A record with the time it is ordered by, read once. */
+interface Timed<T> {
+  at: number;
+  batch: T;
+}
+
 /**
- * Which records the Home tab lists: every open batch, oldest first, and the latest answered
- * ones, newest first. The edge uses it to know whose details (links, questions) to fetch.
+ * Keeps the `limit` first of the records offered, by `before`, in order: one pass, each record
+ * compared with the last kept first, so a long list costs little more than reading it.
  */
-export function selectHomeBatches<T extends HomeBatch>(
-  records: readonly T[],
-): { open: T[]; answered: T[] } {
-  const open = records
-    .filter((r) => OPEN_STATUSES.includes(r.status))
-    .sort((a, b) => time(a.createdAt) - time(b.createdAt) || a.key.localeCompare(b.key));
-  const answered = records
-    .filter((r) => ANSWERED_STATUSES.includes(r.status))
-    .sort((a, b) => answeredTime(b) - answeredTime(a) || a.key.localeCompare(b.key))
-    .slice(0, HOME_ANSWERED_LIMIT);
-  return { open, answered };
+function firstFew<T extends HomeBatch>(
+  limit: number,
+  before: (a: Timed<T>, b: Timed<T>) => boolean,
+) {
+  const kept: Timed<T>[] = [];
+  return {
+    offer(entry: Timed<T>) {
+      if (limit <= 0) return;
+      const last = kept[kept.length - 1];
+      if (kept.length >= limit && last && !before(entry, last)) return;
+      let low = 0;
+      let high = kept.length;
+      while (low < high) {
+        const mid = (low + high) >> 1;
+        if (before(entry, kept[mid] as Timed<T>)) high = mid;
+        else low = mid + 1;
+      }
+      kept.splice(low, 0, entry);
+      if (kept.length > limit) kept.pop();
+    },
+    kept: () => kept.map((entry) => entry.batch),
+  };
+}
+
+const oldestFirst = <T extends HomeBatch>(a: Timed<T>, b: Timed<T>) =>
+  a.at < b.at || (a.at === b.at && a.batch.key < b.batch.key);
+const newestFirst = <T extends HomeBatch>(a: Timed<T>, b: Timed<T>) =>
+  a.at > b.at || (a.at === b.at && a.batch.key < b.batch.key);
+
+/**
+ * Which records the Home tab lists: the oldest open batches (as many as fit beside the latest
+ * answered ones), and the latest answered ones, newest first. One pass over the records; the
+ * edge fetches details (links, questions) for these only.
+ */
+export function selectHomeBatches<T extends HomeBatch>(records: Iterable<T>): HomeSelection<T> {
+  // the most open rows there can be room for: beside one block for the answered part
+  const open = firstFew<T>(BLOCK_KIT_LIMITS.modalBlocks - FIXED_BLOCKS - 1, oldestFirst);
+  const answered = firstFew<T>(HOME_ANSWERED_LIMIT, newestFirst);
+  const runs = new Set<string>();
+  let openCount = 0;
+  for (const batch of records) {
+    if (OPEN_STATUSES.includes(batch.status)) {
+      openCount += 1;
+      runs.add(batch.runDir);
+      open.offer({ at: time(batch.createdAt), batch });
+    } else if (ANSWERED_STATUSES.includes(batch.status)) {
+      answered.offer({ at: answeredTime(batch), batch });
+    }
+  }
+  const latest = answered.kept();
+  // the answered part takes one block even when empty ("Nothing answered yet.")
+  const fits = BLOCK_KIT_LIMITS.modalBlocks - FIXED_BLOCKS - Math.max(1, latest.length);
+  const oldest = open.kept();
+  const shown = openCount <= fits ? oldest : oldest.slice(0, fits - 1);
+  return { open: shown, moreOpen: openCount - shown.length, openRuns: runs.size, answered: latest };
 }
 
 /**
@@ -92,8 +156,7 @@ export function selectHomeBatches<T extends HomeBatch>(
  * are open.
  */
 export function renderHome(input: HomeInput): HomeView {
-  const { now } = input;
-  const { open, answered } = selectHomeBatches(input.records);
+  const { now, open, answered, moreOpen } = input;
   const channels = new Set(
     [...open, ...answered].map((b) => input.details.get(b.key)?.channel).filter(Boolean),
   );
@@ -110,25 +173,19 @@ export function renderHome(input: HomeInput): HomeView {
       ? [mrkdwnContext('Nothing answered yet.')]
       : answered.map((b) => mrkdwnSection(answeredLine(b, detailsOf(b), now)));
 
-  const room = BLOCK_KIT_LIMITS.modalBlocks - FIXED_BLOCKS - answeredBlocks.length;
-  const shownOpen = open.length <= room ? open : open.slice(0, room - 1);
-  const openBlocks: KnownBlock[] = shownOpen.map((b) =>
-    mrkdwnSection(openLine(b, detailsOf(b), now)),
-  );
-  if (shownOpen.length < open.length) {
+  const openBlocks: KnownBlock[] = open.map((b) => mrkdwnSection(openLine(b, detailsOf(b), now)));
+  if (moreOpen > 0) {
     const where = channels.size > 1 ? 'in their channels' : 'in the channel';
     openBlocks.push(
-      mrkdwnContext(
-        `…and ${open.length - shownOpen.length} more, newer than these. Their messages are ${where}.`,
-      ),
+      mrkdwnContext(`…and ${moreOpen} more, newer than these. Their messages are ${where}.`),
     );
   }
 
-  const runs = new Set(open.map((b) => b.runDir)).size;
+  const openCount = open.length + moreOpen;
   const summary =
-    open.length === 0
+    openCount === 0
       ? 'Nothing is waiting for an answer.'
-      : `${count(open.length, 'batch', 'batches')} from ${count(runs, 'run', 'runs')} waiting, oldest first.`;
+      : `${count(openCount, 'batch', 'batches')} from ${count(input.openRuns, 'run', 'runs')} waiting, oldest first.`;
   const unix = Math.floor(now.getTime() / 1000);
   return {
     type: 'home',

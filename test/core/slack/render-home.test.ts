@@ -57,6 +57,29 @@ describe('selectHomeBatches', () => {
       ['else', 'done11', 'done10', 'done9', 'done8', 'done7', 'done6', 'done5', 'done4', 'done3'],
     );
   });
+
+  test('lists as many open batches as the view has room for, however they are ordered, and counts the rest and their runs', () => {
+    const open = Array.from({ length: 3000 }, (_, i) =>
+      batch(`k${String(i).padStart(4, '0')}`, {
+        runDir: `/runs/run-${i % 1000}`,
+        createdAt: minutesAgo(5000 - i),
+      }),
+    );
+    // newest first, so every record offered displaces one already kept
+    const selection = selectHomeBatches([...open].reverse());
+    assert.deepEqual(
+      selection.open.map((r) => r.key),
+      open.slice(0, 93).map((r) => r.key),
+      'the oldest 93, with one block left for "…and N more"',
+    );
+    assert.equal(selection.moreOpen, 3000 - 93);
+    assert.equal(selection.openRuns, 1000);
+    assert.deepEqual(selection.answered, []);
+
+    const few = selectHomeBatches(open.slice(0, 94));
+    assert.equal(few.open.length, 94, 'all of them when they fit');
+    assert.equal(few.moreOpen, 0);
+  });
 });
 
 describe('renderHome', () => {
@@ -73,12 +96,12 @@ describe('renderHome', () => {
       ['done', { firstQuestion: 'Was it fine?', link: 'https://x.slack.com/archives/C1/p3' }],
     ]);
     const view = renderHome({
-      records: [
+      ...selectHomeBatches([
         batch('bravo', { createdAt: minutesAgo(3), seq: 4 }),
         batch('alpha', { createdAt: minutesAgo(12) }),
         batch('done', { status: 'answered', answeredBy: 'U0ALICE01', answeredAt: minutesAgo(65) }),
         batch('other', { status: 'answered-elsewhere', updatedAt: minutesAgo(2) }),
-      ],
+      ]),
       details,
       now: NOW,
     });
@@ -99,7 +122,7 @@ describe('renderHome', () => {
   });
 
   test('an empty store says so in both parts', () => {
-    const view = renderHome({ records: [], details: new Map(), now: NOW });
+    const view = renderHome({ ...selectHomeBatches([]), details: new Map(), now: NOW });
     assertValid(view);
     const text = JSON.stringify(view);
     assert.match(text, /Nothing is waiting for an answer/);
@@ -108,11 +131,11 @@ describe('renderHome', () => {
 
   test('an open batch names its assignee, else whoever is on it', () => {
     const view = renderHome({
-      records: [
+      ...selectHomeBatches([
         batch('a', { assignee: 'U0BOB0001', claimedBy: 'U0ALICE01', createdAt: minutesAgo(3) }),
         batch('c', { claimedBy: 'U0ALICE01', createdAt: minutesAgo(2) }),
         batch('g', { assignee: 'S0ONCALL1', createdAt: minutesAgo(1) }),
-      ],
+      ]),
       details: new Map(),
       now: NOW,
     });
@@ -126,7 +149,7 @@ describe('renderHome', () => {
 
   test('states other than waiting are named', () => {
     const view = renderHome({
-      records: [
+      ...selectHomeBatches([
         batch('s', { status: 'submitting', createdAt: minutesAgo(3) }),
         batch('m', { status: 'malformed', createdAt: minutesAgo(2) }),
         batch('p', { problem: 'EACCES', createdAt: minutesAgo(1) }),
@@ -135,7 +158,7 @@ describe('renderHome', () => {
           createdAt: minutesAgo(1),
         }),
         batch('x', { status: 'answered', answeredBy: '<!here>', answeredAt: minutesAgo(1) }),
-      ],
+      ]),
       details: new Map(),
       now: NOW,
     });
@@ -162,7 +185,7 @@ describe('renderHome', () => {
       batch('odd', { createdAt: minutesAgo(1) }),
     ];
     const several = renderHome({
-      records,
+      ...selectHomeBatches(records),
       details: new Map<string, HomeDetails>([
         ['a', { channel: 'C0AAAA', link: 'https://x/p1' }],
         ['b', { channel: 'G0BBBB' }],
@@ -180,7 +203,7 @@ describe('renderHome', () => {
     ]);
 
     const one = renderHome({
-      records: records.slice(0, 3),
+      ...selectHomeBatches(records.slice(0, 3)),
       details: new Map<string, HomeDetails>([
         ['a', { channel: 'C0AAAA' }],
         ['b', { channel: 'C0AAAA' }],
@@ -198,7 +221,7 @@ describe('renderHome', () => {
     const details = new Map<string, HomeDetails>(
       records.map((r, i) => [r.key, { channel: i % 2 === 0 ? 'C0AAAA' : 'C0BBBB' }]),
     );
-    const view = renderHome({ records, details, now: NOW });
+    const view = renderHome({ ...selectHomeBatches(records), details, now: NOW });
     assertValid(view);
     assert.match(
       JSON.stringify(view),
@@ -221,7 +244,7 @@ describe('renderHome', () => {
     const details = new Map<string, HomeDetails>(
       records.map((r) => [r.key, { firstQuestion: '&'.repeat(5000), link: 'https://x/p1' }]),
     );
-    const view = renderHome({ records, details, now: NOW });
+    const view = renderHome({ ...selectHomeBatches(records), details, now: NOW });
     assertValid(view);
     assert.equal(view.blocks.length, 100);
     const texts = sectionTexts(view);
@@ -236,7 +259,11 @@ describe('renderHome', () => {
 describe('renderHome in shared mode', () => {
   test("each batch names the machine holding its run; a node's name is escaped", () => {
     const view = renderHome({
-      records: [batch('a', { node: 'build-box' }), batch('b', { node: 'lap<top>' }), batch('c')],
+      ...selectHomeBatches([
+        batch('a', { node: 'build-box' }),
+        batch('b', { node: 'lap<top>' }),
+        batch('c'),
+      ]),
       details: new Map(),
       now: NOW,
     });
