@@ -14,10 +14,23 @@ function findTests(dir) {
   });
 }
 
+// Files run side by side: end-to-end tests spend most of their time waiting on a relay, a
+// stand-in or a child process, so more files than cores keep the machine busy. Each test makes
+// its own temp folders and takes ports the system hands out, so files share nothing.
+// TEST_CONCURRENCY=1 runs them one by one.
+const concurrency = Number(process.env.TEST_CONCURRENCY ?? 4);
+
 const files = only.length > 0 ? only : findTests('test').sort();
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', ...files],
+  [
+    '--import',
+    'tsx',
+    '--test',
+    `--test-concurrency=${concurrency}`,
+    '--test-reporter=spec',
+    ...files,
+  ],
   { stdio: 'inherit' },
 );
 process.exit(result.status ?? 1);

@@ -1,11 +1,5 @@
 import type { Question, QuestionType } from '../../src/core/protocol/question.js';
-import {
-  pickMany,
-  pickOne,
-  pressSubmit,
-  pressYesNo,
-  writeFreeText,
-} from '../../test/e2e/relay-steps.js';
+import { choose, pressSubmit, pressYesNo, writeFreeText } from '../../test/e2e/relay-steps.js';
 import type { FakeSlack } from '../../test/support/fake-slack/index.js';
 
 /** What the simulated person writes into a free-write question. */
@@ -16,7 +10,7 @@ export interface PersonStep {
   says: string;
   /** Submit: the batch closes, so its message changes as a whole */
   last?: boolean;
-  act: (slack: FakeSlack, ts: string) => Promise<void>;
+  act: (slack: FakeSlack, ts: string) => Promise<unknown>;
 }
 
 const quoted = (labels: readonly string[]) => labels.map((label) => `"${label}"`).join(', ');
@@ -27,14 +21,14 @@ const STEP_FOR: Record<QuestionType, (options: readonly string[], qi: number) =>
     const index = Math.min(1, options.length - 1);
     return {
       says: `${qi + 1}. picks ${quoted([options[index] ?? ''])}`,
-      act: (slack, ts) => pickOne(slack, ts, qi, index),
+      act: (slack, ts) => choose(slack, ts, qi, [index]),
     };
   },
   'choose-many': (options, qi) => {
     const indices = [...new Set([0, options.length - 1])];
     return {
       says: `${qi + 1}. ticks ${quoted(indices.map((i) => options[i] ?? ''))}`,
-      act: (slack, ts) => pickMany(slack, ts, qi, indices),
+      act: (slack, ts) => choose(slack, ts, qi, indices),
     };
   },
   'free-write': (_, qi) => ({

@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import type { webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { asksRoot, watchedRoots } from '../ask/ask-folder.js';
 import { pruneFinishedAsks } from '../ask/prune-asks.js';
@@ -47,6 +48,14 @@ export interface StartOptions {
   };
   /** back-off while Slack cannot be reached at start (default 1 s doubling to 30 s) */
   slackWait?: SlackWaitOptions;
+  /**
+   * The queue's retries: a failed run waits `retryBaseMs` (1 s) doubling to `retryMostMs`
+   * (1 min); stopping waits `closeGraceMs` (5 s) for syncs under way; a question file must stay
+   * unparseable `settleMs` (1 s) before it is called malformed.
+   */
+  queue?: Pick<BatchQueueDeps, 'retryBaseMs' | 'retryMostMs' | 'closeGraceMs' | 'settleMs'>;
+  /** Web API retries inside one attempt (default 4, from 0.5 s doubling to 8 s) */
+  slackApiRetry?: webApi.RetryOptions;
   /** least time between two edits of one batch's messages (default 250 ms; 0: none) */
   updateEveryMs?: number;
   home?: {
@@ -106,7 +115,7 @@ export async function runStart(
   const asks = asksRoot(config.stateDir);
   const roots = watchedRoots(config);
   const channelFor = (place: string) => channelForPath(roots, config.slack.channelId, place);
-  const app = createSlackApp(config.slack, log, bot, ops.slackHooks);
+  const app = createSlackApp(config.slack, log, bot, ops.slackHooks, options.slackApiRetry);
   const home = createAppHome({
     client: app.client,
     store,
@@ -142,6 +151,7 @@ export async function runStart(
     askRoot: asks,
     postNotice: createNoticePoster(app.client, channelFor),
     ...(shared ? { shared: { node: shared.node, elsewhere: shared.elsewhere } } : {}),
+    ...options.queue,
   });
   const reminders = createReminders({
     // each relay reminds of its own machine's batches only

@@ -30,7 +30,7 @@ import { createRunScheduler, type RunSchedulerDeps } from './run-scheduler.js';
 const ACTIVE: readonly BatchStatus[] = ['open', 'submitting', 'malformed'];
 
 export interface BatchQueueDeps
-  extends Pick<RunSchedulerDeps, 'concurrency' | 'retryBaseMs' | 'closeGraceMs'> {
+  extends Pick<RunSchedulerDeps, 'concurrency' | 'retryBaseMs' | 'retryMostMs' | 'closeGraceMs'> {
   store: StateStore;
   presenter: Presenter;
   log: Logger;
@@ -74,6 +74,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     log,
     concurrency: deps.concurrency,
     retryBaseMs: deps.retryBaseMs,
+    retryMostMs: deps.retryMostMs,
     closeGraceMs: deps.closeGraceMs,
   });
   const questions = createQuestionReader({

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import { createKeyedLock, createLimiter } from './keyed-lock.js';
 
-/** Longest wait between attempts for a run that keeps failing. */
-const MAX_BACK_OFF_MS = 60_000;
+/** Back-off of a run that keeps failing: first wait, doubling up to the longest. */
+const BACK_OFF_DEFAULTS = { retryBaseMs: 1000, retryMostMs: 60_000 } as const;
 
 export interface RunSchedulerDeps {
   /** Brings one run in line with its folder; never called twice at once for the same run. */
@@ -10,8 +10,10 @@ export interface RunSchedulerDeps {
   log: Logger;
   /** How many runs are synced at once. */
   concurrency?: number;
-  /** First delay before a failed run is tried again; doubles up to a minute. */
+  /** First delay before a failed run is tried again; doubles up to `retryMostMs` (1 s). */
   retryBaseMs?: number;
+  /** Longest delay between attempts for a run that keeps failing (a minute). */
+  retryMostMs?: number;
   /**
    * How long `close` waits for syncs under way. A sync can be stuck retrying an unreachable
    * Slack; stopping must not wait for that, and whatever it did not finish is redone at start.
@@ -28,7 +30,8 @@ export type RunScheduler = ReturnType<typeof createRunScheduler>;
  */
 export function createRunScheduler(deps: RunSchedulerDeps) {
   const { sync, log } = deps;
-  const retryBaseMs = deps.retryBaseMs ?? 1000;
+  const retryBaseMs = deps.retryBaseMs ?? BACK_OFF_DEFAULTS.retryBaseMs;
+  const retryMostMs = deps.retryMostMs ?? BACK_OFF_DEFAULTS.retryMostMs;
   const closeGraceMs = deps.closeGraceMs ?? 5000;
   const lock = createKeyedLock();
   const limit = createLimiter(deps.concurrency ?? 8);
@@ -111,7 +114,7 @@ export function createRunScheduler(deps: RunSchedulerDeps) {
   function backOff(runDir: string): number {
     const attempt = (attempts.get(runDir) ?? 0) + 1;
     attempts.set(runDir, attempt);
-    return Math.min(retryBaseMs * 2 ** (attempt - 1), MAX_BACK_OFF_MS);
+    return Math.min(retryBaseMs * 2 ** (attempt - 1), retryMostMs);
   }
 
   return {

@@ -28,6 +28,7 @@ export interface SlackAppHooks {
 
 /**
  * Builds the Bolt app: Socket Mode with an app token, HTTP with signature checks otherwise.
+ * `apiRetry` replaces the Web API retries (tests pass quick ones).
  * Either way a guard in front of Bolt refuses what Bolt would crash on.
  * `bot` comes from the relay's own token check: given the bot's ids and with token
  * verification off, Bolt never calls `auth.test` itself (its constructor would, and a refused
@@ -38,6 +39,7 @@ export function createSlackApp(
   log: Logger,
   bot: { botUserId: string; botId: string },
   hooks: SlackAppHooks = {},
+  apiRetry: webApi.RetryOptions = API_RETRY,
 ): App {
   const fetch = hooks.fetch ? { fetch: hooks.fetch } : {};
   const logger = toBoltLogger(log.child({ component: 'bolt' }));
@@ -77,7 +79,7 @@ export function createSlackApp(
     logLevel,
     clientOptions: {
       slackApiUrl: slack.apiUrl,
-      retryConfig: { ...API_RETRY },
+      retryConfig: { ...apiRetry },
       logger,
       logLevel,
       ...fetch,

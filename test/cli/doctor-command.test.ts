@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { type DoctorDeps, runDoctor } from '../../src/cli/doctor-command.js';
 import type { Config } from '../../src/config/config-schema.js';
@@ -9,7 +8,7 @@ import {
   MANIFEST_BOT_SCOPES,
   startFakeSlack,
 } from '../support/fake-slack/index.js';
-import { configFor, type Harness, startRelayHarness } from '../support/relay-harness.js';
+import { configFor, freePort, type Harness, startRelayHarness } from '../support/relay-harness.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 /** Runs doctor in this process and returns its exit code and output. */
@@ -24,15 +23,6 @@ async function doctor(
     { readRecords: readStoredRecords, retryRefused: async () => undefined, ...deps },
   );
   return { code, out: lines.join('\n') };
-}
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== 'object' || !address) throw new Error('no port');
-  return address.port;
 }
 
 describe('doctor against the stand-in', () => {
@@ -86,7 +76,7 @@ describe('doctor against the stand-in', () => {
   });
 
   test('"Slack cannot be reached" and "token refused" are told apart', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const down = await doctor({
       ...config,
       slack: { ...config.slack, apiUrl: `http://127.0.0.1:${port}/api/` },

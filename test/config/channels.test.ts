@@ -1,20 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadConfig } from '../../src/config/load-config.js';
-import { RelayError } from '../../src/errors.js';
+import { configProblems as problems } from './config-problems.js';
 
 const tokens = { SLACK_BOT_TOKEN: 'xoxb-1-2-abc', SLACK_APP_TOKEN: 'xapp-1-A1-2-abc' };
-
-/** The problem lines of the configuration error `env` causes. */
-function problems(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env, '/p');
-  } catch (error) {
-    assert.ok(error instanceof RelayError);
-    return error.message.split('\n').filter((line) => line.startsWith('  - '));
-  }
-  assert.fail('the configuration was accepted');
-}
 
 describe('channels per watched folder (RELAY_WATCH=folder=CHANNEL_ID)', () => {
   test('every entry names its channel: SLACK_CHANNEL_ID may be left out, ask uses the first', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadConfig } from '../../src/config/load-config.js';
-import { RelayError } from '../../src/errors.js';
+import { configProblems as problems } from './config-problems.js';
 
 const socket = {
   SLACK_BOT_TOKEN: 'xoxb-1-2-abc',
@@ -13,17 +13,6 @@ const http = {
   SLACK_SIGNING_SECRET: 'secret',
   SLACK_CHANNEL_ID: 'C0123ABCD',
 };
-
-/** The problem lines of the configuration error `env` causes. */
-function problems(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env, '/p');
-  } catch (error) {
-    assert.ok(error instanceof RelayError);
-    return error.message.split('\n').filter((line) => line.startsWith('  - '));
-  }
-  assert.fail('the configuration was accepted');
-}
 
 describe('RELAY_METRICS_PORT', () => {
   test('off unless set; blank is off', () => {

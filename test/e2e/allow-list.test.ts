@@ -2,35 +2,32 @@
 // and change nothing; people on it (by ID or through a user group) answer as usual; a modal
 // opened while allowed is refused at submit once access is gone.
 import assert from 'node:assert/strict';
-import { afterEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { parseBlockId } from '../../src/core/slack/decode-action.js';
 import { FREE_WRITE_INPUT } from '../../src/core/slack/ids.js';
 import type { FakeSlack } from '../support/fake-slack/index.js';
+import { captureLog, LEVEL, type LogRecord } from '../support/log-capture.js';
 import {
   ALICE,
   BOB,
   CHANNEL,
   findElement,
   type Harness,
-  type Mode,
-  startRelayHarness,
   visibleText,
 } from '../support/relay-harness.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 import {
-  capturingLogger,
+  choose,
   current,
+  E2E_MODE,
   expectedAnswerFile,
   ids,
-  type LogRecord,
   nextEphemeral,
-  pickMany,
-  pickOne,
   pressSubmit,
   pressYesNo,
   qaNames,
-  until,
-  WARN,
+  relayStarter,
   waitForAnswerFile,
   waitForBatchMessage,
   waitForMessage,
@@ -90,215 +87,208 @@ function modalDefinition(view: Record<string, unknown>): Record<string, unknown>
 async function groupsRefetched(slack: FakeSlack): Promise<void> {
   const fetches = () => slack.calls.filter((c) => c.method === 'usergroups.users.list').length;
   const before = fetches();
-  await until(() => fetches() >= before + 2, 'two more usergroups.users.list calls');
+  await waitFor(() => fetches() >= before + 2, 'two more usergroups.users.list calls');
 }
 
 const refusals = (records: LogRecord[]) =>
-  records.filter((r) => r.level === WARN && r.msg.startsWith('refused:'));
+  records.filter((r) => r.level === LEVEL.warn && r.msg.startsWith('refused:'));
 
 const chatUpdates = (slack: FakeSlack) =>
   slack.calls.filter((c) => c.method === 'chat.update').length;
 
-for (const mode of ['socket', 'http'] as Mode[]) {
-  describe(`who may answer (${mode} mode)`, () => {
-    let h: Harness | undefined;
-    afterEach(async () => {
-      await h?.stop();
-      h = undefined;
+const mode = E2E_MODE;
+describe(`who may answer (${mode} mode)`, () => {
+  let h: Harness | undefined;
+  const startRelay = relayStarter();
+
+  test('someone not on the list tries every control: an ephemeral each time, nothing changes; the listed person answers', async () => {
+    const { log, records } = captureLog('info');
+    h = await startRelay({
+      log,
+      config: { allowedUsers: { users: [ALICE], groups: [] } },
+    });
+    const slack = h.slack;
+    const run = h.runDir('run-guard');
+    await writeQuestionFile(run, 1, EVERY_CONTROL);
+    const top = await waitForBatchMessage(slack, 'run-guard', 1);
+    const ts = top.ts;
+    const key = parseBlockId(findElement(top.blocks, 'o7.submit').blockId)?.key;
+    assert.ok(key);
+    const blocksBefore = JSON.stringify(current(slack, ts).blocks);
+    const updatesBefore = chatUpdates(slack);
+    const el = (prefix: string) => ({
+      channel: CHANNEL,
+      ts,
+      ...ids(findElement(current(slack, ts).blocks, prefix)),
+      user: BOB,
     });
 
-    test('someone not on the list tries every control: an ephemeral each time, nothing changes; the listed person answers', async () => {
-      const { log, records } = capturingLogger();
-      h = await startRelayHarness(mode, {
-        log,
-        config: { allowedUsers: { users: [ALICE], groups: [] } },
-      });
-      const slack = h.slack;
-      const run = h.runDir('run-guard');
-      await writeQuestionFile(run, 1, EVERY_CONTROL);
-      const top = await waitForBatchMessage(slack, 'run-guard', 1);
-      const ts = top.ts;
-      const key = parseBlockId(findElement(top.blocks, 'o7.submit').blockId)?.key;
-      assert.ok(key);
-      const blocksBefore = JSON.stringify(current(slack, ts).blocks);
-      const updatesBefore = chatUpdates(slack);
-      const el = (prefix: string) => ({
-        channel: CHANNEL,
-        ts,
-        ...ids(findElement(current(slack, ts).blocks, prefix)),
-        user: BOB,
-      });
+    // ALICE opens the free-text form, so there is a real relay modal to copy for BOB below.
+    await slack.clickButton({ ...el('o7.free-write'), user: ALICE });
+    const aliceModal = await waitFor(() => slack.views(ALICE)[0], "ALICE's free-write modal");
 
-      // ALICE opens the free-text form, so there is a real relay modal to copy for BOB below.
-      await slack.clickButton({ ...el('o7.free-write'), user: ALICE });
-      const aliceModal = await until(() => slack.views(ALICE)[0], "ALICE's free-write modal");
+    let seen = 0;
+    const expectRefusal = async (what: string) => {
+      const notice = await nextEphemeral(slack, BOB, seen++);
+      assert.match(notice.text, REFUSED, what);
+      assert.match(notice.text, new RegExp(`<@${ALICE}>`), `${what}: names who may answer`);
+      assert.equal(notice.channel, CHANNEL);
+    };
+    const acked = (result: { acked: boolean }, what: string) =>
+      assert.equal(result.acked, true, `${what} is acknowledged, so Slack shows no error`);
 
-      let seen = 0;
-      const expectRefusal = async (what: string) => {
-        const notice = await nextEphemeral(slack, BOB, seen++);
-        assert.match(notice.text, REFUSED, what);
-        assert.match(notice.text, new RegExp(`<@${ALICE}>`), `${what}: names who may answer`);
-        assert.equal(notice.channel, CHANNEL);
-      };
-      const acked = (result: { acked: boolean }, what: string) =>
-        assert.equal(result.acked, true, `${what} is acknowledged, so Slack shows no error`);
+    acked(await slack.selectOption({ ...el('o7.choose:0'), value: '2' }), 'choose');
+    await expectRefusal('choose');
+    acked(await slack.selectOptions({ ...el('o7.choose-many:1'), values: ['1'] }), 'many');
+    await expectRefusal('choose-many');
+    const search = await slack.suggest({ ...el('o7.choose:2'), value: 'city 1' });
+    acked(search, 'suggestion');
+    assert.deepEqual(search.options, [], 'type-ahead offers nothing');
+    await expectRefusal('suggestion search');
+    acked(await slack.clickButton(el('o7.yes-no:3:no')), 'yes-no');
+    await expectRefusal('yes-no');
+    const write = await slack.clickButton(el('o7.free-write:4'));
+    acked(write, 'free-write');
+    await expectRefusal('free-write button');
+    assert.deepEqual(slack.views(BOB), [], 'no modal opens for BOB');
 
-      acked(await slack.selectOption({ ...el('o7.choose:0'), value: '2' }), 'choose');
-      await expectRefusal('choose');
-      acked(await slack.selectOptions({ ...el('o7.choose-many:1'), values: ['1'] }), 'many');
-      await expectRefusal('choose-many');
-      const search = await slack.suggest({ ...el('o7.choose:2'), value: 'city 1' });
-      acked(search, 'suggestion');
-      assert.deepEqual(search.options, [], 'type-ahead offers nothing');
-      await expectRefusal('suggestion search');
-      acked(await slack.clickButton(el('o7.yes-no:3:no')), 'yes-no');
-      await expectRefusal('yes-no');
-      const write = await slack.clickButton(el('o7.free-write:4'));
-      acked(write, 'free-write');
-      await expectRefusal('free-write button');
-      assert.deepEqual(slack.views(BOB), [], 'no modal opens for BOB');
-
-      // A form BOB got hold of anyway (as if opened before he lost access) saves nothing.
-      const opened = await callSlack(slack, 'views.open', {
-        trigger_id: write.payload.trigger_id,
-        view: modalDefinition(aliceModal),
-      });
-      assert.equal(opened.ok, true, JSON.stringify(opened));
-      const bobModal = await until(() => slack.views(BOB)[0], "BOB's copy of the modal");
-      const submitted = await slack.submitView({
-        viewId: String(bobModal.id),
-        user: BOB,
-        values: { [FREE_WRITE_INPUT.blockId]: { [FREE_WRITE_INPUT.actionId]: 'BOB WAS HERE' } },
-      });
-      acked(submitted, 'modal submit');
-      const errors = slack.views(BOB)[0]?.errors;
-      assert.match(errors?.[FREE_WRITE_INPUT.blockId] ?? '', /allow list/);
-      await slack.closeView({ viewId: String(bobModal.id), user: BOB });
-
-      acked(await slack.clickButton(el('o7.submit')), 'submit');
-      await expectRefusal('submit');
-
-      // Nothing BOB did reached the batch: same message, no edit, no answer file.
-      assert.equal(JSON.stringify(current(slack, ts).blocks), blocksBefore);
-      assert.equal(chatUpdates(slack), updatesBefore);
-      assert.deepEqual(await qaNames(run), ['q-out-001.json']);
-      const warned = refusals(records);
-      assert.equal(warned.length, 7, 'every attempt is logged');
-      for (const record of warned) {
-        assert.equal(record.user, BOB);
-        assert.match(String(record.action), /^o7\./);
-        assert.equal(record.key, key);
-      }
-      assert.ok(warned.some((r) => r.kind === 'view' && r.action === 'o7.free-write'));
-
-      // ALICE, who is listed, answers everything; only her answers are written.
-      await slack.closeView({ viewId: String(aliceModal.id), user: ALICE });
-      await pickOne(slack, ts, 0, 0);
-      await pickMany(slack, ts, 1, [0, 2]);
-      const cities = await slack.suggest({ ...el('o7.choose:2'), user: ALICE, value: 'city 10' });
-      assert.ok(cities.options.length > 0, 'ALICE can search');
-      await pickOne(slack, ts, 2, 99);
-      await pressYesNo(slack, ts, 3, true);
-      await writeFreeText(slack, ts, 4, 'from alice');
-      assert.doesNotMatch(visibleText(current(slack, ts)), /BOB WAS HERE/);
-      await pressSubmit(slack, ts);
-      assert.equal(
-        await waitForAnswerFile(run, 1),
-        expectedAnswerFile(EVERY_CONTROL, {
-          radio: 'a',
-          boxes: ['a', 'c'],
-          city: 'City 100',
-          yn: true,
-          text: 'from alice',
-        }),
-      );
-
-      // One-tap buttons are guarded too.
-      const tapRun = h.runDir('run-tap');
-      await writeQuestionFile(tapRun, 1, ONE_TAP);
-      const tap = await waitForBatchMessage(slack, 'run-tap', 1);
-      const yes = {
-        channel: CHANNEL,
-        ts: tap.ts,
-        ...ids(findElement(tap.blocks, 'o7.one-tap:0:yes')),
-      };
-      acked(await slack.clickButton({ ...yes, user: BOB }), 'one-tap');
-      await expectRefusal('one-tap');
-      assert.deepEqual(await qaNames(tapRun), ['q-out-001.json']);
-      await slack.clickButton({ ...yes, user: ALICE });
-      assert.equal(
-        await waitForAnswerFile(tapRun, 1),
-        expectedAnswerFile(ONE_TAP, { deploy: true }),
-      );
-      assert.deepEqual(slack.failures, []);
+    // A form BOB got hold of anyway (as if opened before he lost access) saves nothing.
+    const opened = await callSlack(slack, 'views.open', {
+      trigger_id: write.payload.trigger_id,
+      view: modalDefinition(aliceModal),
     });
-
-    test('a user-group allow list: members answer, others are refused, membership changes are picked up, and a modal opened before removal is refused on submit', async () => {
-      const { log, records } = capturingLogger();
-      h = await startRelayHarness(mode, {
-        log,
-        config: { allowedUsers: { users: [], groups: [GROUP] } },
-        start: { allowList: { refreshMs: 150 } },
-      });
-      const slack = h.slack;
-      slack.addUserGroup({ id: GROUP, users: [BOB] });
-      await groupsRefetched(slack);
-
-      const run = h.runDir('run-group');
-      await writeQuestionFile(run, 1, SMALL);
-      const top = await waitForBatchMessage(slack, 'run-group', 1);
-      const ts = top.ts;
-      const radio = () => ({
-        channel: CHANNEL,
-        ts,
-        ...ids(findElement(current(slack, ts).blocks, 'o7.choose:0')),
-      });
-
-      // ALICE is not in the group.
-      await slack.selectOption({ ...radio(), user: ALICE, value: '1' });
-      const notice = await nextEphemeral(slack, ALICE, 0);
-      assert.match(notice.text, REFUSED);
-      assert.match(notice.text, new RegExp(`<!subteam\\^${GROUP}>`));
-
-      // BOB is: his pick is recorded, and he opens the free-text form.
-      await pickOne(slack, ts, 0, 0, BOB);
-      const write = findElement(current(slack, ts).blocks, 'o7.free-write:1');
-      await slack.clickButton({ channel: CHANNEL, ts, ...ids(write), user: BOB });
-      const form = await until(() => slack.views(BOB)[0], "BOB's free-write modal");
-
-      // The group changes: BOB is out, ALICE is in.
-      slack.addUserGroup({ id: GROUP, users: [ALICE] });
-      await groupsRefetched(slack);
-      const before = JSON.stringify(current(slack, ts).blocks);
-      const submitted = await slack.submitView({
-        viewId: String(form.id),
-        user: BOB,
-        values: { [FREE_WRITE_INPUT.blockId]: { [FREE_WRITE_INPUT.actionId]: 'too late' } },
-      });
-      assert.equal(submitted.acked, true);
-      assert.match(slack.views(BOB)[0]?.errors?.[FREE_WRITE_INPUT.blockId] ?? '', /allow list/);
-      assert.equal(JSON.stringify(current(slack, ts).blocks), before, 'no draft was saved');
-      await slack.closeView({ viewId: String(form.id), user: BOB });
-      assert.ok(
-        refusals(records).some((r) => r.user === BOB && r.kind === 'view'),
-        'the refused submission is logged with the user',
-      );
-
-      // ALICE now answers; the answer file has her text, never BOB's late one.
-      await writeFreeText(slack, ts, 1, 'alice joined');
-      await pressSubmit(slack, ts, ALICE);
-      assert.equal(
-        await waitForAnswerFile(run, 1),
-        expectedAnswerFile(SMALL, { pick: 'x', why: 'alice joined' }),
-      );
-      const final = await waitForMessage(
-        slack,
-        ts,
-        (m) => visibleText(m).includes(`<@${ALICE}>`),
-        'the final message',
-      );
-      assert.doesNotMatch(visibleText(final), /too late/);
-      assert.deepEqual(slack.failures, []);
+    assert.equal(opened.ok, true, JSON.stringify(opened));
+    const bobModal = await waitFor(() => slack.views(BOB)[0], "BOB's copy of the modal");
+    const submitted = await slack.submitView({
+      viewId: String(bobModal.id),
+      user: BOB,
+      values: { [FREE_WRITE_INPUT.blockId]: { [FREE_WRITE_INPUT.actionId]: 'BOB WAS HERE' } },
     });
+    acked(submitted, 'modal submit');
+    const errors = slack.views(BOB)[0]?.errors;
+    assert.match(errors?.[FREE_WRITE_INPUT.blockId] ?? '', /allow list/);
+    await slack.closeView({ viewId: String(bobModal.id), user: BOB });
+
+    acked(await slack.clickButton(el('o7.submit')), 'submit');
+    await expectRefusal('submit');
+
+    // Nothing BOB did reached the batch: same message, no edit, no answer file.
+    assert.equal(JSON.stringify(current(slack, ts).blocks), blocksBefore);
+    assert.equal(chatUpdates(slack), updatesBefore);
+    assert.deepEqual(await qaNames(run), ['q-out-001.json']);
+    const warned = refusals(records);
+    assert.equal(warned.length, 7, 'every attempt is logged');
+    for (const record of warned) {
+      assert.equal(record.user, BOB);
+      assert.match(String(record.action), /^o7\./);
+      assert.equal(record.key, key);
+    }
+    assert.ok(warned.some((r) => r.kind === 'view' && r.action === 'o7.free-write'));
+
+    // ALICE, who is listed, answers everything; only her answers are written.
+    await slack.closeView({ viewId: String(aliceModal.id), user: ALICE });
+    await choose(slack, ts, 0, [0]);
+    await choose(slack, ts, 1, [0, 2]);
+    const cities = await slack.suggest({ ...el('o7.choose:2'), user: ALICE, value: 'city 10' });
+    assert.ok(cities.options.length > 0, 'ALICE can search');
+    await choose(slack, ts, 2, [99]);
+    await pressYesNo(slack, ts, 3, true);
+    await writeFreeText(slack, ts, 4, 'from alice');
+    assert.doesNotMatch(visibleText(current(slack, ts)), /BOB WAS HERE/);
+    await pressSubmit(slack, ts);
+    assert.equal(
+      await waitForAnswerFile(run, 1),
+      expectedAnswerFile(EVERY_CONTROL, {
+        radio: 'a',
+        boxes: ['a', 'c'],
+        city: 'City 100',
+        yn: true,
+        text: 'from alice',
+      }),
+    );
+
+    // One-tap buttons are guarded too.
+    const tapRun = h.runDir('run-tap');
+    await writeQuestionFile(tapRun, 1, ONE_TAP);
+    const tap = await waitForBatchMessage(slack, 'run-tap', 1);
+    const yes = {
+      channel: CHANNEL,
+      ts: tap.ts,
+      ...ids(findElement(tap.blocks, 'o7.one-tap:0:yes')),
+    };
+    acked(await slack.clickButton({ ...yes, user: BOB }), 'one-tap');
+    await expectRefusal('one-tap');
+    assert.deepEqual(await qaNames(tapRun), ['q-out-001.json']);
+    await slack.clickButton({ ...yes, user: ALICE });
+    assert.equal(await waitForAnswerFile(tapRun, 1), expectedAnswerFile(ONE_TAP, { deploy: true }));
+    assert.deepEqual(slack.failures, []);
   });
-}
+
+  test('a user-group allow list: members answer, others are refused, membership changes are picked up, and a modal opened before removal is refused on submit', async () => {
+    const { log, records } = captureLog('info');
+    h = await startRelay({
+      log,
+      config: { allowedUsers: { users: [], groups: [GROUP] } },
+      start: { allowList: { refreshMs: 150 } },
+    });
+    const slack = h.slack;
+    slack.addUserGroup({ id: GROUP, users: [BOB] });
+    await groupsRefetched(slack);
+
+    const run = h.runDir('run-group');
+    await writeQuestionFile(run, 1, SMALL);
+    const top = await waitForBatchMessage(slack, 'run-group', 1);
+    const ts = top.ts;
+    const radio = () => ({
+      channel: CHANNEL,
+      ts,
+      ...ids(findElement(current(slack, ts).blocks, 'o7.choose:0')),
+    });
+
+    // ALICE is not in the group.
+    await slack.selectOption({ ...radio(), user: ALICE, value: '1' });
+    const notice = await nextEphemeral(slack, ALICE, 0);
+    assert.match(notice.text, REFUSED);
+    assert.match(notice.text, new RegExp(`<!subteam\\^${GROUP}>`));
+
+    // BOB is: his pick is recorded, and he opens the free-text form.
+    await choose(slack, ts, 0, [0], BOB);
+    const write = findElement(current(slack, ts).blocks, 'o7.free-write:1');
+    await slack.clickButton({ channel: CHANNEL, ts, ...ids(write), user: BOB });
+    const form = await waitFor(() => slack.views(BOB)[0], "BOB's free-write modal");
+
+    // The group changes: BOB is out, ALICE is in.
+    slack.addUserGroup({ id: GROUP, users: [ALICE] });
+    await groupsRefetched(slack);
+    const before = JSON.stringify(current(slack, ts).blocks);
+    const submitted = await slack.submitView({
+      viewId: String(form.id),
+      user: BOB,
+      values: { [FREE_WRITE_INPUT.blockId]: { [FREE_WRITE_INPUT.actionId]: 'too late' } },
+    });
+    assert.equal(submitted.acked, true);
+    assert.match(slack.views(BOB)[0]?.errors?.[FREE_WRITE_INPUT.blockId] ?? '', /allow list/);
+    assert.equal(JSON.stringify(current(slack, ts).blocks), before, 'no draft was saved');
+    await slack.closeView({ viewId: String(form.id), user: BOB });
+    assert.ok(
+      refusals(records).some((r) => r.user === BOB && r.kind === 'view'),
+      'the refused submission is logged with the user',
+    );
+
+    // ALICE now answers; the answer file has her text, never BOB's late one.
+    await writeFreeText(slack, ts, 1, 'alice joined');
+    await pressSubmit(slack, ts, ALICE);
+    assert.equal(
+      await waitForAnswerFile(run, 1),
+      expectedAnswerFile(SMALL, { pick: 'x', why: 'alice joined' }),
+    );
+    const final = await waitForMessage(
+      slack,
+      ts,
+      (m) => visibleText(m).includes(`<@${ALICE}>`),
+      'the final message',
+    );
+    assert.doesNotMatch(visibleText(final), /too late/);
+    assert.deepEqual(slack.failures, []);
+  });
+});

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { FREE_WRITE_INPUT } from '../../src/core/slack/ids.js';
 import {
   ALICE,
@@ -9,138 +9,119 @@ import {
   channelMessages,
   elementsOf,
   findElement,
-  type Harness,
-  type Mode,
-  startRelayHarness,
   visibleText,
 } from '../support/relay-harness.js';
-import { sampleBatch, waitFor, writeQuestionFile } from '../support/temp-dir.js';
+import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
+import { answerFile, E2E_MODE, relayPerTest } from './relay-steps.js';
 
-const answersOf = async (runDir: string, seq = 1) =>
-  JSON.parse(
-    await readFile(
-      path.join(runDir, 'qa', `q-answers-${String(seq).padStart(3, '0')}.json`),
-      'utf8',
-    ),
-  );
+const mode = E2E_MODE;
+describe(`answering a batch end to end (${mode} mode)`, () => {
+  const h = relayPerTest();
 
-for (const mode of ['socket', 'http'] as Mode[]) {
-  describe(`answering a batch end to end (${mode} mode)`, () => {
-    let h: Harness;
-    beforeEach(async () => {
-      h = await startRelayHarness(mode);
+  test('a mixed batch of every type is answered and submitted', async () => {
+    const run = h.runDir('run-mixed');
+    const batch = sampleBatch(1);
+    await writeQuestionFile(run, 1, batch);
+    const posted = await waitFor(() => channelMessages(h.slack)[0], 'batch message');
+    assert.match(posted.text, /^Run run-mixed, batch 1: Output format\?/);
+    const ts = posted.ts;
+    const at = () => h.slack.message(CHANNEL, ts);
+    const blocks = () => at()?.blocks ?? [];
+
+    const choose = findElement(blocks(), 'o7.choose');
+    assert.equal(choose.type, 'radio_buttons');
+    const r1 = await h.slack.selectOption({
+      channel: CHANNEL,
+      ts,
+      ...ids(choose),
+      user: ALICE,
+      value: '1',
     });
-    afterEach(async () => {
-      await h.stop();
+    assert.equal(r1.acked, true);
+    const many = findElement(blocks(), 'o7.choose-many');
+    assert.equal(many.type, 'checkboxes');
+    await h.slack.selectOptions({
+      channel: CHANNEL,
+      ts,
+      ...ids(many),
+      user: ALICE,
+      values: ['2', '0'],
     });
+    const yes = elementsOf(blocks()).find(
+      (e) => e.actionId.startsWith('o7.yes-no') && e.element.value === 'yes',
+    );
+    assert.ok(yes);
+    await h.slack.clickButton({ channel: CHANNEL, ts, ...ids(yes), user: ALICE });
 
-    test('a mixed batch of every type is answered and submitted', async () => {
-      const run = h.runDir('run-mixed');
-      const batch = sampleBatch(1);
-      await writeQuestionFile(run, 1, batch);
-      const posted = await waitFor(() => channelMessages(h.slack)[0], 'batch message');
-      assert.match(posted.text, /^Run run-mixed, batch 1: Output format\?/);
-      const ts = posted.ts;
-      const at = () => h.slack.message(CHANNEL, ts);
-      const blocks = () => at()?.blocks ?? [];
+    const write = findElement(blocks(), 'o7.free-write');
+    await h.slack.clickButton({ channel: CHANNEL, ts, ...ids(write), user: ALICE });
+    const modal = await waitFor(() => h.slack.views(ALICE)[0], 'free-write modal');
+    await h.slack.submitView({
+      viewId: String(modal.id),
+      user: ALICE,
+      values: {
+        [FREE_WRITE_INPUT.blockId]: { [FREE_WRITE_INPUT.actionId]: 'Ship <b>it</b> & log' },
+      },
+    });
+    await waitFor(
+      () => visibleText(at() as never).includes('Ship &lt;b&gt;it&lt;/b&gt; &amp; log'),
+      'free text shown',
+    );
 
-      const choose = findElement(blocks(), 'o7.choose');
-      assert.equal(choose.type, 'radio_buttons');
-      const r1 = await h.slack.selectOption({
-        channel: CHANNEL,
-        ts,
-        ...ids(choose),
-        user: ALICE,
-        value: '1',
-      });
-      assert.equal(r1.acked, true);
-      const many = findElement(blocks(), 'o7.choose-many');
-      assert.equal(many.type, 'checkboxes');
-      await h.slack.selectOptions({
-        channel: CHANNEL,
-        ts,
-        ...ids(many),
-        user: ALICE,
-        values: ['2', '0'],
-      });
-      const yes = elementsOf(blocks()).find(
-        (e) => e.actionId.startsWith('o7.yes-no') && e.element.value === 'yes',
-      );
-      assert.ok(yes);
-      await h.slack.clickButton({ channel: CHANNEL, ts, ...ids(yes), user: ALICE });
-
-      const write = findElement(blocks(), 'o7.free-write');
-      await h.slack.clickButton({ channel: CHANNEL, ts, ...ids(write), user: ALICE });
-      const modal = await waitFor(() => h.slack.views(ALICE)[0], 'free-write modal');
-      await h.slack.submitView({
-        viewId: String(modal.id),
-        user: ALICE,
-        values: {
-          [FREE_WRITE_INPUT.blockId]: { [FREE_WRITE_INPUT.actionId]: 'Ship <b>it</b> & log' },
+    const submit = findElement(blocks(), 'o7.submit');
+    await h.slack.clickButton({ channel: CHANNEL, ts, ...ids(submit), user: ALICE });
+    const written = await answerFile(run);
+    assert.deepEqual(written, {
+      seq: 1,
+      answers: [
+        {
+          id: 'format',
+          type: 'choose-one',
+          prompt: 'Output format?',
+          options: ['JSON', 'CSV'],
+          answer: 'CSV',
         },
-      });
-      await waitFor(
-        () => visibleText(at() as never).includes('Ship &lt;b&gt;it&lt;/b&gt; &amp; log'),
-        'free text shown',
-      );
-
-      const submit = findElement(blocks(), 'o7.submit');
-      await h.slack.clickButton({ channel: CHANNEL, ts, ...ids(submit), user: ALICE });
-      const written = await waitFor(async () => {
-        const names = await readdir(path.join(run, 'qa'));
-        return names.includes('q-answers-001.json') && answersOf(run);
-      }, 'answer file');
-      assert.deepEqual(written, {
-        seq: 1,
-        answers: [
-          {
-            id: 'format',
-            type: 'choose-one',
-            prompt: 'Output format?',
-            options: ['JSON', 'CSV'],
-            answer: 'CSV',
-          },
-          {
-            id: 'targets',
-            type: 'choose-many',
-            prompt: 'Targets?',
-            options: ['web', 'ios', 'android'],
-            answer: ['web', 'android'],
-          },
-          {
-            id: 'notes',
-            type: 'free-write',
-            prompt: 'Anything else?',
-            answer: 'Ship <b>it</b> & log',
-          },
-          { id: 'go', type: 'yes-no', prompt: 'Proceed?', answer: true },
-        ],
-        questions: batch.questions,
-      });
-
-      const final = await waitFor(() => {
-        const m = at();
-        return m && elementsOf(m.blocks).length === 0 ? m : undefined;
-      }, 'final message without controls');
-      const seen = visibleText(final);
-      assert.match(seen, new RegExp(`<@${ALICE}>`));
-      assert.match(seen, /CSV/);
-      assert.match(seen, /web, android|web.*android/s);
-      assert.deepEqual(h.slack.failures, []);
+        {
+          id: 'targets',
+          type: 'choose-many',
+          prompt: 'Targets?',
+          options: ['web', 'ios', 'android'],
+          answer: ['web', 'android'],
+        },
+        {
+          id: 'notes',
+          type: 'free-write',
+          prompt: 'Anything else?',
+          answer: 'Ship <b>it</b> & log',
+        },
+        { id: 'go', type: 'yes-no', prompt: 'Proceed?', answer: true },
+      ],
+      questions: batch.questions,
     });
 
-    test('submit with an answer missing writes nothing and tells the person which question', async () => {
-      const run = h.runDir('run-missing');
-      await writeQuestionFile(run, 1, sampleBatch(1));
-      const posted = await waitFor(() => channelMessages(h.slack)[0], 'batch message');
-      const submit = findElement(posted.blocks, 'o7.submit');
-      await h.slack.clickButton({ channel: CHANNEL, ts: posted.ts, ...ids(submit), user: ALICE });
-      const notice = await waitFor(() => h.slack.ephemerals(ALICE)[0], 'ephemeral notice');
-      assert.match(notice.text, /Output format\?/);
-      assert.deepEqual(await readdir(path.join(run, 'qa')), ['q-out-001.json']);
-    });
+    const final = await waitFor(() => {
+      const m = at();
+      return m && elementsOf(m.blocks).length === 0 ? m : undefined;
+    }, 'final message without controls');
+    const seen = visibleText(final);
+    assert.match(seen, new RegExp(`<@${ALICE}>`));
+    assert.match(seen, /CSV/);
+    assert.match(seen, /web, android|web.*android/s);
+    assert.deepEqual(h.slack.failures, []);
   });
-}
+
+  test('submit with an answer missing writes nothing and tells the person which question', async () => {
+    const run = h.runDir('run-missing');
+    await writeQuestionFile(run, 1, sampleBatch(1));
+    const posted = await waitFor(() => channelMessages(h.slack)[0], 'batch message');
+    const submit = findElement(posted.blocks, 'o7.submit');
+    await h.slack.clickButton({ channel: CHANNEL, ts: posted.ts, ...ids(submit), user: ALICE });
+    const notice = await waitFor(() => h.slack.ephemerals(ALICE)[0], 'ephemeral notice');
+    assert.match(notice.text, /Output format\?/);
+    assert.deepEqual(await readdir(path.join(run, 'qa')), ['q-out-001.json']);
+  });
+});
 
 function ids(e: { blockId: string; actionId: string }) {
   return { blockId: e.blockId, actionId: e.actionId };

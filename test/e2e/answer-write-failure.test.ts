@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, test } from 'node:test';
 import { FileWriteError } from '../../src/fs/file-write-error.js';
@@ -11,11 +11,12 @@ import {
   elementsOf,
   findElement,
   type Harness,
-  type Mode,
   startRelayHarness,
   visibleText,
 } from '../support/relay-harness.js';
-import { waitFor, writeQuestionFile } from '../support/temp-dir.js';
+import { writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
+import { answerFile, E2E_MODE } from './relay-steps.js';
 
 const BATCH = {
   seq: 1,
@@ -29,92 +30,87 @@ const BATCH = {
   ],
 };
 
-for (const mode of ['socket', 'http'] as Mode[]) {
-  describe(`an answer file that cannot be written (${mode} mode)`, () => {
-    let h: Harness;
-    afterEach(async () => {
-      await h.stop();
-    });
-
-    test('the message says so, the answers are kept, and Submit works once the disk is back', async () => {
-      let failures = 1;
-      h = await startRelayHarness(mode, {
-        start: {
-          // The disk refuses the first write, the way a full or read-only disk would.
-          publish: async (dir, name, content) => {
-            if (failures > 0) {
-              failures -= 1;
-              const cause = Object.assign(new Error('ENOSPC: no space left on device'), {
-                code: 'ENOSPC',
-              });
-              throw new FileWriteError('writing', path.join(dir, name), cause);
-            }
-            return publishFileNoClobber(dir, name, content);
-          },
-        },
-      });
-      const run = h.runDir('run-disk');
-      await writeQuestionFile(run, 1, BATCH);
-      const posted = await waitFor(() => channelMessages(h.slack)[0], 'batch message');
-      const ts = posted.ts;
-      const current = () => h.slack.message(CHANNEL, ts) ?? posted;
-      const choose = findElement(current().blocks, 'o7.choose');
-      await h.slack.selectOption({
-        channel: CHANNEL,
-        ts,
-        blockId: choose.blockId,
-        actionId: choose.actionId,
-        user: ALICE,
-        value: '1',
-      });
-      const submit = findElement(current().blocks, 'o7.submit');
-      await h.slack.clickButton({
-        channel: CHANNEL,
-        ts,
-        blockId: submit.blockId,
-        actionId: submit.actionId,
-        user: ALICE,
-      });
-
-      const notice = await waitFor(() => h.slack.ephemerals(ALICE)[0], 'failure notice');
-      assert.match(notice.text, /could not be written/);
-      assert.match(notice.text, /no space left on device/);
-      assert.match(notice.text, /press Submit again/);
-      await waitFor(
-        () => /no space left on device/.test(visibleText(current())),
-        'failure shown in the message',
-      );
-      assert.deepEqual(
-        await readdir(path.join(run, 'qa')),
-        ['q-out-001.json'],
-        'nothing written, no temp file left',
-      );
-      assert.ok(
-        elementsOf(current().blocks).some((e) => e.actionId === 'o7.submit'),
-        'Submit is still there',
-      );
-
-      const again = findElement(current().blocks, 'o7.submit');
-      await h.slack.clickButton({
-        channel: CHANNEL,
-        ts,
-        blockId: again.blockId,
-        actionId: again.actionId,
-        user: ALICE,
-      });
-      const written = await waitFor(async () => {
-        const names = await readdir(path.join(run, 'qa'));
-        if (!names.includes('q-answers-001.json')) return undefined;
-        return readFile(path.join(run, 'qa', 'q-answers-001.json'), 'utf8');
-      }, 'answer file');
-      assert.equal(
-        JSON.parse(written).answers[0].answer,
-        'prod',
-        'the choice made before the failure was kept',
-      );
-      await waitFor(() => elementsOf(current().blocks).length === 0, 'final message');
-      assert.doesNotMatch(visibleText(current()), /no space left/);
-      assert.deepEqual(h.slack.failures, []);
-    });
+const mode = E2E_MODE;
+describe(`an answer file that cannot be written (${mode} mode)`, () => {
+  let h: Harness;
+  afterEach(async () => {
+    await h.stop();
   });
-}
+
+  test('the message says so, the answers are kept, and Submit works once the disk is back', async () => {
+    let failures = 1;
+    h = await startRelayHarness(mode, {
+      start: {
+        // The disk refuses the first write, the way a full or read-only disk would.
+        publish: async (dir, name, content) => {
+          if (failures > 0) {
+            failures -= 1;
+            const cause = Object.assign(new Error('ENOSPC: no space left on device'), {
+              code: 'ENOSPC',
+            });
+            throw new FileWriteError('writing', path.join(dir, name), cause);
+          }
+          return publishFileNoClobber(dir, name, content);
+        },
+      },
+    });
+    const run = h.runDir('run-disk');
+    await writeQuestionFile(run, 1, BATCH);
+    const posted = await waitFor(() => channelMessages(h.slack)[0], 'batch message');
+    const ts = posted.ts;
+    const current = () => h.slack.message(CHANNEL, ts) ?? posted;
+    const choose = findElement(current().blocks, 'o7.choose');
+    await h.slack.selectOption({
+      channel: CHANNEL,
+      ts,
+      blockId: choose.blockId,
+      actionId: choose.actionId,
+      user: ALICE,
+      value: '1',
+    });
+    const submit = findElement(current().blocks, 'o7.submit');
+    await h.slack.clickButton({
+      channel: CHANNEL,
+      ts,
+      blockId: submit.blockId,
+      actionId: submit.actionId,
+      user: ALICE,
+    });
+
+    const notice = await waitFor(() => h.slack.ephemerals(ALICE)[0], 'failure notice');
+    assert.match(notice.text, /could not be written/);
+    assert.match(notice.text, /no space left on device/);
+    assert.match(notice.text, /press Submit again/);
+    await waitFor(
+      () => /no space left on device/.test(visibleText(current())),
+      'failure shown in the message',
+    );
+    assert.deepEqual(
+      await readdir(path.join(run, 'qa')),
+      ['q-out-001.json'],
+      'nothing written, no temp file left',
+    );
+    assert.ok(
+      elementsOf(current().blocks).some((e) => e.actionId === 'o7.submit'),
+      'Submit is still there',
+    );
+
+    const again = findElement(current().blocks, 'o7.submit');
+    await h.slack.clickButton({
+      channel: CHANNEL,
+      ts,
+      blockId: again.blockId,
+      actionId: again.actionId,
+      user: ALICE,
+    });
+    const written = await answerFile(run);
+    assert.equal(
+      (written.answers as { answer: unknown }[])[0]?.answer,
+      'prod',
+      'the choice made before the failure was kept',
+    );
+    await waitFor(() => elementsOf(current().blocks).length === 0, 'final message');
+    assert.doesNotMatch(visibleText(current()), /no space left/);
+    assert.deepEqual(h.slack.failures, []);
+  });
+});

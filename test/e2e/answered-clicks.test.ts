@@ -1,36 +1,32 @@
 // Clicks on a batch that is already answered, on every kind of element the relay renders:
 // nothing changes, and the person is told privately why.
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { FakeSlack } from '../support/fake-slack/index.js';
 import {
   ALICE,
   CHANNEL,
   type FoundElement,
   findElement,
-  type Harness,
-  type Mode,
-  startRelayHarness,
   visibleText,
 } from '../support/relay-harness.js';
+import { waitFor } from '../support/wait.js';
 import {
-  AFTER_BACKOFF_MS,
   batchElements,
+  choose,
   current,
+  E2E_MODE,
   expectedAnswerFile,
   hasNoControls,
   holdMessageUpdates,
   ids,
   nextEphemeral,
-  pickMany,
-  pickOne,
   pressSubmit,
   pressYesNo,
   publishRun,
   qaNames,
   readAnswerFile,
-  until,
+  relayPerTest,
   waitForAnswerFile,
   waitForBatchMessage,
   waitForMessage,
@@ -107,154 +103,135 @@ async function actOn(slack: FakeSlack, e: FoundElement & { ts: string }): Promis
   }
 }
 
-for (const mode of ['socket', 'http'] as Mode[]) {
-  describe(`clicks on an answered batch (${mode} mode)`, () => {
-    let h: Harness;
-    beforeEach(async () => {
-      h = await startRelayHarness(mode);
+const mode = E2E_MODE;
+describe(`clicks on an answered batch (${mode} mode)`, () => {
+  const h = relayPerTest();
+
+  test('every element kind, and one-tap buttons: nothing changes and an ephemeral says it is answered', async () => {
+    const run = h.runDir('run-kinds');
+    await publishRun(run, {
+      'q-out-001.json': EVERY_KIND,
+      'q-out-002.json': ONE_TAP,
     });
-    afterEach(async () => {
-      await h.stop();
+    const top = await waitForBatchMessage(h.slack, 'run-kinds', 1);
+    const batch = await waitFor(() => {
+      const [m] = h.slack.messages(CHANNEL);
+      return m && m.replies.length === 2 && m;
+    }, 'the batch continued in two thread replies');
+    const [textReply, lastReply] = batch.replies.map((r) => r.ts) as [string, string];
+    const kinds = batchElements(h.slack, batch).map((e) => e.type);
+    for (const kind of [
+      'radio_buttons',
+      'checkboxes',
+      'static_select',
+      'multi_static_select',
+      'external_select',
+      'multi_external_select',
+      'button',
+    ]) {
+      assert.ok(kinds.includes(kind), `the batch has a ${kind}`);
+    }
+    const actionKinds = batchElements(h.slack, batch).map((e) => e.actionId.split(':')[0]);
+    for (const kind of ['o7.show-preview', 'o7.show-options', 'o7.free-write', 'o7.submit']) {
+      assert.ok(actionKinds.includes(kind), `the batch has ${kind}`);
+    }
+
+    await choose(h.slack, top.ts, 0, [1]);
+    await choose(h.slack, top.ts, 1, [2, 0]);
+    await choose(h.slack, top.ts, 2, [4]);
+    await choose(h.slack, top.ts, 3, [11, 0]);
+    const ext = findElement(current(h.slack, top.ts).blocks, 'o7.choose:4');
+    const cities = await h.slack.suggest({
+      channel: CHANNEL,
+      ts: top.ts,
+      ...ids(ext),
+      user: ALICE,
+      value: 'city 10',
     });
-
-    test('every element kind, and one-tap buttons: nothing changes and an ephemeral says it is answered', async () => {
-      const run = h.runDir('run-kinds');
-      await publishRun(path.join(h.root, 'staging'), run, {
-        'q-out-001.json': EVERY_KIND,
-        'q-out-002.json': ONE_TAP,
-      });
-      const top = await waitForBatchMessage(h.slack, 'run-kinds', 1);
-      const batch = await until(() => {
-        const [m] = h.slack.messages(CHANNEL);
-        return m && m.replies.length === 2 && m;
-      }, 'the batch continued in two thread replies');
-      const [textReply, lastReply] = batch.replies.map((r) => r.ts) as [string, string];
-      const kinds = batchElements(h.slack, batch).map((e) => e.type);
-      for (const kind of [
-        'radio_buttons',
-        'checkboxes',
-        'static_select',
-        'multi_static_select',
-        'external_select',
-        'multi_external_select',
-        'button',
-      ]) {
-        assert.ok(kinds.includes(kind), `the batch has a ${kind}`);
-      }
-      const actionKinds = batchElements(h.slack, batch).map((e) => e.actionId.split(':')[0]);
-      for (const kind of ['o7.show-preview', 'o7.show-options', 'o7.free-write', 'o7.submit']) {
-        assert.ok(actionKinds.includes(kind), `the batch has ${kind}`);
-      }
-
-      await pickOne(h.slack, top.ts, 0, 1);
-      await pickMany(h.slack, top.ts, 1, [2, 0]);
-      await pickOne(h.slack, top.ts, 2, 4);
-      await pickMany(h.slack, top.ts, 3, [11, 0]);
-      const ext = findElement(current(h.slack, top.ts).blocks, 'o7.choose:4');
-      const cities = await h.slack.suggest({
-        channel: CHANNEL,
-        ts: top.ts,
-        ...ids(ext),
-        user: ALICE,
-        value: 'city 10',
-      });
-      assert.ok(
-        cities.options.some((o) => o.value === '99'),
-        'City 100 is offered',
-      );
-      await pickOne(h.slack, top.ts, 4, 99);
-      const multiExt = findElement(current(h.slack, top.ts).blocks, 'o7.choose-many:5');
-      await h.slack.suggest({
-        channel: CHANNEL,
-        ts: top.ts,
-        ...ids(multiExt),
-        user: ALICE,
-        value: 'lib 7',
-      });
-      await pickMany(h.slack, top.ts, 5, [6, 69]);
-      await pressYesNo(h.slack, top.ts, 6, false);
-      await writeFreeText(h.slack, textReply, 7, 'Line one\nline <two> & more');
-      await pickOne(h.slack, lastReply, 8, 3);
-
-      const hold = holdMessageUpdates(h.slack);
-      await pressSubmit(h.slack, lastReply);
-      const expected = expectedAnswerFile(EVERY_KIND, {
-        radio: 'b',
-        boxes: ['a', 'c'],
-        select: 'Colour 5',
-        multi: ['Tag 1', 'Tag 12'],
-        ext: 'City 100',
-        multiext: ['Lib 7', 'Lib 70'],
-        yn: false,
-        text: 'Line one\nline <two> & more',
-        long: LONG_OPTIONS[3],
-      });
-      assert.equal(await waitForAnswerFile(run, 1), expected);
-      await hold.waitRefused();
-
-      // Slack has not taken the final edit yet: people still see every control of batch 1,
-      // the team controls (I'm on it, Hand off) included.
-      const stale = batchElements(h.slack, batch);
-      assert.equal(stale.length, 15);
-      let seen = h.slack.ephemerals(ALICE).length;
-      for (const element of stale) {
-        await actOn(h.slack, element);
-        const notice = await nextEphemeral(h.slack, ALICE, seen++);
-        assert.match(
-          notice.text,
-          /already answered; nothing was changed/,
-          `${element.actionId} (${element.type})`,
-        );
-      }
-      assert.deepEqual(h.slack.views(ALICE), [], 'no modal opens on an answered batch');
-      assert.equal(await readAnswerFile(run, 1), expected);
-      assert.deepEqual(await qaNames(run), [
-        'q-answers-001.json',
-        'q-out-001.json',
-        'q-out-002.json',
-      ]);
-
-      await hold.release();
-      const final = await waitForMessage(
-        h.slack,
-        top.ts,
-        hasNoControls,
-        'batch 1 final',
-        AFTER_BACKOFF_MS,
-      );
-      for (const reply of [textReply, lastReply]) {
-        await waitForMessage(h.slack, reply, hasNoControls, `reply ${reply} final`);
-      }
-      const shown = visibleText(final);
-      assert.match(shown, new RegExp(`Answered by <@${ALICE}>`));
-      assert.match(shown, />b\n/, 'the answers given, not the later clicks');
-      assert.match(shown, />Colour 5/);
-
-      // Batch 2 is one yes-no question: a tap answers it; taps after that are refused.
-      const tap = await waitForBatchMessage(h.slack, 'run-kinds', 2, AFTER_BACKOFF_MS);
-      const yes = findElement(tap.blocks, 'o7.one-tap:0:yes');
-      const no = findElement(tap.blocks, 'o7.one-tap:0:no');
-      const holdTap = holdMessageUpdates(h.slack);
-      await h.slack.clickButton({ channel: CHANNEL, ts: tap.ts, ...ids(yes), user: ALICE });
-      const oneTapAnswers = expectedAnswerFile(ONE_TAP, { deploy: true });
-      assert.equal(await waitForAnswerFile(run, 2), oneTapAnswers);
-      await holdTap.waitRefused();
-      for (const button of [no, yes]) {
-        await h.slack.clickButton({ channel: CHANNEL, ts: tap.ts, ...ids(button), user: ALICE });
-        const notice = await nextEphemeral(h.slack, ALICE, seen++);
-        assert.match(notice.text, /already answered; nothing was changed/);
-      }
-      assert.equal(await readAnswerFile(run, 2), oneTapAnswers);
-      await holdTap.release();
-      const tapped = await waitForMessage(
-        h.slack,
-        tap.ts,
-        hasNoControls,
-        'batch 2 final',
-        AFTER_BACKOFF_MS,
-      );
-      assert.match(visibleText(tapped), /\*Answer:\*\n>Yes/);
-      assert.deepEqual(h.slack.failures, []);
+    assert.ok(
+      cities.options.some((o) => o.value === '99'),
+      'City 100 is offered',
+    );
+    await choose(h.slack, top.ts, 4, [99]);
+    const multiExt = findElement(current(h.slack, top.ts).blocks, 'o7.choose-many:5');
+    await h.slack.suggest({
+      channel: CHANNEL,
+      ts: top.ts,
+      ...ids(multiExt),
+      user: ALICE,
+      value: 'lib 7',
     });
+    await choose(h.slack, top.ts, 5, [6, 69]);
+    await pressYesNo(h.slack, top.ts, 6, false);
+    await writeFreeText(h.slack, textReply, 7, 'Line one\nline <two> & more');
+    await choose(h.slack, lastReply, 8, [3]);
+
+    const hold = holdMessageUpdates(h.slack);
+    await pressSubmit(h.slack, lastReply);
+    const expected = expectedAnswerFile(EVERY_KIND, {
+      radio: 'b',
+      boxes: ['a', 'c'],
+      select: 'Colour 5',
+      multi: ['Tag 1', 'Tag 12'],
+      ext: 'City 100',
+      multiext: ['Lib 7', 'Lib 70'],
+      yn: false,
+      text: 'Line one\nline <two> & more',
+      long: LONG_OPTIONS[3],
+    });
+    assert.equal(await waitForAnswerFile(run, 1), expected);
+    await hold.waitRefused();
+
+    // Slack has not taken the final edit yet: people still see every control of batch 1,
+    // the team controls (I'm on it, Hand off) included.
+    const stale = batchElements(h.slack, batch);
+    assert.equal(stale.length, 15);
+    let seen = h.slack.ephemerals(ALICE).length;
+    for (const element of stale) {
+      await actOn(h.slack, element);
+      const notice = await nextEphemeral(h.slack, ALICE, seen++);
+      assert.match(
+        notice.text,
+        /already answered; nothing was changed/,
+        `${element.actionId} (${element.type})`,
+      );
+    }
+    assert.deepEqual(h.slack.views(ALICE), [], 'no modal opens on an answered batch');
+    assert.equal(await readAnswerFile(run, 1), expected);
+    assert.deepEqual(await qaNames(run), [
+      'q-answers-001.json',
+      'q-out-001.json',
+      'q-out-002.json',
+    ]);
+
+    await hold.release();
+    const final = await waitForMessage(h.slack, top.ts, hasNoControls, 'batch 1 final');
+    for (const reply of [textReply, lastReply]) {
+      await waitForMessage(h.slack, reply, hasNoControls, `reply ${reply} final`);
+    }
+    const shown = visibleText(final);
+    assert.match(shown, new RegExp(`Answered by <@${ALICE}>`));
+    assert.match(shown, />b\n/, 'the answers given, not the later clicks');
+    assert.match(shown, />Colour 5/);
+
+    // Batch 2 is one yes-no question: a tap answers it; taps after that are refused.
+    const tap = await waitForBatchMessage(h.slack, 'run-kinds', 2);
+    const yes = findElement(tap.blocks, 'o7.one-tap:0:yes');
+    const no = findElement(tap.blocks, 'o7.one-tap:0:no');
+    const holdTap = holdMessageUpdates(h.slack);
+    await h.slack.clickButton({ channel: CHANNEL, ts: tap.ts, ...ids(yes), user: ALICE });
+    const oneTapAnswers = expectedAnswerFile(ONE_TAP, { deploy: true });
+    assert.equal(await waitForAnswerFile(run, 2), oneTapAnswers);
+    await holdTap.waitRefused();
+    for (const button of [no, yes]) {
+      await h.slack.clickButton({ channel: CHANNEL, ts: tap.ts, ...ids(button), user: ALICE });
+      const notice = await nextEphemeral(h.slack, ALICE, seen++);
+      assert.match(notice.text, /already answered; nothing was changed/);
+    }
+    assert.equal(await readAnswerFile(run, 2), oneTapAnswers);
+    await holdTap.release();
+    const tapped = await waitForMessage(h.slack, tap.ts, hasNoControls, 'batch 2 final');
+    assert.match(visibleText(tapped), /\*Answer:\*\n>Yes/);
+    assert.deepEqual(h.slack.failures, []);
   });
-}
+});

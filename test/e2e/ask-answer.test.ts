@@ -8,28 +8,20 @@ import {
   rateLimitQuestion,
   reposQuestion,
 } from '../core/envelope/envelope-samples.js';
+import { ALICE, elementsOf, type Harness, startRelayHarness } from '../support/relay-harness.js';
+import { waitFor } from '../support/wait.js';
+import { askDir, exitCodeOf, spawnAsk } from './ask-process.js';
 import {
-  ALICE,
-  elementsOf,
-  type Harness,
-  type Mode,
-  startRelayHarness,
-} from '../support/relay-harness.js';
-import { waitFor } from '../support/temp-dir.js';
-import {
-  answerOf,
-  askDir,
+  answerFile,
   askMessage,
-  exitCodeOf,
-  now,
-  pick,
-  press,
-  qaFilesOf,
+  choose,
+  click,
+  current,
+  E2E_MODE,
+  qaFiles,
   saveFollowUp,
-  spawnAsk,
-  tick,
   waitForText,
-} from './ask-session.js';
+} from './relay-steps.js';
 
 /** An agent's final message ending with an envelope of these questions, then a summary block. */
 const finalMessage = (questions: unknown[]) =>
@@ -53,68 +45,68 @@ function assertHealthy(h: Harness) {
   );
 }
 
-for (const mode of ['socket', 'http'] as Mode[]) {
-  describe(`ask: one question answered (${mode} mode)`, () => {
-    let h: Harness;
-    beforeEach(async () => {
-      h = await startRelayHarness(mode);
-    });
-    afterEach(async () => {
-      try {
-        assertHealthy(h);
-      } finally {
-        await h.stop();
-      }
-    });
-
-    test('shows header, every description and Other…, and prints the resume message', async () => {
-      const ask = spawnAsk(h.config.stateDir, h.root, finalMessage([rateLimitQuestion]));
-      const posted = await askMessage(h.slack);
-      const seen = JSON.stringify(posted.blocks);
-      assert.match(seen, /\*Rate limit\*/, 'the header as a label');
-      for (const option of rateLimitQuestion.options) {
-        assert.ok(seen.includes(option.description), option.description);
-      }
-      assert.ok(seen.includes('None of these: type your own answer.'));
-      const radio = elementsOf(posted.blocks).find((e) => e.actionId === 'o7.choose:0');
-      assert.ok(radio);
-      const labels = (radio.element.options as { text: { text: string } }[]).map(
-        (o) => o.text.text,
-      );
-      assert.deepEqual(labels, [
-        'Token bucket per IP (Recommended)',
-        'Sliding window per IP',
-        'No limit on unauthenticated path',
-        OTHER_OPTION,
-      ]);
-      assert.deepEqual(controls(posted.blocks), [
-        'radio_buttons o7.choose:0',
-        'button o7.submit',
-        'button o7.cancel',
-        'button o7.claim',
-        'button o7.hand-off',
-      ]);
-
-      await pick(h.slack, posted.ts, 0, 0);
-      await press(h.slack, posted.ts, 'o7.submit');
-      assert.equal(await exitCodeOf(ask), 0, ask.stderr());
-      assert.equal(ask.stdout(), 'Rate limit: Token bucket per IP (Recommended)\n');
-
-      const dir = await askDir(h.config.stateDir);
-      const answers = await answerOf(dir);
-      assert.deepEqual(answers.followUpText, {});
-      assert.deepEqual(
-        (answers.answers as { answer: unknown }[]).map((a) => a.answer),
-        ['Token bucket per IP (Recommended)'],
-      );
-      await waitFor(() => elementsOf(now(h.slack, posted.ts).blocks).length === 0, 'final message');
-      assert.match(
-        JSON.stringify(now(h.slack, posted.ts).blocks),
-        new RegExp(`Answered by <@${ALICE}>`),
-      );
-    });
+const mode = E2E_MODE;
+describe(`ask: one question answered (${mode} mode)`, () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await startRelayHarness(mode);
   });
-}
+  afterEach(async () => {
+    try {
+      assertHealthy(h);
+    } finally {
+      await h.stop();
+    }
+  });
+
+  test('shows header, every description and Other…, and prints the resume message', async () => {
+    const ask = spawnAsk(h.config.stateDir, h.root, finalMessage([rateLimitQuestion]));
+    const posted = await askMessage(h.slack);
+    const seen = JSON.stringify(posted.blocks);
+    assert.match(seen, /\*Rate limit\*/, 'the header as a label');
+    for (const option of rateLimitQuestion.options) {
+      assert.ok(seen.includes(option.description), option.description);
+    }
+    assert.ok(seen.includes('None of these: type your own answer.'));
+    const radio = elementsOf(posted.blocks).find((e) => e.actionId === 'o7.choose:0');
+    assert.ok(radio);
+    const labels = (radio.element.options as { text: { text: string } }[]).map((o) => o.text.text);
+    assert.deepEqual(labels, [
+      'Token bucket per IP (Recommended)',
+      'Sliding window per IP',
+      'No limit on unauthenticated path',
+      OTHER_OPTION,
+    ]);
+    assert.deepEqual(controls(posted.blocks), [
+      'radio_buttons o7.choose:0',
+      'button o7.submit',
+      'button o7.cancel',
+      'button o7.claim',
+      'button o7.hand-off',
+    ]);
+
+    await choose(h.slack, posted.ts, 0, [0]);
+    await click(h.slack, posted.ts, 'o7.submit');
+    assert.equal(await exitCodeOf(ask), 0, ask.stderr());
+    assert.equal(ask.stdout(), 'Rate limit: Token bucket per IP (Recommended)\n');
+
+    const dir = await askDir(h.config.stateDir);
+    const answers = await answerFile(dir);
+    assert.deepEqual(answers.followUpText, {});
+    assert.deepEqual(
+      (answers.answers as { answer: unknown }[]).map((a) => a.answer),
+      ['Token bucket per IP (Recommended)'],
+    );
+    await waitFor(
+      () => elementsOf(current(h.slack, posted.ts).blocks).length === 0,
+      'final message',
+    );
+    assert.match(
+      JSON.stringify(current(h.slack, posted.ts).blocks),
+      new RegExp(`Answered by <@${ALICE}>`),
+    );
+  });
+});
 
 describe('ask (socket mode)', () => {
   let h: Harness;
@@ -137,11 +129,11 @@ describe('ask (socket mode)', () => {
       elementsOf(posted.blocks).filter((e) => e.actionId.startsWith('o7.choose')).length,
       4,
     );
-    await pick(h.slack, posted.ts, 0, 1);
-    await pick(h.slack, posted.ts, 1, 0);
-    await tick(h.slack, posted.ts, 2, [0, 2]);
-    await pick(h.slack, posted.ts, 3, 0);
-    await press(h.slack, posted.ts, 'o7.submit');
+    await choose(h.slack, posted.ts, 0, [1]);
+    await choose(h.slack, posted.ts, 1, [0]);
+    await choose(h.slack, posted.ts, 2, [0, 2]);
+    await choose(h.slack, posted.ts, 3, [0]);
+    await click(h.slack, posted.ts, 'o7.submit');
     assert.equal(await exitCodeOf(ask), 0, ask.stderr());
     assert.equal(
       ask.stdout(),
@@ -165,8 +157,8 @@ describe('ask (socket mode)', () => {
     const seen = JSON.stringify(posted.blocks);
     assert.ok(seen.includes('Question number 4?'));
     assert.ok(!seen.includes('Question number 5?'), 'the fifth question is not shown');
-    for (const q of [0, 1, 2, 3]) await pick(h.slack, posted.ts, q, 0);
-    await press(h.slack, posted.ts, 'o7.submit');
+    for (const q of [0, 1, 2, 3]) await choose(h.slack, posted.ts, q, [0]);
+    await click(h.slack, posted.ts, 'o7.submit');
     assert.equal(await exitCodeOf(ask), 0, ask.stderr());
     assert.equal(
       ask.stdout(),
@@ -188,17 +180,17 @@ describe('ask (socket mode)', () => {
       finalMessage([rateLimitQuestion, channelsQuestion]),
     );
     const posted = await askMessage(h.slack);
-    await pick(h.slack, posted.ts, 0, 3); // Other…
+    await choose(h.slack, posted.ts, 0, [3]); // Other…
     await saveFollowUp(h.slack, 'Leaky bucket <at> the edge & log');
     await waitForText(h.slack, posted.ts, 'Leaky bucket &lt;at&gt; the edge &amp; log');
     assert.ok(
-      controls(now(h.slack, posted.ts).blocks).includes('button o7.follow-up:0'),
+      controls(current(h.slack, posted.ts).blocks).includes('button o7.follow-up:0'),
       'Edit text',
     );
-    await tick(h.slack, posted.ts, 1, [1, 3]); // Slack and Other…
+    await choose(h.slack, posted.ts, 1, [1, 3]); // Slack and Other…
     await saveFollowUp(h.slack, 'SMS to on-call');
     await waitForText(h.slack, posted.ts, 'SMS to on-call');
-    await press(h.slack, posted.ts, 'o7.submit');
+    await click(h.slack, posted.ts, 'o7.submit');
     assert.equal(await exitCodeOf(ask), 0, ask.stderr());
     assert.equal(
       ask.stdout(),
@@ -208,19 +200,19 @@ describe('ask (socket mode)', () => {
         '',
       ].join('\n'),
     );
-    const answers = await answerOf(await askDir(h.config.stateDir));
+    const answers = await answerFile(await askDir(h.config.stateDir));
     assert.deepEqual(answers.followUpText, {
       q1: 'Leaky bucket <at> the edge & log',
       q2: 'SMS to on-call',
     });
-    const final = JSON.stringify(now(h.slack, posted.ts).blocks);
+    const final = JSON.stringify(current(h.slack, posted.ts).blocks);
     assert.ok(final.includes('SMS to on-call'), 'the final message shows the typed text');
   });
 
   test('an option promising a follow-up asks for its text, which can be edited, before submitting', async () => {
     const ask = spawnAsk(h.config.stateDir, h.root, finalMessage([reposQuestion]));
     const posted = await askMessage(h.slack);
-    await pick(h.slack, posted.ts, 0, 1); // Multi-repo
+    await choose(h.slack, posted.ts, 0, [1]); // Multi-repo
     const modal = await waitFor(
       () => h.slack.views(ALICE).find((v) => v.callback_id === 'o7.follow-up'),
       'the follow-up modal',
@@ -233,7 +225,7 @@ describe('ask (socket mode)', () => {
     );
     await saveFollowUp(h.slack, 'web: /abs/web');
     await waitForText(h.slack, posted.ts, 'web: /abs/web');
-    await press(h.slack, posted.ts, 'o7.follow-up:0'); // Edit text
+    await click(h.slack, posted.ts, 'o7.follow-up:0'); // Edit text
     const editing = await waitFor(
       () => h.slack.views(ALICE).find((v) => v.callback_id === 'o7.follow-up' && v.id !== modal.id),
       'the modal opened again',
@@ -241,7 +233,7 @@ describe('ask (socket mode)', () => {
     assert.ok(JSON.stringify(editing.blocks).includes('web: /abs/web'), 'holds the text so far');
     await saveFollowUp(h.slack, 'web: /abs/web\napi: /abs/api');
     await waitForText(h.slack, posted.ts, 'api: /abs/api');
-    await press(h.slack, posted.ts, 'o7.submit');
+    await click(h.slack, posted.ts, 'o7.submit');
     assert.equal(await exitCodeOf(ask), 0, ask.stderr());
     assert.equal(
       ask.stdout(),
@@ -258,25 +250,25 @@ describe('ask (socket mode)', () => {
       finalMessage([rateLimitQuestion, reposQuestion]),
     );
     const posted = await askMessage(h.slack);
-    await pick(h.slack, posted.ts, 0, 0);
-    await pick(h.slack, posted.ts, 1, 1); // Multi-repo: the modal opens…
+    await choose(h.slack, posted.ts, 0, [0]);
+    await choose(h.slack, posted.ts, 1, [1]); // Multi-repo: the modal opens…
     const modal = await waitFor(
       () => h.slack.views(ALICE).find((v) => v.callback_id === 'o7.follow-up'),
       'the follow-up modal',
     );
     await h.slack.closeView({ viewId: String(modal.id), user: ALICE }); // …and is closed unsaved
     await waitForText(h.slack, posted.ts, 'Add text');
-    await press(h.slack, posted.ts, 'o7.submit');
+    await click(h.slack, posted.ts, 'o7.submit');
     const notice = await waitFor(() => h.slack.ephemerals(ALICE)[0], 'the refusal');
     assert.match(notice.text, /Question 2 \("Does this topic span more than one repository\?"\)/);
     assert.match(notice.text, /"Multi-repo" needs text/);
     const dir = await askDir(h.config.stateDir);
-    assert.deepEqual(await qaFilesOf(dir), ['q-out-001.json'], 'no answer file');
+    assert.deepEqual(await qaFiles(dir), ['q-out-001.json'], 'no answer file');
 
-    await press(h.slack, posted.ts, 'o7.follow-up:1'); // Add text
+    await click(h.slack, posted.ts, 'o7.follow-up:1'); // Add text
     await saveFollowUp(h.slack, 'api: /abs/api');
     await waitForText(h.slack, posted.ts, 'api: /abs/api');
-    await press(h.slack, posted.ts, 'o7.submit');
+    await click(h.slack, posted.ts, 'o7.submit');
     assert.equal(await exitCodeOf(ask), 0, ask.stderr());
     assert.equal(
       ask.stdout(),
@@ -292,15 +284,15 @@ describe('ask (socket mode)', () => {
   test('Cancel closes the batch as cancelled: ask exits 5 and no answer file is written', async () => {
     const ask = spawnAsk(h.config.stateDir, h.root, finalMessage([rateLimitQuestion]));
     const posted = await askMessage(h.slack);
-    await pick(h.slack, posted.ts, 0, 1);
-    await press(h.slack, posted.ts, 'o7.cancel');
+    await choose(h.slack, posted.ts, 0, [1]);
+    await click(h.slack, posted.ts, 'o7.cancel');
     assert.equal(await exitCodeOf(ask), 5, ask.stderr());
     assert.equal(ask.stdout(), '');
     assert.match(ask.stderr(), new RegExp(`cancelled in Slack by ${ALICE}`));
     const dir = await askDir(h.config.stateDir);
-    assert.deepEqual(await qaFilesOf(dir), ['q-out-001.json']);
+    assert.deepEqual(await qaFiles(dir), ['q-out-001.json']);
     const final = await waitFor(() => {
-      const m = now(h.slack, posted.ts);
+      const m = current(h.slack, posted.ts);
       return elementsOf(m.blocks).length === 0 ? m : undefined;
     }, 'the cancelled message');
     assert.match(JSON.stringify(final.blocks), new RegExp(`Cancelled by <@${ALICE}>`));
@@ -317,9 +309,9 @@ describe('ask (socket mode)', () => {
     assert.match(ask.stderr(), /No answer within 5s; the questions were withdrawn from Slack\./);
     assert.equal(ask.stdout(), '');
     const dir = await askDir(h.config.stateDir);
-    assert.deepEqual(await qaFilesOf(dir), []);
+    assert.deepEqual(await qaFiles(dir), []);
     const final = await waitFor(() => {
-      const m = now(h.slack, posted.ts);
+      const m = current(h.slack, posted.ts);
       return elementsOf(m.blocks).length === 0 ? m : undefined;
     }, 'the withdrawn message');
     assert.match(JSON.stringify(final.blocks), /Withdrawn by the agent/);

@@ -7,8 +7,10 @@ import { findEnvelope } from '../../src/core/envelope/find-envelope.js';
 import { LOCK_FILE_NAME } from '../../src/store/state-dir-lock.js';
 import { jsonBlock, rateLimitQuestion } from '../core/envelope/envelope-samples.js';
 import { spawnRelay } from '../support/spawn-relay.js';
-import { makeTempDir, waitFor } from '../support/temp-dir.js';
-import { askDir, exitCodeOf, qaFilesOf, spawnAsk } from './ask-session.js';
+import { makeTempDir } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
+import { askDir, exitCodeOf, spawnAsk } from './ask-process.js';
+import { qaFiles } from './relay-steps.js';
 
 const MALFORMED = [
   'Two questions for you.',
@@ -97,12 +99,12 @@ describe('ask without a relay, or with nothing to ask', () => {
     await writeFile(path.join(stateDir, LOCK_FILE_NAME), `${process.pid}\n`);
     const ask = spawnAsk(stateDir, root, VALID);
     const dir = await askDir(stateDir);
-    await waitFor(async () => (await qaFilesOf(dir)).includes('q-out-001.json'), 'the q-out file');
-    await waitFor(() => ask.stderr().includes('waiting for an answer'), 'ask waiting', 20_000);
+    await waitFor(async () => (await qaFiles(dir)).includes('q-out-001.json'), 'the q-out file');
+    await waitFor(() => ask.stderr().includes('waiting for an answer'), 'ask waiting');
     ask.child.kill('SIGTERM');
     assert.equal(await exitCodeOf(ask), 5);
     assert.match(ask.stderr(), /Stopped by SIGTERM; the questions were withdrawn from Slack\./);
-    assert.deepEqual(await qaFilesOf(dir), []);
+    assert.deepEqual(await qaFiles(dir), []);
   });
 
   test('bad arguments and unreadable files are usage errors (exit 2)', async () => {

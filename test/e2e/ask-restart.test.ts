@@ -1,59 +1,34 @@
 import assert from 'node:assert/strict';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { jsonBlock, rateLimitQuestion, reposQuestion } from '../core/envelope/envelope-samples.js';
-import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
 import { BOB } from '../support/relay-harness.js';
-import { type RelayProcess, spawnRelayFor } from '../support/spawn-relay.js';
-import { makeTempDir } from '../support/temp-dir.js';
-import {
-  askMessage,
-  exitCodeOf,
-  pick,
-  press,
-  saveFollowUp,
-  spawnAsk,
-  waitForText,
-} from './ask-session.js';
+import { type RelayProcess, relayProcessPerTest, spawnRelayFor } from '../support/spawn-relay.js';
+import { exitCodeOf, spawnAsk } from './ask-process.js';
+import { askMessage, choose, click, saveFollowUp, waitForText } from './relay-steps.js';
 
 describe('ask across a relay crash', () => {
-  let slack: FakeSlack;
-  let root: string;
-  let cleanup: () => Promise<void>;
-  let relay: RelayProcess | undefined;
+  const fx = relayProcessPerTest('o7-ask-restart-', () => ask?.kill());
   let ask: RelayProcess | undefined;
 
-  beforeEach(async () => {
-    slack = await startFakeSlack();
-    ({ dir: root, cleanup } = await makeTempDir('o7-ask-restart-'));
-    await mkdir(path.join(root, 'runs'), { recursive: true });
-  });
-
-  afterEach(async () => {
-    await ask?.kill();
-    await relay?.kill();
-    await slack.close();
-    await cleanup();
-  });
-
-  const stateDir = () => path.join(root, 'state');
+  const stateDir = () => path.join(fx.root, 'state');
 
   const start = () => {
-    relay = spawnRelayFor(slack, root);
-    return relay;
+    fx.relay = spawnRelayFor(fx.slack, fx.root);
+    return fx.relay;
   };
 
   test('follow-up text typed before a SIGKILL is kept and reaches the agent', async () => {
     let proc = start();
     await proc.waitForLog('relay ready');
     const message = jsonBlock({ openQuestions: [reposQuestion, rateLimitQuestion] });
-    ask = spawnAsk(stateDir(), root, message);
-    const posted = await askMessage(slack);
-    await pick(slack, posted.ts, 0, 1); // Multi-repo
-    await saveFollowUp(slack, 'web: /abs/web');
-    await waitForText(slack, posted.ts, 'web: /abs/web');
-    await pick(slack, posted.ts, 1, 1);
+    ask = spawnAsk(stateDir(), fx.root, message);
+    const posted = await askMessage(fx.slack);
+    await choose(fx.slack, posted.ts, 0, [1]); // Multi-repo
+    await saveFollowUp(fx.slack, 'web: /abs/web');
+    await waitForText(fx.slack, posted.ts, 'web: /abs/web');
+    await choose(fx.slack, posted.ts, 1, [1]);
     await proc.kill('SIGKILL');
 
     const runFiles = await readdir(path.join(stateDir(), 'runs'));
@@ -68,7 +43,7 @@ describe('ask across a relay crash', () => {
     proc = start();
     await proc.waitForLog('relay ready');
     // Bob's Slack client holds no selections: everything comes from the relay's state.
-    await press(slack, posted.ts, 'o7.submit', BOB);
+    await click(fx.slack, posted.ts, 'o7.submit', BOB);
     assert.equal(await exitCodeOf(ask), 0, ask.stderr());
     assert.equal(
       ask.stdout(),
@@ -79,10 +54,10 @@ describe('ask across a relay crash', () => {
         '',
       ].join('\n'),
     );
-    const posts = slack.calls.filter(
+    const posts = fx.slack.calls.filter(
       (c) => c.method === 'chat.postMessage' && c.response.ok === true,
     );
     assert.equal(posts.length, 1, 'the batch was not posted again');
-    assert.deepEqual(slack.failures, []);
+    assert.deepEqual(fx.slack.failures, []);
   });
 });

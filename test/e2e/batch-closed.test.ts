@@ -3,308 +3,292 @@
 import assert from 'node:assert/strict';
 import { unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import {
   ALICE,
   CHANNEL,
   channelMessages,
   elementsOf,
   findElement,
-  type Harness,
-  type Mode,
-  startRelayHarness,
   visibleText,
 } from '../support/relay-harness.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
 import {
-  AFTER_BACKOFF_MS,
+  choose,
   current,
+  E2E_MODE,
   expectedAnswerFile,
   formatBatch,
   hasNoControls,
   holdMessageUpdates,
   ids,
   nextEphemeral,
-  pickMany,
-  pickOne,
   pressSubmit,
   pressYesNo,
   publishRun,
   qaNames,
   readAnswerFile,
+  relayPerTest,
   waitForAnswerFile,
   waitForBatchMessage,
   waitForMessage,
   writeAnswerFileAsOtherTool,
 } from './relay-steps.js';
 
-for (const mode of ['socket', 'http'] as Mode[]) {
-  describe(`a batch closed while people look at it (${mode} mode)`, () => {
-    let h: Harness;
-    let staging: string;
-    beforeEach(async () => {
-      h = await startRelayHarness(mode);
-      staging = path.join(h.root, 'staging');
+const mode = E2E_MODE;
+describe(`a batch closed while people look at it (${mode} mode)`, () => {
+  const h = relayPerTest();
+
+  test('answered in another tool: final message without controls, next batch up, old clicks refused', async () => {
+    const run = h.runDir('run-tui');
+    const second = formatBatch(2);
+    await publishRun(run, {
+      'q-out-001.json': formatBatch(1),
+      'q-out-002.json': second,
     });
-    afterEach(async () => {
-      await h.stop();
+    const one = await waitForBatchMessage(h.slack, 'run-tui', 1);
+    await choose(h.slack, one.ts, 0, [0]); // a draft of JSON in Slack, never submitted
+    const old = current(h.slack, one.ts);
+
+    // Slack is slow to take the edit, so people still see (and click) batch 1's controls.
+    const hold = holdMessageUpdates(h.slack);
+    const tuiAnswers = expectedAnswerFile(formatBatch(1), { format: 'CSV', go: false });
+    await writeAnswerFileAsOtherTool(run, 1, JSON.parse(tuiAnswers));
+    await hold.waitRefused();
+
+    let seen = h.slack.ephemerals(ALICE).length;
+    const radio = findElement(old.blocks, 'o7.choose:0');
+    await h.slack.selectOption({
+      channel: CHANNEL,
+      ts: one.ts,
+      ...ids(radio),
+      user: ALICE,
+      value: '1',
     });
+    const onPick = await nextEphemeral(h.slack, ALICE, seen++);
+    assert.match(onPick.text, /already answered in another tool; nothing was changed/);
+    const yes = findElement(old.blocks, 'o7.yes-no:1:yes');
+    await h.slack.clickButton({ channel: CHANNEL, ts: one.ts, ...ids(yes), user: ALICE });
+    const onYes = await nextEphemeral(h.slack, ALICE, seen++);
+    assert.match(onYes.text, /already answered in another tool/);
+    const submit = findElement(old.blocks, 'o7.submit');
+    await h.slack.clickButton({ channel: CHANNEL, ts: one.ts, ...ids(submit), user: ALICE });
+    const onSubmit = await nextEphemeral(h.slack, ALICE, seen++);
+    assert.match(onSubmit.text, /already answered in another tool/);
+    assert.equal(await readAnswerFile(run, 1), tuiAnswers, "the other tool's file is untouched");
+    assert.deepEqual(await qaNames(run), [
+      'q-answers-001.json',
+      'q-out-001.json',
+      'q-out-002.json',
+    ]);
 
-    test('answered in another tool: final message without controls, next batch up, old clicks refused', async () => {
-      const run = h.runDir('run-tui');
-      const second = formatBatch(2);
-      await publishRun(staging, run, {
-        'q-out-001.json': formatBatch(1),
-        'q-out-002.json': second,
-      });
-      const one = await waitForBatchMessage(h.slack, 'run-tui', 1);
-      await pickOne(h.slack, one.ts, 0, 0); // a draft of JSON in Slack, never submitted
-      const old = current(h.slack, one.ts);
+    await hold.release();
+    const final = await waitForMessage(
+      h.slack,
+      one.ts,
+      hasNoControls,
+      'batch 1 shown as answered in another tool',
+    );
+    assert.match(final.text, /^Answered in another tool: Run run-tui, batch 1: Output format\?/);
+    const shown = visibleText(final);
+    assert.match(shown, /Answered in another tool · /);
+    assert.match(shown, /\*Answer:\*\n>CSV/, "the other tool's answer, not the Slack draft");
 
-      // Slack is slow to take the edit, so people still see (and click) batch 1's controls.
-      const hold = holdMessageUpdates(h.slack);
-      const tuiAnswers = expectedAnswerFile(formatBatch(1), { format: 'CSV', go: false });
-      await writeAnswerFileAsOtherTool(run, 1, JSON.parse(tuiAnswers));
-      await hold.waitRefused();
-
-      let seen = h.slack.ephemerals(ALICE).length;
-      const radio = findElement(old.blocks, 'o7.choose:0');
-      await h.slack.selectOption({
-        channel: CHANNEL,
-        ts: one.ts,
-        ...ids(radio),
-        user: ALICE,
-        value: '1',
-      });
-      const onPick = await nextEphemeral(h.slack, ALICE, seen++);
-      assert.match(onPick.text, /already answered in another tool; nothing was changed/);
-      const yes = findElement(old.blocks, 'o7.yes-no:1:yes');
-      await h.slack.clickButton({ channel: CHANNEL, ts: one.ts, ...ids(yes), user: ALICE });
-      const onYes = await nextEphemeral(h.slack, ALICE, seen++);
-      assert.match(onYes.text, /already answered in another tool/);
-      const submit = findElement(old.blocks, 'o7.submit');
-      await h.slack.clickButton({ channel: CHANNEL, ts: one.ts, ...ids(submit), user: ALICE });
-      const onSubmit = await nextEphemeral(h.slack, ALICE, seen++);
-      assert.match(onSubmit.text, /already answered in another tool/);
-      assert.equal(await readAnswerFile(run, 1), tuiAnswers, "the other tool's file is untouched");
-      assert.deepEqual(await qaNames(run), [
-        'q-answers-001.json',
-        'q-out-001.json',
-        'q-out-002.json',
-      ]);
-
-      await hold.release();
-      const final = await waitForMessage(
-        h.slack,
-        one.ts,
-        hasNoControls,
-        'batch 1 shown as answered in another tool',
-        AFTER_BACKOFF_MS,
-      );
-      assert.match(final.text, /^Answered in another tool: Run run-tui, batch 1: Output format\?/);
-      const shown = visibleText(final);
-      assert.match(shown, /Answered in another tool · /);
-      assert.match(shown, /\*Answer:\*\n>CSV/, "the other tool's answer, not the Slack draft");
-
-      const two = await waitForBatchMessage(h.slack, 'run-tui', 2, AFTER_BACKOFF_MS);
-      assert.notEqual(two.ts, one.ts);
-      await pickOne(h.slack, two.ts, 0, 1);
-      await pressYesNo(h.slack, two.ts, 1, true);
-      await pressSubmit(h.slack, two.ts);
-      assert.equal(
-        await waitForAnswerFile(run, 2),
-        expectedAnswerFile(second, { format: 'CSV', go: true }),
-      );
-      assert.equal(await readAnswerFile(run, 1), tuiAnswers);
-      assert.equal(channelMessages(h.slack).length, 2);
-      assert.deepEqual(h.slack.failures, []);
-    });
-
-    test('withdrawn: the message says so, and clicks on it change nothing', async () => {
-      const run = h.runDir('run-gone');
-      const batch = {
-        seq: 1,
-        questions: [...formatBatch(1).questions, { id: 'why', type: 'free-write', prompt: 'Why?' }],
-      };
-      await publishRun(staging, run, { 'q-out-001.json': batch });
-      const posted = await waitForBatchMessage(h.slack, 'run-gone', 1);
-      await pickOne(h.slack, posted.ts, 0, 1);
-      const old = current(h.slack, posted.ts);
-
-      const hold = holdMessageUpdates(h.slack);
-      await unlink(path.join(run, 'qa', 'q-out-001.json'));
-      await hold.waitRefused();
-
-      let seen = h.slack.ephemerals(ALICE).length;
-      for (const prefix of ['o7.choose:0', 'o7.yes-no:1:no', 'o7.free-write:2', 'o7.submit']) {
-        const element = findElement(old.blocks, prefix);
-        if (element.type === 'radio_buttons') {
-          await h.slack.selectOption({
-            channel: CHANNEL,
-            ts: posted.ts,
-            ...ids(element),
-            user: ALICE,
-            value: '0',
-          });
-        } else {
-          await h.slack.clickButton({
-            channel: CHANNEL,
-            ts: posted.ts,
-            ...ids(element),
-            user: ALICE,
-          });
-        }
-        const notice = await nextEphemeral(h.slack, ALICE, seen++);
-        assert.match(notice.text, /withdrew this batch; nothing was changed/, `after ${prefix}`);
-      }
-      assert.deepEqual(h.slack.views(ALICE), [], 'no free-write modal for a withdrawn batch');
-      assert.deepEqual(await qaNames(run), []);
-
-      await hold.release();
-      const final = await waitForMessage(
-        h.slack,
-        posted.ts,
-        hasNoControls,
-        'the message shows the batch withdrawn',
-        AFTER_BACKOFF_MS,
-      );
-      assert.match(final.text, /^Withdrawn: Run run-gone, batch 1: Output format\?/);
-      assert.match(visibleText(final), /Withdrawn by the agent · /);
-      assert.deepEqual(await qaNames(run), []);
-      assert.equal(channelMessages(h.slack).length, 1);
-      assert.deepEqual(h.slack.failures, []);
-    });
-
-    test('rewritten: the same message shows the new questions; clicks on the old version are refused as changed', async () => {
-      const run = h.runDir('run-redo');
-      await publishRun(staging, run, { 'q-out-001.json': formatBatch(1) });
-      const posted = await waitForBatchMessage(h.slack, 'run-redo', 1);
-      await pickOne(h.slack, posted.ts, 0, 0);
-      await pressYesNo(h.slack, posted.ts, 1, true);
-      const old = current(h.slack, posted.ts);
-      const oldYes = findElement(old.blocks, 'o7.yes-no:1:yes');
-      const oldSubmit = findElement(old.blocks, 'o7.submit');
-
-      const rewritten = {
-        seq: 1,
-        questions: [
-          { id: 'ship', type: 'yes-no', prompt: 'Ship today?' },
-          { id: 'go', type: 'yes-no', prompt: 'Proceed?' },
-          { id: 'target', type: 'choose-many', prompt: 'Where?', options: ['eu', 'us'] },
-        ],
-      };
-      // Question 1 ("go") is the same yes-no in both versions, so its old button still decodes.
-      const hold = holdMessageUpdates(h.slack);
-      await writeQuestionFile(run, 1, rewritten);
-      await hold.waitRefused();
-
-      let seen = h.slack.ephemerals(ALICE).length;
-      await h.slack.clickButton({ channel: CHANNEL, ts: posted.ts, ...ids(oldYes), user: ALICE });
-      const onYes = await nextEphemeral(h.slack, ALICE, seen++);
-      assert.match(onYes.text, /changed this batch/);
-      await h.slack.clickButton({
-        channel: CHANNEL,
-        ts: posted.ts,
-        ...ids(oldSubmit),
-        user: ALICE,
-      });
-      const onSubmit = await nextEphemeral(h.slack, ALICE, seen++);
-      assert.match(onSubmit.text, /changed this batch/);
-      assert.deepEqual(await qaNames(run), ['q-out-001.json']);
-
-      await hold.release();
-      const fresh = await waitForMessage(
-        h.slack,
-        posted.ts,
-        (m) => m.text.includes('Ship today?'),
-        'the message shows the rewritten questions',
-        AFTER_BACKOFF_MS,
-      );
-      assert.equal(channelMessages(h.slack).length, 1, 'the same message, updated');
-      const shown = visibleText(fresh);
-      assert.match(shown, /Ship today\?/);
-      assert.match(shown, /Where\?/);
-      assert.doesNotMatch(shown, /Output format\?/);
-      const now = elementsOf(fresh.blocks);
-      assert.ok(
-        now.every((e) => e.blockId.split('|')[2] !== oldYes.blockId.split('|')[2]),
-        'new block ids carry the new revision',
-      );
-      assert.doesNotMatch(
-        JSON.stringify(fresh.blocks),
-        /✓/,
-        'the Yes drafted for "go" in the old version is not carried over',
-      );
-
-      await pressYesNo(h.slack, posted.ts, 0, true);
-      await pressYesNo(h.slack, posted.ts, 1, false);
-      await pickMany(h.slack, posted.ts, 2, [1]);
-      await pressSubmit(h.slack, posted.ts);
-      assert.equal(
-        await waitForAnswerFile(run, 1),
-        expectedAnswerFile(rewritten, { ship: true, go: false, target: ['us'] }),
-      );
-      await waitForMessage(h.slack, posted.ts, hasNoControls, 'rewritten batch final');
-      assert.deepEqual(h.slack.failures, []);
-    });
-
-    test('answered in another tool: the final message does not show Slack drafts as the answers', async () => {
-      const run = h.runDir('run-drafted');
-      await publishRun(staging, run, { 'q-out-001.json': formatBatch(1) });
-      const posted = await waitForBatchMessage(h.slack, 'run-drafted', 1);
-      await pickOne(h.slack, posted.ts, 0, 0); // JSON, drafted in Slack and never submitted
-      await pressYesNo(h.slack, posted.ts, 1, true);
-      await writeAnswerFileAsOtherTool(
-        run,
-        1,
-        JSON.parse(expectedAnswerFile(formatBatch(1), { format: 'CSV', go: false })),
-      );
-      const final = await waitForMessage(h.slack, posted.ts, hasNoControls, 'final message');
-      const shown = visibleText(final);
-      assert.match(shown, /Answered in another tool · /);
-      // The file says CSV and No; JSON and Yes were only drafts and were never answers.
-      assert.match(shown, /\*Answer:\*\n>CSV/, `final message: ${shown}`);
-      assert.match(shown, /\*Answer:\*\n>No/, `final message: ${shown}`);
-      assert.doesNotMatch(shown, /\*Answer:\*\n>JSON/, `final message shows a draft: ${shown}`);
-      assert.doesNotMatch(shown, /\*Answer:\*\n>Yes/, `final message shows a draft: ${shown}`);
-      assert.deepEqual(h.slack.failures, []);
-    });
-
-    test('rewritten: a click on an old element whose question changed type is refused as changed, not ignored', async () => {
-      const run = h.runDir('run-retyped');
-      await publishRun(staging, run, { 'q-out-001.json': formatBatch(1) });
-      const posted = await waitForBatchMessage(h.slack, 'run-retyped', 1);
-      const oldRadio = findElement(posted.blocks, 'o7.choose:0');
-      const retyped = {
-        seq: 1,
-        questions: [
-          { id: 'ship', type: 'yes-no', prompt: 'Ship today?' },
-          { id: 'go', type: 'yes-no', prompt: 'Proceed?' },
-        ],
-      };
-      const hold = holdMessageUpdates(h.slack);
-      await writeQuestionFile(run, 1, retyped);
-      await hold.waitRefused();
-      const seen = h.slack.ephemerals(ALICE).length;
-      await h.slack.selectOption({
-        channel: CHANNEL,
-        ts: posted.ts,
-        ...ids(oldRadio),
-        user: ALICE,
-        value: '1',
-      });
-      const notice = await nextEphemeral(h.slack, ALICE, seen);
-      assert.match(notice.text, /changed this batch/);
-      assert.deepEqual(await qaNames(run), ['q-out-001.json']);
-      await hold.release();
-      await waitForMessage(
-        h.slack,
-        posted.ts,
-        (m) => m.text.includes('Ship today?'),
-        'the new version shown',
-        AFTER_BACKOFF_MS,
-      );
-      assert.deepEqual(h.slack.failures, []);
-    });
+    const two = await waitForBatchMessage(h.slack, 'run-tui', 2);
+    assert.notEqual(two.ts, one.ts);
+    await choose(h.slack, two.ts, 0, [1]);
+    await pressYesNo(h.slack, two.ts, 1, true);
+    await pressSubmit(h.slack, two.ts);
+    assert.equal(
+      await waitForAnswerFile(run, 2),
+      expectedAnswerFile(second, { format: 'CSV', go: true }),
+    );
+    assert.equal(await readAnswerFile(run, 1), tuiAnswers);
+    assert.equal(channelMessages(h.slack).length, 2);
+    assert.deepEqual(h.slack.failures, []);
   });
-}
+
+  test('withdrawn: the message says so, and clicks on it change nothing', async () => {
+    const run = h.runDir('run-gone');
+    const batch = {
+      seq: 1,
+      questions: [...formatBatch(1).questions, { id: 'why', type: 'free-write', prompt: 'Why?' }],
+    };
+    await publishRun(run, { 'q-out-001.json': batch });
+    const posted = await waitForBatchMessage(h.slack, 'run-gone', 1);
+    await choose(h.slack, posted.ts, 0, [1]);
+    const old = current(h.slack, posted.ts);
+
+    const hold = holdMessageUpdates(h.slack);
+    await unlink(path.join(run, 'qa', 'q-out-001.json'));
+    await hold.waitRefused();
+
+    let seen = h.slack.ephemerals(ALICE).length;
+    for (const prefix of ['o7.choose:0', 'o7.yes-no:1:no', 'o7.free-write:2', 'o7.submit']) {
+      const element = findElement(old.blocks, prefix);
+      if (element.type === 'radio_buttons') {
+        await h.slack.selectOption({
+          channel: CHANNEL,
+          ts: posted.ts,
+          ...ids(element),
+          user: ALICE,
+          value: '0',
+        });
+      } else {
+        await h.slack.clickButton({
+          channel: CHANNEL,
+          ts: posted.ts,
+          ...ids(element),
+          user: ALICE,
+        });
+      }
+      const notice = await nextEphemeral(h.slack, ALICE, seen++);
+      assert.match(notice.text, /withdrew this batch; nothing was changed/, `after ${prefix}`);
+    }
+    assert.deepEqual(h.slack.views(ALICE), [], 'no free-write modal for a withdrawn batch');
+    assert.deepEqual(await qaNames(run), []);
+
+    await hold.release();
+    const final = await waitForMessage(
+      h.slack,
+      posted.ts,
+      hasNoControls,
+      'the message shows the batch withdrawn',
+    );
+    assert.match(final.text, /^Withdrawn: Run run-gone, batch 1: Output format\?/);
+    assert.match(visibleText(final), /Withdrawn by the agent · /);
+    assert.deepEqual(await qaNames(run), []);
+    assert.equal(channelMessages(h.slack).length, 1);
+    assert.deepEqual(h.slack.failures, []);
+  });
+
+  test('rewritten: the same message shows the new questions; clicks on the old version are refused as changed', async () => {
+    const run = h.runDir('run-redo');
+    await publishRun(run, { 'q-out-001.json': formatBatch(1) });
+    const posted = await waitForBatchMessage(h.slack, 'run-redo', 1);
+    await choose(h.slack, posted.ts, 0, [0]);
+    await pressYesNo(h.slack, posted.ts, 1, true);
+    const old = current(h.slack, posted.ts);
+    const oldYes = findElement(old.blocks, 'o7.yes-no:1:yes');
+    const oldSubmit = findElement(old.blocks, 'o7.submit');
+
+    const rewritten = {
+      seq: 1,
+      questions: [
+        { id: 'ship', type: 'yes-no', prompt: 'Ship today?' },
+        { id: 'go', type: 'yes-no', prompt: 'Proceed?' },
+        { id: 'target', type: 'choose-many', prompt: 'Where?', options: ['eu', 'us'] },
+      ],
+    };
+    // Question 1 ("go") is the same yes-no in both versions, so its old button still decodes.
+    const hold = holdMessageUpdates(h.slack);
+    await writeQuestionFile(run, 1, rewritten);
+    await hold.waitRefused();
+
+    let seen = h.slack.ephemerals(ALICE).length;
+    await h.slack.clickButton({ channel: CHANNEL, ts: posted.ts, ...ids(oldYes), user: ALICE });
+    const onYes = await nextEphemeral(h.slack, ALICE, seen++);
+    assert.match(onYes.text, /changed this batch/);
+    await h.slack.clickButton({
+      channel: CHANNEL,
+      ts: posted.ts,
+      ...ids(oldSubmit),
+      user: ALICE,
+    });
+    const onSubmit = await nextEphemeral(h.slack, ALICE, seen++);
+    assert.match(onSubmit.text, /changed this batch/);
+    assert.deepEqual(await qaNames(run), ['q-out-001.json']);
+
+    await hold.release();
+    const fresh = await waitForMessage(
+      h.slack,
+      posted.ts,
+      (m) => m.text.includes('Ship today?'),
+      'the message shows the rewritten questions',
+    );
+    assert.equal(channelMessages(h.slack).length, 1, 'the same message, updated');
+    const shown = visibleText(fresh);
+    assert.match(shown, /Ship today\?/);
+    assert.match(shown, /Where\?/);
+    assert.doesNotMatch(shown, /Output format\?/);
+    const now = elementsOf(fresh.blocks);
+    assert.ok(
+      now.every((e) => e.blockId.split('|')[2] !== oldYes.blockId.split('|')[2]),
+      'new block ids carry the new revision',
+    );
+    assert.doesNotMatch(
+      JSON.stringify(fresh.blocks),
+      /✓/,
+      'the Yes drafted for "go" in the old version is not carried over',
+    );
+
+    await pressYesNo(h.slack, posted.ts, 0, true);
+    await pressYesNo(h.slack, posted.ts, 1, false);
+    await choose(h.slack, posted.ts, 2, [1]);
+    await pressSubmit(h.slack, posted.ts);
+    assert.equal(
+      await waitForAnswerFile(run, 1),
+      expectedAnswerFile(rewritten, { ship: true, go: false, target: ['us'] }),
+    );
+    await waitForMessage(h.slack, posted.ts, hasNoControls, 'rewritten batch final');
+    assert.deepEqual(h.slack.failures, []);
+  });
+
+  test('answered in another tool: the final message does not show Slack drafts as the answers', async () => {
+    const run = h.runDir('run-drafted');
+    await publishRun(run, { 'q-out-001.json': formatBatch(1) });
+    const posted = await waitForBatchMessage(h.slack, 'run-drafted', 1);
+    await choose(h.slack, posted.ts, 0, [0]); // JSON, drafted in Slack and never submitted
+    await pressYesNo(h.slack, posted.ts, 1, true);
+    await writeAnswerFileAsOtherTool(
+      run,
+      1,
+      JSON.parse(expectedAnswerFile(formatBatch(1), { format: 'CSV', go: false })),
+    );
+    const final = await waitForMessage(h.slack, posted.ts, hasNoControls, 'final message');
+    const shown = visibleText(final);
+    assert.match(shown, /Answered in another tool · /);
+    // The file says CSV and No; JSON and Yes were only drafts and were never answers.
+    assert.match(shown, /\*Answer:\*\n>CSV/, `final message: ${shown}`);
+    assert.match(shown, /\*Answer:\*\n>No/, `final message: ${shown}`);
+    assert.doesNotMatch(shown, /\*Answer:\*\n>JSON/, `final message shows a draft: ${shown}`);
+    assert.doesNotMatch(shown, /\*Answer:\*\n>Yes/, `final message shows a draft: ${shown}`);
+    assert.deepEqual(h.slack.failures, []);
+  });
+
+  test('rewritten: a click on an old element whose question changed type is refused as changed, not ignored', async () => {
+    const run = h.runDir('run-retyped');
+    await publishRun(run, { 'q-out-001.json': formatBatch(1) });
+    const posted = await waitForBatchMessage(h.slack, 'run-retyped', 1);
+    const oldRadio = findElement(posted.blocks, 'o7.choose:0');
+    const retyped = {
+      seq: 1,
+      questions: [
+        { id: 'ship', type: 'yes-no', prompt: 'Ship today?' },
+        { id: 'go', type: 'yes-no', prompt: 'Proceed?' },
+      ],
+    };
+    const hold = holdMessageUpdates(h.slack);
+    await writeQuestionFile(run, 1, retyped);
+    await hold.waitRefused();
+    const seen = h.slack.ephemerals(ALICE).length;
+    await h.slack.selectOption({
+      channel: CHANNEL,
+      ts: posted.ts,
+      ...ids(oldRadio),
+      user: ALICE,
+      value: '1',
+    });
+    const notice = await nextEphemeral(h.slack, ALICE, seen);
+    assert.match(notice.text, /changed this batch/);
+    assert.deepEqual(await qaNames(run), ['q-out-001.json']);
+    await hold.release();
+    await waitForMessage(
+      h.slack,
+      posted.ts,
+      (m) => m.text.includes('Ship today?'),
+      'the new version shown',
+    );
+    assert.deepEqual(h.slack.failures, []);
+  });
+});

@@ -9,7 +9,8 @@ import { readStoredRecords } from '../../src/store/file-state-store.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
 import { CHANNEL } from '../support/relay-harness.js';
 import { type RelayProcess, spawnRelay, spawnRelayFor } from '../support/spawn-relay.js';
-import { makeTempDir, sampleBatch, waitFor, writeQuestionFile } from '../support/temp-dir.js';
+import { makeTempDir, sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 describe('doctor and a running relay', () => {
   let slack: FakeSlack;

@@ -2,7 +2,8 @@
 // batch is posted and answered through the real relay, /healthz following the Socket Mode
 // connection, and the operator's log lines for each batch.
 import assert from 'node:assert/strict';
-import { afterEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
+import { captureLog, type LogRecord } from '../support/log-capture.js';
 import {
   family,
   getHealth,
@@ -11,18 +12,19 @@ import {
   sampleValue,
   scrapeMetrics,
 } from '../support/ops-endpoints.js';
-import { ALICE, freePort, type Harness, startRelayHarness } from '../support/relay-harness.js';
-import { waitFor } from '../support/temp-dir.js';
+import { ALICE, freePort, type Harness } from '../support/relay-harness.js';
+import { waitFor } from '../support/wait.js';
 import {
   answerFile,
-  answerYesNo,
   assertSlackHealthy,
-  MODES,
+  E2E_MODE,
   postBatch,
-  submit,
+  pressSubmit,
+  pressYesNo,
+  relayStarter,
   waitForAnswered,
-} from './relay-session.js';
-import { capturingLogger, type LogRecord, writeAnswerFileAsOtherTool } from './relay-steps.js';
+  writeAnswerFileAsOtherTool,
+} from './relay-steps.js';
 
 /** Two questions (one alone would be answered by a single tap, without Submit). */
 const BATCH = {
@@ -67,142 +69,132 @@ function assertHistogram(scrape: Scrape, name: string, count: number) {
 const logged = (records: readonly LogRecord[], msg: string, runDir: string) =>
   records.filter((r) => r.msg === msg && r.runDir === runDir);
 
-for (const mode of MODES) {
-  describe(`health and metrics (${mode} mode)`, () => {
-    let h: Harness | undefined;
-    afterEach(async () => {
-      await h?.stop();
-      h = undefined;
+const mode = E2E_MODE;
+describe(`health and metrics (${mode} mode)`, () => {
+  let h: Harness | undefined;
+  const startRelay = relayStarter();
+
+  test('a batch posted, answered, and another answered elsewhere: counted, timed and logged once each', async () => {
+    const { log, records } = captureLog('info');
+    const port = await freePort();
+    h = await startRelay({ log, config: { metricsPort: port } });
+    const ready = records.find((r) => r.msg === 'relay ready');
+    assert.equal(ready?.metricsPort, port, '"relay ready" names the metrics port');
+    const slack = h.config.slack;
+    assert.equal(ready?.httpPort, slack.mode === 'http' ? slack.port : undefined);
+
+    const healthy = await healthUntil(port, 200);
+    assert.deepEqual(healthy.body, {
+      ok: true,
+      slack: { mode, connection: 'connected', apiReachable: true },
+      watcher: 'watching',
     });
 
-    test('a batch posted, answered, and another answered elsewhere: counted, timed and logged once each', async () => {
-      const { log, records } = capturingLogger();
-      const port = await freePort();
-      h = await startRelayHarness(mode, { log, config: { metricsPort: port } });
-      const ready = records.find((r) => r.msg === 'relay ready');
-      assert.equal(ready?.metricsPort, port, '"relay ready" names the metrics port');
-      const slack = h.config.slack;
-      assert.equal(ready?.httpPort, slack.mode === 'http' ? slack.port : undefined);
+    // The first post is refused once (internal_error), so the queue tries it again.
+    h.slack.failNext('chat.postMessage', { error: 'internal_error' });
+    const run = h.runDir('run-metrics');
+    const posted = await postBatch(h, 'run-metrics', BATCH);
+    const open = await scrapeUntil(
+      port,
+      (s) => sampleValue(s, 'o7_relay_batches_posted_total') === 1,
+      'the batch counted as posted',
+    );
+    assert.match(open.contentType, /^text\/plain; version=0\.0\.4/);
+    assert.equal(family(open, 'o7_relay_open_batches').type, 'GAUGE');
+    assert.equal(sampleValue(open, 'o7_relay_open_batches'), 1);
+    assert.equal(sampleValue(open, 'o7_relay_watched_runs'), 1);
+    assert.equal(sampleValue(open, 'o7_relay_slack_connected'), 1);
+    assertHistogram(open, 'o7_relay_post_latency_seconds', 1);
+    const postCalls = { method: 'chat.postMessage' };
+    assert.equal(family(open, 'o7_relay_slack_api_calls_total').type, 'COUNTER');
+    assert.equal(sampleValue(open, 'o7_relay_slack_api_calls_total', postCalls), 2);
+    assert.equal(
+      sampleValue(open, 'o7_relay_slack_api_errors_total', {
+        method: 'chat.postMessage',
+        code: 'internal_error',
+      }),
+      1,
+    );
+    assert.ok(family(open, 'process_cpu_user_seconds_total'), "Node's process metrics too");
 
-      const healthy = await healthUntil(port, 200);
-      assert.deepEqual(healthy.body, {
-        ok: true,
-        slack: { mode, connection: 'connected', apiReachable: true },
-        watcher: 'watching',
-      });
+    // The edit after the click is rate-limited once: the client waits Retry-After (1 s).
+    h.slack.failNext('chat.update', { status: 429, retryAfter: 1 });
+    await pressYesNo(h.slack, posted.ts, 0, true);
+    await pressYesNo(h.slack, posted.ts, 1, false);
+    await pressSubmit(h.slack, posted.ts);
+    assert.equal((await answerFile(run)) !== undefined, true);
+    await waitForAnswered(h.slack, posted.ts);
+    const answered = await scrapeUntil(
+      port,
+      (s) => sampleValue(s, 'o7_relay_batches_answered_total') === 1,
+      'the batch counted as answered',
+    );
+    assert.equal(sampleValue(answered, 'o7_relay_open_batches'), 0);
+    assertHistogram(answered, 'o7_relay_submit_latency_seconds', 1);
+    const updates = { method: 'chat.update' };
+    assert.equal(sampleValue(answered, 'o7_relay_slack_rate_limit_waits_total', updates), 1);
+    assert.equal(sampleValue(answered, 'o7_relay_slack_rate_limit_wait_seconds_total', updates), 1);
+    assert.equal(
+      sampleValue(answered, 'o7_relay_slack_api_errors_total', {
+        ...updates,
+        code: 'ratelimited',
+      }),
+      1,
+    );
 
-      // The first post is refused once (internal_error), so the queue tries it again.
-      h.slack.failNext('chat.postMessage', { error: 'internal_error' });
-      const run = h.runDir('run-metrics');
-      const posted = await postBatch(h, 'run-metrics', BATCH);
-      const open = await scrapeUntil(
-        port,
-        (s) => sampleValue(s, 'o7_relay_batches_posted_total') === 1,
-        'the batch counted as posted',
-      );
-      assert.match(open.contentType, /^text\/plain; version=0\.0\.4/);
-      assert.equal(family(open, 'o7_relay_open_batches').type, 'GAUGE');
-      assert.equal(sampleValue(open, 'o7_relay_open_batches'), 1);
-      assert.equal(sampleValue(open, 'o7_relay_watched_runs'), 1);
-      assert.equal(sampleValue(open, 'o7_relay_slack_connected'), 1);
-      assertHistogram(open, 'o7_relay_post_latency_seconds', 1);
-      const postCalls = { method: 'chat.postMessage' };
-      assert.equal(family(open, 'o7_relay_slack_api_calls_total').type, 'COUNTER');
-      assert.equal(sampleValue(open, 'o7_relay_slack_api_calls_total', postCalls), 2);
-      assert.equal(
-        sampleValue(open, 'o7_relay_slack_api_errors_total', {
-          method: 'chat.postMessage',
-          code: 'internal_error',
-        }),
-        1,
-      );
-      assert.ok(family(open, 'process_cpu_user_seconds_total'), "Node's process metrics too");
-
-      // The edit after the click is rate-limited once: the client waits Retry-After (1 s).
-      h.slack.failNext('chat.update', { status: 429, retryAfter: 1 });
-      await answerYesNo(h, posted.ts, 0, true);
-      await answerYesNo(h, posted.ts, 1, false);
-      await submit(h, posted.ts);
-      assert.equal((await answerFile(run)) !== undefined, true);
-      await waitForAnswered(h, posted.ts);
-      const answered = await scrapeUntil(
-        port,
-        (s) => sampleValue(s, 'o7_relay_batches_answered_total') === 1,
-        'the batch counted as answered',
-      );
-      assert.equal(sampleValue(answered, 'o7_relay_open_batches'), 0);
-      assertHistogram(answered, 'o7_relay_submit_latency_seconds', 1);
-      const updates = { method: 'chat.update' };
-      assert.equal(sampleValue(answered, 'o7_relay_slack_rate_limit_waits_total', updates), 1);
-      assert.equal(
-        sampleValue(answered, 'o7_relay_slack_rate_limit_wait_seconds_total', updates),
-        1,
-      );
-      assert.equal(
-        sampleValue(answered, 'o7_relay_slack_api_errors_total', {
-          ...updates,
-          code: 'ratelimited',
-        }),
-        1,
-      );
-
-      // Another run's batch, answered by another provider (the terminal) first.
-      const other = h.runDir('run-terminal');
-      await postBatch(h, 'run-terminal', BATCH);
-      await writeAnswerFileAsOtherTool(other, 1, {
-        seq: 1,
-        answers: BATCH.questions.map((q) => ({ ...q, answer: false })),
-        questions: BATCH.questions,
-      });
-      const elsewhere = await scrapeUntil(
-        port,
-        (s) => sampleValue(s, 'o7_relay_batches_answered_elsewhere_total') === 1,
-        'the batch counted as answered elsewhere',
-      );
-      assert.equal(sampleValue(elsewhere, 'o7_relay_batches_posted_total'), 2);
-      assert.equal(sampleValue(elsewhere, 'o7_relay_batches_answered_total'), 1);
-      assert.equal(sampleValue(elsewhere, 'o7_relay_open_batches'), 0);
-      assert.equal(sampleValue(elsewhere, 'o7_relay_watched_runs'), 2);
-
-      const [postLine, ...morePosts] = logged(records, 'batch posted', run);
-      assert.equal(morePosts.length, 0, 'one "batch posted" line, though it took two attempts');
-      assert.equal(postLine?.seq, 1);
-      assert.equal(typeof postLine?.latencyMs, 'number');
-      const [answerLine, ...moreAnswers] = logged(records, 'batch answered', run);
-      assert.equal(moreAnswers.length, 0);
-      assert.equal(answerLine?.by, ALICE);
-      assert.equal(typeof answerLine?.latencyMs, 'number');
-      assert.ok(Number(answerLine?.waitedMs) >= Number(answerLine?.latencyMs));
-      assert.equal(logged(records, 'batch posted', other).length, 1);
-      assert.equal(logged(records, 'batch answered', other).length, 0);
+    // Another run's batch, answered by another provider (the terminal) first.
+    const other = h.runDir('run-terminal');
+    await postBatch(h, 'run-terminal', BATCH);
+    await writeAnswerFileAsOtherTool(other, 1, {
+      seq: 1,
+      answers: BATCH.questions.map((q) => ({ ...q, answer: false })),
+      questions: BATCH.questions,
     });
+    const elsewhere = await scrapeUntil(
+      port,
+      (s) => sampleValue(s, 'o7_relay_batches_answered_elsewhere_total') === 1,
+      'the batch counted as answered elsewhere',
+    );
+    assert.equal(sampleValue(elsewhere, 'o7_relay_batches_posted_total'), 2);
+    assert.equal(sampleValue(elsewhere, 'o7_relay_batches_answered_total'), 1);
+    assert.equal(sampleValue(elsewhere, 'o7_relay_open_batches'), 0);
+    assert.equal(sampleValue(elsewhere, 'o7_relay_watched_runs'), 2);
 
-    test('/healthz and /metrics only: other paths are 404, other methods 405', async () => {
-      const port = await freePort();
-      h = await startRelayHarness(mode, { config: { metricsPort: port } });
-      const missing = await fetch(`http://127.0.0.1:${port}/slack/events`);
-      assert.equal(missing.status, 404);
-      assert.match(await missing.text(), /\/healthz or \/metrics/);
-      const posted = await fetch(`http://127.0.0.1:${port}/metrics`, { method: 'POST' });
-      assert.equal(posted.status, 405);
-      assert.equal(posted.headers.get('allow'), 'GET, HEAD');
-      await posted.text();
-      assertSlackHealthy(h);
-    });
+    const [postLine, ...morePosts] = logged(records, 'batch posted', run);
+    assert.equal(morePosts.length, 0, 'one "batch posted" line, though it took two attempts');
+    assert.equal(postLine?.seq, 1);
+    assert.equal(typeof postLine?.latencyMs, 'number');
+    const [answerLine, ...moreAnswers] = logged(records, 'batch answered', run);
+    assert.equal(moreAnswers.length, 0);
+    assert.equal(answerLine?.by, ALICE);
+    assert.equal(typeof answerLine?.latencyMs, 'number');
+    assert.ok(Number(answerLine?.waitedMs) >= Number(answerLine?.latencyMs));
+    assert.equal(logged(records, 'batch posted', other).length, 1);
+    assert.equal(logged(records, 'batch answered', other).length, 0);
   });
-}
+
+  test('/healthz and /metrics only: other paths are 404, other methods 405', async () => {
+    const port = await freePort();
+    h = await startRelay({ config: { metricsPort: port } });
+    const missing = await fetch(`http://127.0.0.1:${port}/slack/events`);
+    assert.equal(missing.status, 404);
+    assert.match(await missing.text(), /\/healthz or \/metrics/);
+    const posted = await fetch(`http://127.0.0.1:${port}/metrics`, { method: 'POST' });
+    assert.equal(posted.status, 405);
+    assert.equal(posted.headers.get('allow'), 'GET, HEAD');
+    await posted.text();
+    assertSlackHealthy(h);
+  });
+});
 
 describe('health while Socket Mode is down', () => {
   let h: Harness | undefined;
-  afterEach(async () => {
-    await h?.stop();
-    h = undefined;
-  });
+  const startRelay = relayStarter();
 
   test('/healthz answers 503 while the stand-in refuses to reconnect, and 200 once it lets the relay back', async () => {
-    const { log, records } = capturingLogger();
+    const { log, records } = captureLog('info');
     const port = await freePort();
-    h = await startRelayHarness('socket', { log, config: { metricsPort: port } });
+    h = await startRelay({ mode: 'socket', log, config: { metricsPort: port } });
     await healthUntil(port, 200);
 
     const opens = () => h?.slack.calls.filter((c) => c.method === 'apps.connections.open') ?? [];
@@ -221,7 +213,6 @@ describe('health while Socket Mode is down', () => {
           .slice(before)
           .some((c) => c.response.ok === false),
       'a refused reconnection',
-      30_000,
     );
     assert.equal((await getHealth(port)).status, 503);
     assert.equal(sampleValue(await scrapeMetrics(port), 'o7_relay_slack_connected'), 0);

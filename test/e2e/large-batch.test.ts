@@ -1,23 +1,23 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BLOCK_KIT_LIMITS } from '../../src/core/slack/block-kit-limits.js';
+import { SLACK_LIMITS } from '../support/fake-slack/slack-limits.js';
 import { ALICE, channelMessages, elementsOf } from '../support/relay-harness.js';
-import { waitFor } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 import {
   answerFile,
-  answerFreeWrite,
-  answerYesNo,
   choose,
+  E2E_MODE,
   headerOf,
   healthyRelayPerTest,
-  MODES,
   plainTexts,
   postBatch,
+  pressSubmit,
+  pressYesNo,
   qaFiles,
-  submit,
   thread,
   waitForAnswered,
-} from './relay-session.js';
+  writeFreeText,
+} from './relay-steps.js';
 
 const RUN = 'run-big';
 const COUNT = 60;
@@ -80,109 +80,105 @@ function expectedEntry(i: number, q: Question) {
   return { id, type, prompt, answer: pick };
 }
 
-for (const mode of MODES) {
-  describe(`a batch too large for one message (${mode} mode)`, () => {
-    const h = healthyRelayPerTest(mode);
+const mode = E2E_MODE;
+describe(`a batch too large for one message (${mode} mode)`, () => {
+  const h = healthyRelayPerTest(mode);
 
-    test(`${COUNT} mixed questions continue in the thread, and one Submit writes one answer file`, async () => {
-      const questions = Array.from({ length: COUNT }, (_, i) => questionAt(i));
-      const batch = { seq: 1, questions };
-      const posted = await postBatch(h, RUN, batch);
-      const { ts } = posted;
-      const messages = await waitFor(() => {
-        const all = thread(h, ts);
-        const placed = new Set(all.flatMap((m) => questionIndicesIn(m.blocks)));
-        return placed.size === COUNT ? all : undefined;
-      }, 'every question posted');
+  test(`${COUNT} mixed questions continue in the thread, and one Submit writes one answer file`, async () => {
+    const questions = Array.from({ length: COUNT }, (_, i) => questionAt(i));
+    const batch = { seq: 1, questions };
+    const posted = await postBatch(h, RUN, batch);
+    const { ts } = posted;
+    const messages = await waitFor(() => {
+      const all = thread(h.slack, ts);
+      const placed = new Set(all.flatMap((m) => questionIndicesIn(m.blocks)));
+      return placed.size === COUNT ? all : undefined;
+    }, 'every question posted');
 
-      // One channel message; the rest are replies in its thread.
-      assert.equal(channelMessages(h.slack).length, 1);
-      assert.ok(messages.length >= 3, `60 questions need several messages, got ${messages.length}`);
-      for (const reply of messages.slice(1)) assert.equal(reply.threadTs, ts);
-      const posts = h.slack.calls.filter((c) => c.method === 'chat.postMessage');
-      assert.equal(posts.length, messages.length);
-      assert.deepEqual(
-        posts.slice(1).map((c) => c.args.thread_ts),
-        messages.slice(1).map(() => ts),
+    // One channel message; the rest are replies in its thread.
+    assert.equal(channelMessages(h.slack).length, 1);
+    assert.ok(messages.length >= 3, `60 questions need several messages, got ${messages.length}`);
+    for (const reply of messages.slice(1)) assert.equal(reply.threadTs, ts);
+    const posts = h.slack.calls.filter((c) => c.method === 'chat.postMessage');
+    assert.equal(posts.length, messages.length);
+    assert.deepEqual(
+      posts.slice(1).map((c) => c.args.thread_ts),
+      messages.slice(1).map(() => ts),
+    );
+
+    // Each message within Slack's limits, each question in exactly one message, in order.
+    const seen: number[] = [];
+    for (const [k, message] of messages.entries()) {
+      assert.ok(message.blocks.length <= SLACK_LIMITS.message.blocks);
+      seen.push(...questionIndicesIn(message.blocks));
+      const submits = elementsOf(message.blocks).filter((e) => e.actionId === 'o7.submit');
+      assert.equal(
+        submits.length,
+        k === messages.length - 1 ? 1 : 0,
+        `Submit only in the last message`,
       );
-
-      // Each message within Slack's limits, each question in exactly one message, in order.
-      const seen: number[] = [];
-      for (const [k, message] of messages.entries()) {
-        assert.ok(message.blocks.length <= BLOCK_KIT_LIMITS.messageBlocks);
-        seen.push(...questionIndicesIn(message.blocks));
-        const submits = elementsOf(message.blocks).filter((e) => e.actionId === 'o7.submit');
+      if (k > 0) {
+        assert.equal(headerOf(message.blocks), `Run ${RUN} · batch 1 (continued)`);
         assert.equal(
-          submits.length,
-          k === messages.length - 1 ? 1 : 0,
-          `Submit only in the last message`,
+          message.text,
+          `Run ${RUN}, batch 1 (continued, message ${k + 1} of ${messages.length})`,
         );
-        if (k > 0) {
-          assert.equal(headerOf(message.blocks), `Run ${RUN} · batch 1 (continued)`);
-          assert.equal(
-            message.text,
-            `Run ${RUN}, batch 1 (continued, message ${k + 1} of ${messages.length})`,
-          );
-          assert.ok(
-            plainTexts(message.blocks).some((t) =>
-              new RegExp(
-                `^Questions \\d+–\\d+ of ${COUNT} · message ${k + 1} of ${messages.length}$`,
-              ).test(t),
-            ),
-          );
-        }
+        assert.ok(
+          plainTexts(message.blocks).some((t) =>
+            new RegExp(
+              `^Questions \\d+–\\d+ of ${COUNT} · message ${k + 1} of ${messages.length}$`,
+            ).test(t),
+          ),
+        );
       }
-      assert.deepEqual(
-        seen,
-        [...new Set(seen)].sort((a, b) => a - b),
-      );
-      assert.equal(seen.length, COUNT);
-      assert.ok(
-        plainTexts(messages[0]?.blocks ?? []).some((t) =>
-          /· 60 questions · questions 1–\d+ here, the rest in the thread$/.test(t),
-        ),
-      );
+    }
+    assert.deepEqual(
+      seen,
+      [...new Set(seen)].sort((a, b) => a - b),
+    );
+    assert.equal(seen.length, COUNT);
+    assert.ok(
+      plainTexts(messages[0]?.blocks ?? []).some((t) =>
+        /· 60 questions · questions 1–\d+ here, the rest in the thread$/.test(t),
+      ),
+    );
 
-      // Submit before answering: the notice goes to the thread where Submit was pressed.
-      await submit(h, ts);
-      const notice = await waitFor(
-        () => h.slack.ephemerals(ALICE)[0],
-        'the missing-answers notice',
-      );
-      assert.equal(notice.threadTs, ts);
-      assert.match(
-        notice.text,
-        /^Questions 1 \("Question 1: what should step 1 of the migration do\?"\), 2 .* and 55 more still need answers\.$/,
-      );
+    // Submit before answering: the notice goes to the thread where Submit was pressed.
+    await pressSubmit(h.slack, ts);
+    const notice = await waitFor(() => h.slack.ephemerals(ALICE)[0], 'the missing-answers notice');
+    assert.equal(notice.threadTs, ts);
+    assert.match(
+      notice.text,
+      /^Questions 1 \("Question 1: what should step 1 of the migration do\?"\), 2 .* and 55 more still need answers\.$/,
+    );
 
-      for (const [i, q] of questions.entries()) {
-        const pick = pickFor(i, q);
-        if (Array.isArray(pick)) await choose(h, ts, i, pick);
-        else if (typeof pick === 'boolean') await answerYesNo(h, ts, i, pick);
-        else await answerFreeWrite(h, ts, i, pick);
-      }
-      assert.deepEqual(
-        await qaFiles(h.runDir(RUN)),
-        ['q-out-001.json'],
-        'nothing written before Submit',
-      );
+    for (const [i, q] of questions.entries()) {
+      const pick = pickFor(i, q);
+      if (Array.isArray(pick)) await choose(h.slack, ts, i, pick);
+      else if (typeof pick === 'boolean') await pressYesNo(h.slack, ts, i, pick);
+      else await writeFreeText(h.slack, ts, i, pick);
+    }
+    assert.deepEqual(
+      await qaFiles(h.runDir(RUN)),
+      ['q-out-001.json'],
+      'nothing written before Submit',
+    );
 
-      await submit(h, ts);
-      assert.deepEqual(await answerFile(h.runDir(RUN)), {
-        seq: 1,
-        answers: questions.map((q, i) => expectedEntry(i, q)),
-        questions,
-      });
-      assert.deepEqual(await qaFiles(h.runDir(RUN)), ['q-answers-001.json', 'q-out-001.json']);
-
-      await waitForAnswered(h, ts);
-      await waitFor(
-        () => thread(h, ts).every((m) => elementsOf(m.blocks).length === 0),
-        'every message of the thread without controls',
-      );
+    await pressSubmit(h.slack, ts);
+    assert.deepEqual(await answerFile(h.runDir(RUN)), {
+      seq: 1,
+      answers: questions.map((q, i) => expectedEntry(i, q)),
+      questions,
     });
+    assert.deepEqual(await qaFiles(h.runDir(RUN)), ['q-answers-001.json', 'q-out-001.json']);
+
+    await waitForAnswered(h.slack, ts);
+    await waitFor(
+      () => thread(h.slack, ts).every((m) => elementsOf(m.blocks).length === 0),
+      'every message of the thread without controls',
+    );
   });
-}
+});
 
 /** Indices of the questions whose prompt sections a message shows (`*n.* …`). */
 function questionIndicesIn(blocks: readonly Record<string, unknown>[]): number[] {

@@ -3,23 +3,23 @@ import { describe, test } from 'node:test';
 import { escapeMrkdwn } from '../../src/core/slack/escape-mrkdwn.js';
 import { CALLBACK_IDS } from '../../src/core/slack/ids.js';
 import { ALICE, type Harness } from '../support/relay-harness.js';
-import { waitFor } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 import {
   answerFile,
-  answerYesNo,
   at,
   controlOf,
+  E2E_MODE,
   elementById,
   healthyRelayPerTest,
-  MODES,
   mrkdwnTexts,
   plainTexts,
   postBatch,
+  pressSubmit,
+  pressYesNo,
   shownLabel,
-  submit,
   waitForAnswered,
   waitForSelection,
-} from './relay-session.js';
+} from './relay-steps.js';
 
 const RUN = 'run-long';
 const GO = { id: 'go', type: 'yes-no', prompt: 'Proceed?' } as const;
@@ -63,127 +63,126 @@ async function openOptionsModal(h: Harness, ts: string, blocks: Record<string, u
 const numberedLines = (options: readonly string[]) =>
   options.map((text, i) => `${i + 1}. ${text}`).join('\n');
 
-for (const mode of MODES) {
-  describe(`options longer than a label (${mode} mode)`, () => {
-    const h = healthyRelayPerTest(mode);
+const mode = E2E_MODE;
+describe(`options longer than a label (${mode} mode)`, () => {
+  const h = healthyRelayPerTest(mode);
 
-    test('cut radio labels list their full text under the control; the answer is the full string', async () => {
-      const options = ['Short', longOption(2, 76), 'Also short', longOption(4, 200)];
-      const pick = { id: 'plan', type: 'choose-one', prompt: 'Which plan?', options };
-      const batch = { seq: 1, questions: [pick, GO] };
-      const posted = await postBatch(h, RUN, batch);
-      const { ts } = posted;
+  test('cut radio labels list their full text under the control; the answer is the full string', async () => {
+    const options = ['Short', longOption(2, 76), 'Also short', longOption(4, 200)];
+    const pick = { id: 'plan', type: 'choose-one', prompt: 'Which plan?', options };
+    const batch = { seq: 1, questions: [pick, GO] };
+    const posted = await postBatch(h, RUN, batch);
+    const { ts } = posted;
 
-      const control = controlOf(posted.blocks, 0);
-      assert.equal(control.type, 'radio_buttons');
-      const labels = (control.element.options as { text: { text: string } }[]).map(
-        (o) => o.text.text,
-      );
-      assert.deepEqual(labels, options.map(shownLabel));
-      assert.ok(labels.every((label) => label.length <= 75));
-      assert.equal(labels[3]?.endsWith('…'), true);
+    const control = controlOf(posted.blocks, 0);
+    assert.equal(control.type, 'radio_buttons');
+    const labels = (control.element.options as { text: { text: string } }[]).map(
+      (o) => o.text.text,
+    );
+    assert.deepEqual(labels, options.map(shownLabel));
+    assert.ok(labels.every((label) => label.length <= 75));
+    assert.equal(labels[3]?.endsWith('…'), true);
 
-      const listing = `*Full text:*\n2. ${escapeMrkdwn(options[1] as string)}\n4. ${escapeMrkdwn(options[3] as string)}`;
-      const controlAt = posted.blocks.findIndex((b) => b.block_id === control.blockId);
-      assert.deepEqual(posted.blocks[controlAt + 1], {
-        type: 'context',
-        elements: [{ type: 'mrkdwn', text: listing }],
-        block_id: posted.blocks[controlAt + 1]?.block_id,
-      });
-
-      await h.slack.selectOption({ ...at(ts, control), value: '3' });
-      const shown = await waitForSelection(h, ts, 0, ['3']);
-      assert.equal(
-        (shown.element.initial_option as { text: { text: string } }).text.text,
-        shownLabel(options[3] as string),
-      );
-      await answerYesNo(h, ts, 1, true);
-      await submit(h, ts);
-
-      assert.deepEqual(await answerFile(h.runDir(RUN)), {
-        seq: 1,
-        answers: [
-          { id: 'plan', type: 'choose-one', prompt: 'Which plan?', options, answer: options[3] },
-          GO_ANSWER,
-        ],
-        questions: batch.questions,
-      });
-      const final = await waitForAnswered(h, ts);
-      assert.ok(
-        mrkdwnTexts(final.blocks).includes(`*Answer:*\n>${escapeMrkdwn(options[3] as string)}`),
-      );
+    const listing = `*Full text:*\n2. ${escapeMrkdwn(options[1] as string)}\n4. ${escapeMrkdwn(options[3] as string)}`;
+    const controlAt = posted.blocks.findIndex((b) => b.block_id === control.blockId);
+    assert.deepEqual(posted.blocks[controlAt + 1], {
+      type: 'context',
+      elements: [{ type: 'mrkdwn', text: listing }],
+      block_id: posted.blocks[controlAt + 1]?.block_id,
     });
 
-    test('too many long options for one line open a "Show full options" modal with every option whole', async () => {
-      const options = Array.from({ length: 12 }, (_, i) => longOption(i + 1, 300));
-      const pick = { id: 'plans', type: 'choose-many', prompt: 'Which plans?', options };
-      const batch = { seq: 1, questions: [pick, GO] };
-      const posted = await postBatch(h, RUN, batch);
-      const { ts } = posted;
+    await h.slack.selectOption({ ...at(ts, control), value: '3' });
+    const shown = await waitForSelection(h.slack, ts, 0, ['3']);
+    assert.equal(
+      (shown.element.initial_option as { text: { text: string } }).text.text,
+      shownLabel(options[3] as string),
+    );
+    await pressYesNo(h.slack, ts, 1, true);
+    await pressSubmit(h.slack, ts);
 
-      const control = controlOf(posted.blocks, 0);
-      assert.equal(control.type, 'multi_static_select');
-      assert.ok(
-        plainTexts(posted.blocks).includes('12 options are longer than the 75 characters shown.'),
-      );
-      const view = await openOptionsModal(h, ts, posted.blocks);
-      assert.equal(modalBody(view), escapeMrkdwn(numberedLines(options)));
-
-      await h.slack.selectOptions({ ...at(ts, control), values: ['9', '1'] });
-      await waitForSelection(h, ts, 0, ['1', '9']);
-      await answerYesNo(h, ts, 1, true);
-      await submit(h, ts);
-      assert.deepEqual(await answerFile(h.runDir(RUN)), {
-        seq: 1,
-        answers: [
-          {
-            id: 'plans',
-            type: 'choose-many',
-            prompt: 'Which plans?',
-            options,
-            answer: [options[1], options[9]],
-          },
-          GO_ANSWER,
-        ],
-        questions: batch.questions,
-      });
+    assert.deepEqual(await answerFile(h.runDir(RUN)), {
+      seq: 1,
+      answers: [
+        { id: 'plan', type: 'choose-one', prompt: 'Which plan?', options, answer: options[3] },
+        GO_ANSWER,
+      ],
+      questions: batch.questions,
     });
+    const final = await waitForAnswered(h.slack, ts);
+    assert.ok(
+      mrkdwnTexts(final.blocks).includes(`*Answer:*\n>${escapeMrkdwn(options[3] as string)}`),
+    );
+  });
 
-    test('150 long options: search reaches past the cut label, the modal lists them all, the answer is whole', async () => {
-      const options = Array.from({ length: 150 }, (_, i) => longOption(i + 1, 110));
-      const pick = { id: 'site', type: 'choose-one', prompt: 'Which site?', options };
-      const batch = { seq: 1, questions: [pick, GO] };
-      const posted = await postBatch(h, RUN, batch);
-      const { ts } = posted;
+  test('too many long options for one line open a "Show full options" modal with every option whole', async () => {
+    const options = Array.from({ length: 12 }, (_, i) => longOption(i + 1, 300));
+    const pick = { id: 'plans', type: 'choose-many', prompt: 'Which plans?', options };
+    const batch = { seq: 1, questions: [pick, GO] };
+    const posted = await postBatch(h, RUN, batch);
+    const { ts } = posted;
 
-      const control = controlOf(posted.blocks, 0);
-      assert.equal(control.type, 'external_select');
-      const view = await openOptionsModal(h, ts, posted.blocks);
-      assert.equal(modalBody(view), escapeMrkdwn(numberedLines(options)));
+    const control = controlOf(posted.blocks, 0);
+    assert.equal(control.type, 'multi_static_select');
+    assert.ok(
+      plainTexts(posted.blocks).includes('12 options are longer than the 75 characters shown.'),
+    );
+    const view = await openOptionsModal(h, ts, posted.blocks);
+    assert.equal(modalBody(view), escapeMrkdwn(numberedLines(options)));
 
-      // "site-042-end" is only in the part of the text the label cuts off.
-      assert.ok(!shownLabel(options[41] as string).includes('site-042-end'));
-      const found = await h.slack.suggest({ ...at(ts, control), value: 'site-042-end' });
-      assert.deepEqual(
-        found.options.map((o) => [(o.text as { text: string }).text, o.value]),
-        [[shownLabel(options[41] as string), '41']],
-      );
-      await h.slack.selectOption({ ...at(ts, control), value: '41' });
-      await waitForSelection(h, ts, 0, ['41']);
-      await answerYesNo(h, ts, 1, true);
-      await submit(h, ts);
-      assert.deepEqual(await answerFile(h.runDir(RUN)), {
-        seq: 1,
-        answers: [
-          { id: 'site', type: 'choose-one', prompt: 'Which site?', options, answer: options[41] },
-          GO_ANSWER,
-        ],
-        questions: batch.questions,
-      });
-      const final = await waitForAnswered(h, ts);
-      assert.ok(
-        mrkdwnTexts(final.blocks).includes(`*Answer:*\n>${escapeMrkdwn(options[41] as string)}`),
-      );
+    await h.slack.selectOptions({ ...at(ts, control), values: ['9', '1'] });
+    await waitForSelection(h.slack, ts, 0, ['1', '9']);
+    await pressYesNo(h.slack, ts, 1, true);
+    await pressSubmit(h.slack, ts);
+    assert.deepEqual(await answerFile(h.runDir(RUN)), {
+      seq: 1,
+      answers: [
+        {
+          id: 'plans',
+          type: 'choose-many',
+          prompt: 'Which plans?',
+          options,
+          answer: [options[1], options[9]],
+        },
+        GO_ANSWER,
+      ],
+      questions: batch.questions,
     });
   });
-}
+
+  test('150 long options: search reaches past the cut label, the modal lists them all, the answer is whole', async () => {
+    const options = Array.from({ length: 150 }, (_, i) => longOption(i + 1, 110));
+    const pick = { id: 'site', type: 'choose-one', prompt: 'Which site?', options };
+    const batch = { seq: 1, questions: [pick, GO] };
+    const posted = await postBatch(h, RUN, batch);
+    const { ts } = posted;
+
+    const control = controlOf(posted.blocks, 0);
+    assert.equal(control.type, 'external_select');
+    const view = await openOptionsModal(h, ts, posted.blocks);
+    assert.equal(modalBody(view), escapeMrkdwn(numberedLines(options)));
+
+    // "site-042-end" is only in the part of the text the label cuts off.
+    assert.ok(!shownLabel(options[41] as string).includes('site-042-end'));
+    const found = await h.slack.suggest({ ...at(ts, control), value: 'site-042-end' });
+    assert.deepEqual(
+      found.options.map((o) => [(o.text as { text: string }).text, o.value]),
+      [[shownLabel(options[41] as string), '41']],
+    );
+    await h.slack.selectOption({ ...at(ts, control), value: '41' });
+    await waitForSelection(h.slack, ts, 0, ['41']);
+    await pressYesNo(h.slack, ts, 1, true);
+    await pressSubmit(h.slack, ts);
+    assert.deepEqual(await answerFile(h.runDir(RUN)), {
+      seq: 1,
+      answers: [
+        { id: 'site', type: 'choose-one', prompt: 'Which site?', options, answer: options[41] },
+        GO_ANSWER,
+      ],
+      questions: batch.questions,
+    });
+    const final = await waitForAnswered(h.slack, ts);
+    assert.ok(
+      mrkdwnTexts(final.blocks).includes(`*Answer:*\n>${escapeMrkdwn(options[41] as string)}`),
+    );
+  });
+});

@@ -3,18 +3,19 @@ import { describe, test } from 'node:test';
 import { CALLBACK_IDS } from '../../src/core/slack/ids.js';
 import type { FakeSlack, ParsedMention } from '../support/fake-slack/index.js';
 import { ALICE, BOB, elementsOf, visibleText } from '../support/relay-harness.js';
-import { waitFor } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 import {
-  answerYesNo,
   choose,
   click,
+  E2E_MODE,
   healthyRelayPerTest,
-  MODES,
+  openHome,
   postBatch,
-  submit,
+  pressSubmit,
+  pressYesNo,
   thread,
   waitForAnswered,
-} from './relay-session.js';
+} from './relay-steps.js';
 
 const ONCALL = 'S0ONCALL1';
 
@@ -34,95 +35,80 @@ function assertNoneFromAgentText(slack: FakeSlack, where: string): void {
 /** What a person sees: the invisible joiners left out. */
 const seen = (text: string) => text.replaceAll('\u2060', '');
 
-async function openHome(slack: FakeSlack, user: string) {
-  const before = slack.calls.filter((c) => c.method === 'views.publish').length;
-  const result = await slack.sendEvent({
-    type: 'app_home_opened',
-    user,
-    channel: 'D0HOME001',
-    tab: 'home',
+const mode = E2E_MODE;
+describe(`agent text never notifies anyone (${mode} mode)`, () => {
+  const h = healthyRelayPerTest(mode);
+
+  test('plain @here, @channel, @everyone and @name are shown on every surface but mention nobody', async () => {
+    h.slack.addUserGroup({ id: ONCALL, users: [BOB], handle: 'oncall' });
+    const longPreview = Array.from({ length: 400 }, (_, i) => `${i}: ${LOUD}`).join('\n');
+    const batch = {
+      seq: 1,
+      questions: [
+        {
+          id: 'who',
+          type: 'choose-one',
+          prompt: `${LOUD}: who?`,
+          options: [LOUD, '@bob', 'nobody'],
+        },
+        {
+          id: 'plan',
+          type: 'yes-no',
+          prompt: 'Accept?',
+          preview: { type: 'markdown', content: `# Plan\n${LOUD}\n\n\`@here in code\`` },
+        },
+        {
+          id: 'long',
+          type: 'yes-no',
+          prompt: `Long one, ${LOUD}`,
+          preview: { type: 'markdown', content: longPreview },
+        },
+      ],
+    };
+    const posted = await postBatch(h, 'run-loud', batch);
+    const { ts } = posted;
+    // a batch that fits no single message continues in the thread; Submit is in its last part
+    await waitFor(
+      () =>
+        thread(h.slack, ts).some((m) =>
+          elementsOf(m.blocks).some((e) => e.actionId === 'o7.submit'),
+        ),
+      'every part of the batch posted',
+    );
+    assert.match(seen(posted.text), /@here @channel @everyone \(@bob\) \*@oncall\* ping: who\?/);
+    assert.ok(seen(visibleText(posted)).includes(`*1.* ${LOUD}: who?`), 'the prompt is shown');
+    assertNoneFromAgentText(h.slack, 'the batch messages');
+
+    // the missing-answers notice quotes the prompts
+    await pressSubmit(h.slack, ts);
+    const notice = await waitFor(() => h.slack.ephemerals(ALICE)[0], 'the notice');
+    assert.ok(seen(notice.text).includes('@here'));
+    assertNoneFromAgentText(h.slack, 'the ephemeral notice');
+
+    // the full preview in its modal
+    await click(h.slack, ts, 'o7.show-preview:2');
+    const modal = await waitFor(
+      () => h.slack.views(ALICE).find((v) => v.callback_id === CALLBACK_IDS.preview),
+      'the preview modal',
+    );
+    assert.ok(seen(JSON.stringify(modal.blocks)).includes('399: @here'));
+    await h.slack.closeView({ viewId: String(modal.id), user: ALICE });
+    assertNoneFromAgentText(h.slack, 'the preview modal');
+
+    // the Home tab lists the open batch with its question
+    const home = await openHome(h.slack, ALICE);
+    assert.ok(seen(JSON.stringify(home.blocks)).includes('@here'));
+    assertNoneFromAgentText(h.slack, 'the Home tab');
+
+    await choose(h.slack, ts, 0, ['0']);
+    await pressYesNo(h.slack, ts, 1, true);
+    await pressYesNo(h.slack, ts, 2, true);
+    await pressSubmit(h.slack, ts);
+    const final = await waitForAnswered(h.slack, ts);
+    assert.ok(seen(visibleText(final)).includes(LOUD), 'the answer quotes the chosen option');
+    for (const message of thread(h.slack, ts)) assert.ok(message.text !== '');
+    assertNoneFromAgentText(h.slack, 'the answered messages');
+    // the relay's own mention of who answered still works
+    assert.ok(h.slack.mentions.some((m) => m.target === ALICE && m.how === 'markup'));
   });
-  assert.equal(result.acked, true);
-  await waitFor(
-    () => slack.calls.filter((c) => c.method === 'views.publish').length > before,
-    'the Home tab published',
-  );
-  return waitFor(() => slack.homeView(user), 'the Home tab');
-}
-
-for (const mode of MODES) {
-  describe(`agent text never notifies anyone (${mode} mode)`, () => {
-    const h = healthyRelayPerTest(mode);
-
-    test('plain @here, @channel, @everyone and @name are shown on every surface but mention nobody', async () => {
-      h.slack.addUserGroup({ id: ONCALL, users: [BOB], handle: 'oncall' });
-      const longPreview = Array.from({ length: 400 }, (_, i) => `${i}: ${LOUD}`).join('\n');
-      const batch = {
-        seq: 1,
-        questions: [
-          {
-            id: 'who',
-            type: 'choose-one',
-            prompt: `${LOUD}: who?`,
-            options: [LOUD, '@bob', 'nobody'],
-          },
-          {
-            id: 'plan',
-            type: 'yes-no',
-            prompt: 'Accept?',
-            preview: { type: 'markdown', content: `# Plan\n${LOUD}\n\n\`@here in code\`` },
-          },
-          {
-            id: 'long',
-            type: 'yes-no',
-            prompt: `Long one, ${LOUD}`,
-            preview: { type: 'markdown', content: longPreview },
-          },
-        ],
-      };
-      const posted = await postBatch(h, 'run-loud', batch);
-      const { ts } = posted;
-      // a batch that fits no single message continues in the thread; Submit is in its last part
-      await waitFor(
-        () =>
-          thread(h, ts).some((m) => elementsOf(m.blocks).some((e) => e.actionId === 'o7.submit')),
-        'every part of the batch posted',
-      );
-      assert.match(seen(posted.text), /@here @channel @everyone \(@bob\) \*@oncall\* ping: who\?/);
-      assert.ok(seen(visibleText(posted)).includes(`*1.* ${LOUD}: who?`), 'the prompt is shown');
-      assertNoneFromAgentText(h.slack, 'the batch messages');
-
-      // the missing-answers notice quotes the prompts
-      await submit(h, ts);
-      const notice = await waitFor(() => h.slack.ephemerals(ALICE)[0], 'the notice');
-      assert.ok(seen(notice.text).includes('@here'));
-      assertNoneFromAgentText(h.slack, 'the ephemeral notice');
-
-      // the full preview in its modal
-      await click(h, ts, 'o7.show-preview:2');
-      const modal = await waitFor(
-        () => h.slack.views(ALICE).find((v) => v.callback_id === CALLBACK_IDS.preview),
-        'the preview modal',
-      );
-      assert.ok(seen(JSON.stringify(modal.blocks)).includes('399: @here'));
-      await h.slack.closeView({ viewId: String(modal.id), user: ALICE });
-      assertNoneFromAgentText(h.slack, 'the preview modal');
-
-      // the Home tab lists the open batch with its question
-      const home = await openHome(h.slack, ALICE);
-      assert.ok(seen(JSON.stringify(home.blocks)).includes('@here'));
-      assertNoneFromAgentText(h.slack, 'the Home tab');
-
-      await choose(h, ts, 0, ['0']);
-      await answerYesNo(h, ts, 1, true);
-      await answerYesNo(h, ts, 2, true);
-      await submit(h, ts);
-      const final = await waitForAnswered(h, ts);
-      assert.ok(seen(visibleText(final)).includes(LOUD), 'the answer quotes the chosen option');
-      for (const message of thread(h, ts)) assert.ok(message.text !== '');
-      assertNoneFromAgentText(h.slack, 'the answered messages');
-      // the relay's own mention of who answered still works
-      assert.ok(h.slack.mentions.some((m) => m.target === ALICE && m.how === 'markup'));
-    });
-  });
-}
+});

@@ -5,26 +5,26 @@ import { CALLBACK_IDS } from '../../src/core/slack/ids.js';
 import type { StoredEphemeral } from '../support/fake-slack/index.js';
 import { hiddenLinks } from '../support/markdown-link-shapes.js';
 import { ALICE, type Harness } from '../support/relay-harness.js';
-import { waitFor } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 import {
   answerFile,
-  answerFreeWrite,
-  answerYesNo,
   choose,
   click,
   controlOf,
+  E2E_MODE,
   healthyRelayPerTest,
   locate,
-  MODES,
   mrkdwnTexts,
   plainTexts,
   postBatch,
+  pressSubmit,
+  pressYesNo,
   qaFiles,
   shownLabel,
-  submit,
   thread,
   waitForAnswered,
-} from './relay-session.js';
+  writeFreeText,
+} from './relay-steps.js';
 
 const RUN = 'run-preview';
 const GO = { id: 'go', type: 'yes-no', prompt: 'Proceed?' } as const;
@@ -51,9 +51,9 @@ const promptAt = (blocks: Block[], n: number) =>
 
 /** Clicks "Show full preview" of question `index` and returns the modal Slack opened. */
 async function openPreviewModal(h: Harness, ts: string, index: number) {
-  const { found } = locate(h, ts, `o7.show-preview:${index}`);
+  const { found } = locate(h.slack, ts, `o7.show-preview:${index}`);
   assert.equal((found.element.text as { text: string }).text, 'Show full preview');
-  await click(h, ts, `o7.show-preview:${index}`);
+  await click(h.slack, ts, `o7.show-preview:${index}`);
   const view = await waitFor(() => h.slack.views(ALICE).at(-1), 'the preview modal');
   assert.equal(view.callback_id, CALLBACK_IDS.preview);
   assert.deepEqual(view.title, { type: 'plain_text', text: 'Preview', emoji: true });
@@ -157,322 +157,313 @@ const HOSTILE_PREVIEW_SHOWN = [
   '\\[PLAN]: https://evil.example/plan',
 ].join('\n');
 
-for (const mode of MODES) {
-  describe(`previews (${mode} mode)`, () => {
-    const h = healthyRelayPerTest(mode);
+const mode = E2E_MODE;
+describe(`previews (${mode} mode)`, () => {
+  const h = healthyRelayPerTest(mode);
 
-    test('a markdown preview is a markdown block and an ascii one is preformatted, above their prompts', async () => {
-      const markdown =
-        '## Plan\n\n- **bold** step\n- `code` step\n\n| a | b |\n|---|---|\n| 1 | 2 |';
-      const ascii = '+-----+\n|  o  |\n| /|\\ |\n+-----+\n   spaced    out   ';
-      const batch = {
-        seq: 1,
-        questions: [
-          {
-            id: 'plan',
-            type: 'yes-no',
-            prompt: 'Accept the plan?',
-            preview: { type: 'markdown', content: markdown },
-          },
-          {
-            id: 'art',
-            type: 'choose-one',
-            prompt: 'Keep the art?',
-            options: ['keep', 'drop'],
-            preview: { type: 'ascii', content: ascii },
-          },
-        ],
-      };
-      const posted = await postBatch(h, RUN, batch);
-      const { ts, blocks } = posted;
-      const first = promptAt(blocks, 1);
-      assert.deepEqual(blocks[first - 1], {
-        type: 'markdown',
-        text: markdown,
-        block_id: blocks[first - 1]?.block_id,
-      });
-      const second = promptAt(blocks, 2);
-      assert.equal(preformattedText(blocks[second - 1]), ascii);
-      assert.ok(!plainTexts(blocks).some((t) => t.startsWith('Preview cut')));
-
-      await answerYesNo(h, ts, 0, false);
-      await choose(h, ts, 1, ['0']);
-      await submit(h, ts);
-      assert.deepEqual(await answerFile(h.runDir(RUN)), {
-        seq: 1,
-        answers: [
-          { id: 'plan', type: 'yes-no', prompt: 'Accept the plan?', answer: false },
-          {
-            id: 'art',
-            type: 'choose-one',
-            prompt: 'Keep the art?',
-            options: ['keep', 'drop'],
-            answer: 'keep',
-          },
-        ],
-        questions: batch.questions,
-      });
+  test('a markdown preview is a markdown block and an ascii one is preformatted, above their prompts', async () => {
+    const markdown = '## Plan\n\n- **bold** step\n- `code` step\n\n| a | b |\n|---|---|\n| 1 | 2 |';
+    const ascii = '+-----+\n|  o  |\n| /|\\ |\n+-----+\n   spaced    out   ';
+    const batch = {
+      seq: 1,
+      questions: [
+        {
+          id: 'plan',
+          type: 'yes-no',
+          prompt: 'Accept the plan?',
+          preview: { type: 'markdown', content: markdown },
+        },
+        {
+          id: 'art',
+          type: 'choose-one',
+          prompt: 'Keep the art?',
+          options: ['keep', 'drop'],
+          preview: { type: 'ascii', content: ascii },
+        },
+      ],
+    };
+    const posted = await postBatch(h, RUN, batch);
+    const { ts, blocks } = posted;
+    const first = promptAt(blocks, 1);
+    assert.deepEqual(blocks[first - 1], {
+      type: 'markdown',
+      text: markdown,
+      block_id: blocks[first - 1]?.block_id,
     });
+    const second = promptAt(blocks, 2);
+    assert.equal(preformattedText(blocks[second - 1]), ascii);
+    assert.ok(!plainTexts(blocks).some((t) => t.startsWith('Preview cut')));
 
-    test('an over-long markdown preview is cut with a note, and the modal holds all of it', async () => {
-      const content = Array.from(
-        { length: 400 },
-        (_, i) => `Step ${i + 1}: the agent *rewrites* module ${i} & runs its tests.`,
-      ).join('\n');
-      assert.ok(content.length > 20_000);
-      const batch = {
-        seq: 1,
-        questions: [
-          {
-            id: 'plan',
-            type: 'yes-no',
-            prompt: 'Accept the plan?',
-            preview: { type: 'markdown', content },
-          },
-        ],
-      };
-      const posted = await postBatch(h, RUN, batch);
-      const { ts, blocks } = posted;
-      const markdownBlocks = blocks.filter((b) => b.type === 'markdown');
-      assert.equal(markdownBlocks.length, 1);
-      checkCutNote(blocks, String(markdownBlocks[0]?.text), content);
-
-      const { body } = await openPreviewModal(h, ts, 0);
-      const sections = body.map((b) => {
-        assert.equal(b.type, 'section');
-        return (b.text as { type: string; text: string }).text;
-      });
-      assert.equal(sections.join(''), escapeMrkdwn(content), 'the modal holds the whole preview');
-
-      await click(h, ts, 'o7.one-tap:0:yes');
-      assert.deepEqual(await answerFile(h.runDir(RUN)), {
-        seq: 1,
-        answers: [{ id: 'plan', type: 'yes-no', prompt: 'Accept the plan?', answer: true }],
-        questions: batch.questions,
-      });
-    });
-
-    test('an over-long ascii preview is cut with a note, and the modal holds all of it verbatim', async () => {
-      const row = (i: number) => `|${String(i).padStart(4, '0')}|${' <#> '.repeat(11)}|`;
-      const content = Array.from({ length: 400 }, (_, i) => row(i)).join('\n');
-      const batch = {
-        seq: 1,
-        questions: [
-          {
-            id: 'layout',
-            type: 'free-write',
-            prompt: 'What should change in this layout?',
-            preview: { type: 'ascii', content },
-          },
-          GO,
-        ],
-      };
-      const posted = await postBatch(h, RUN, batch);
-      const { ts, blocks } = posted;
-      const richBlocks = blocks.filter((b) => b.type === 'rich_text');
-      assert.equal(richBlocks.length, 1);
-      checkCutNote(blocks, preformattedText(richBlocks[0]), content);
-
-      const { view, body } = await openPreviewModal(h, ts, 0);
-      assert.equal(body.map(preformattedText).join(''), content);
-      await h.slack.closeView({ viewId: String(view.id), user: ALICE });
-
-      await answerFreeWrite(h, ts, 0, 'Widen column 3.');
-      await answerYesNo(h, ts, 1, true);
-      await submit(h, ts);
-      assert.deepEqual(await answerFile(h.runDir(RUN)), {
-        seq: 1,
-        answers: [
-          {
-            id: 'layout',
-            type: 'free-write',
-            prompt: 'What should change in this layout?',
-            answer: 'Widen column 3.',
-          },
-          { id: 'go', type: 'yes-no', prompt: 'Proceed?', answer: true },
-        ],
-        questions: batch.questions,
-      });
+    await pressYesNo(h.slack, ts, 0, false);
+    await choose(h.slack, ts, 1, ['0']);
+    await pressSubmit(h.slack, ts);
+    assert.deepEqual(await answerFile(h.runDir(RUN)), {
+      seq: 1,
+      answers: [
+        { id: 'plan', type: 'yes-no', prompt: 'Accept the plan?', answer: false },
+        {
+          id: 'art',
+          type: 'choose-one',
+          prompt: 'Keep the art?',
+          options: ['keep', 'drop'],
+          answer: 'keep',
+        },
+      ],
+      questions: batch.questions,
     });
   });
 
-  describe(`mrkdwn injection (${mode} mode)`, () => {
-    const h = healthyRelayPerTest(mode);
+  test('an over-long markdown preview is cut with a note, and the modal holds all of it', async () => {
+    const content = Array.from(
+      { length: 400 },
+      (_, i) => `Step ${i + 1}: the agent *rewrites* module ${i} & runs its tests.`,
+    ).join('\n');
+    assert.ok(content.length > 20_000);
+    const batch = {
+      seq: 1,
+      questions: [
+        {
+          id: 'plan',
+          type: 'yes-no',
+          prompt: 'Accept the plan?',
+          preview: { type: 'markdown', content },
+        },
+      ],
+    };
+    const posted = await postBatch(h, RUN, batch);
+    const { ts, blocks } = posted;
+    const markdownBlocks = blocks.filter((b) => b.type === 'markdown');
+    assert.equal(markdownBlocks.length, 1);
+    checkCutNote(blocks, String(markdownBlocks[0]?.text), content);
 
-    test('mentions, links and & in prompts, options, previews and answers show as text everywhere', async () => {
-      const run = h.runDir(EVIL_RUN);
-      const longEvil = `${EVIL} ${'and more text '.repeat(6)}`;
-      const options = ['<!channel>', '<@U123>', '<http://evil|click>', 'A & B', longEvil];
-      const longPreview = Array.from({ length: 300 }, (_, i) => `${i}: ${EVIL}`).join('\n');
-      const batch = {
-        seq: 1,
-        questions: [
-          { id: 'who', type: 'choose-one', prompt: `${EVIL}: pick one`, options },
-          {
-            id: 'notes',
-            type: 'free-write',
-            prompt: `Notes for ${EVIL}?`,
-            preview: { type: 'markdown', content: `# Heads up\n${EVIL}` },
-          },
-          {
-            id: 'ship',
-            type: 'yes-no',
-            prompt: 'Ship it & ping <!here>?',
-            preview: { type: 'ascii', content: `${EVIL}\n+--+` },
-          },
-          {
-            id: 'long',
-            type: 'yes-no',
-            prompt: 'Read all of it?',
-            preview: { type: 'markdown', content: longPreview },
-          },
-        ],
-      };
-      const posted = await postBatch(h, EVIL_RUN, batch);
-      const { ts } = posted;
-      assert.equal(
-        posted.text,
-        `Run ${escapeMrkdwn(EVIL_RUN)}, batch 1: ${escapeMrkdwn(EVIL)}: pick one (+3 more questions)`,
-      );
-      // The cut preview of question 4 does not fit beside the others: it goes in the thread.
-      const shown = await waitFor(
-        () => (thread(h, ts).length >= 2 ? thread(h, ts) : undefined),
-        'the continuation in the thread',
-      );
-      assert.equal(shown.length, 2);
-      assert.equal(
-        shown[1]?.text,
-        `Run ${escapeMrkdwn(EVIL_RUN)}, batch 1 (continued, message 2 of 2)`,
-      );
-      for (const message of shown) assertSurfaceInert(message, 'the batch messages');
-      const texts = mrkdwnTexts(posted.blocks);
-      assert.ok(texts.includes(`*1.* ${escapeMrkdwn(EVIL)}: pick one`));
-      assert.ok(texts.includes(`*3.* Ship it &amp; ping &lt;!here&gt;?`));
-      assert.ok(texts.includes(`*Full text:*\n5. ${escapeMrkdwn(longEvil)}`));
-      // Option labels are plain_text, which Slack never parses for mentions or links.
-      const labels = controlOf(posted.blocks, 0).element.options as { text: Block }[];
-      assert.deepEqual(
-        labels.map((o) => o.text),
-        options.map((text) => ({ type: 'plain_text', text: shownLabel(text), emoji: true })),
-      );
-      // The markdown block takes standard Markdown, not mrkdwn; the preformatted text is literal.
-      const markdownBlocks = posted.blocks.filter((b) => b.type === 'markdown');
-      // (only the @ that could start a mention gets an invisible word joiner)
-      assert.equal(markdownBlocks[0]?.text, `# Heads up\n${EVIL.replace('<@', '<@\u2060')}`);
-      const ascii = posted.blocks.find((b) => b.type === 'rich_text');
-      assert.equal(preformattedText(ascii), `${EVIL}\n+--+`);
+    const { body } = await openPreviewModal(h, ts, 0);
+    const sections = body.map((b) => {
+      assert.equal(b.type, 'section');
+      return (b.text as { type: string; text: string }).text;
+    });
+    assert.equal(sections.join(''), escapeMrkdwn(content), 'the modal holds the whole preview');
 
-      // Submitting too early: the notice quotes the prompt, escaped.
-      await submit(h, ts);
-      const notice = await waitFor(
-        () => h.slack.ephemerals(ALICE)[0],
-        'the missing-answers notice',
-      );
-      assertSurfaceInert(notice, 'the missing-answers notice');
-      assert.match(
-        notice.text,
-        /&lt;!channel&gt; &lt;@\u2060U123&gt; &lt;http:\/\/evil\|click&gt; &amp; co/,
-      );
-      assert.deepEqual(await qaFiles(run), ['q-out-001.json']);
-
-      // The free-write modal shows the prompt escaped; the answer comes back escaped.
-      await click(h, ts, 'o7.free-write:1');
-      const modal = await waitFor(() => h.slack.views(ALICE)[0], 'the free-write modal');
-      assertSurfaceInert({ blocks: modal.blocks as Block[] }, 'the free-write modal');
-      assert.ok(
-        mrkdwnTexts(modal.blocks as Block[]).includes(`*2.* Notes for ${escapeMrkdwn(EVIL)}?`),
-      );
-      await h.slack.closeView({ viewId: String(modal.id), user: ALICE });
-      await answerFreeWrite(h, ts, 1, `Reply to ${EVIL}\n> not a quote <#C999>`);
-      for (const m of thread(h, ts)) assertSurfaceInert(m, 'the messages with the draft');
-
-      // The full preview in its modal is escaped mrkdwn.
-      const { view, body } = await openPreviewModal(h, ts, 3);
-      assertSurfaceInert({ blocks: view.blocks as Block[] }, 'the preview modal');
-      const sections = body.map((b) => (b.text as { text: string }).text);
-      assert.equal(sections.join(''), escapeMrkdwn(longPreview));
-      await h.slack.closeView({ viewId: String(view.id), user: ALICE });
-
-      await choose(h, ts, 0, ['1']);
-      await answerYesNo(h, ts, 2, true);
-      await answerYesNo(h, ts, 3, false);
-      for (const m of thread(h, ts)) assertSurfaceInert(m, 'the messages with every draft');
-      await submit(h, ts);
-
-      assert.deepEqual(await answerFile(run), {
-        seq: 1,
-        answers: [
-          {
-            id: 'who',
-            type: 'choose-one',
-            prompt: `${EVIL}: pick one`,
-            options,
-            answer: '<@U123>',
-          },
-          {
-            id: 'notes',
-            type: 'free-write',
-            prompt: `Notes for ${EVIL}?`,
-            answer: `Reply to ${EVIL}\n> not a quote <#C999>`,
-          },
-          { id: 'ship', type: 'yes-no', prompt: 'Ship it & ping <!here>?', answer: true },
-          { id: 'long', type: 'yes-no', prompt: 'Read all of it?', answer: false },
-        ],
-        questions: batch.questions,
-      });
-
-      const final = await waitForAnswered(h, ts);
-      for (const m of thread(h, ts)) assertSurfaceInert(m, 'the answered messages');
-      assert.equal(
-        final.text,
-        `Answered: Run ${escapeMrkdwn(EVIL_RUN)}, batch 1: ${escapeMrkdwn(EVIL)}: pick one (+3 more questions)`,
-      );
-      const finalTexts = mrkdwnTexts(final.blocks);
-      assert.ok(finalTexts.includes('*Answer:*\n>&lt;@\u2060U123&gt;'));
-      assert.ok(
-        finalTexts.includes(
-          `*Answer:*\n>Reply to ${escapeMrkdwn(EVIL)}\n>&gt; not a quote &lt;#C999&gt;`,
-        ),
-      );
-      const ephemerals: StoredEphemeral[] = h.slack.ephemerals(ALICE);
-      for (const e of ephemerals) assertSurfaceInert(e, 'an ephemeral notice');
+    await click(h.slack, ts, 'o7.one-tap:0:yes');
+    assert.deepEqual(await answerFile(h.runDir(RUN)), {
+      seq: 1,
+      answers: [{ id: 'plan', type: 'yes-no', prompt: 'Accept the plan?', answer: true }],
+      questions: batch.questions,
     });
   });
 
-  describe(`links in agent markdown (${mode} mode)`, () => {
-    const h = healthyRelayPerTest(mode);
+  test('an over-long ascii preview is cut with a note, and the modal holds all of it verbatim', async () => {
+    const row = (i: number) => `|${String(i).padStart(4, '0')}|${' <#> '.repeat(11)}|`;
+    const content = Array.from({ length: 400 }, (_, i) => row(i)).join('\n');
+    const batch = {
+      seq: 1,
+      questions: [
+        {
+          id: 'layout',
+          type: 'free-write',
+          prompt: 'What should change in this layout?',
+          preview: { type: 'ascii', content },
+        },
+        GO,
+      ],
+    };
+    const posted = await postBatch(h, RUN, batch);
+    const { ts, blocks } = posted;
+    const richBlocks = blocks.filter((b) => b.type === 'rich_text');
+    assert.equal(richBlocks.length, 1);
+    checkCutNote(blocks, preformattedText(richBlocks[0]), content);
 
-    test('a markdown preview shows where each of its links goes, and the batch is answered', async () => {
-      assert.ok(hiddenLinks(HOSTILE_PREVIEW).length > 10, 'the preview hides links as written');
-      const batch = {
-        seq: 1,
-        questions: [
-          {
-            id: 'release',
-            type: 'yes-no',
-            prompt: 'Release as planned?',
-            preview: { type: 'markdown', content: HOSTILE_PREVIEW },
-          },
-        ],
-      };
-      const { ts, blocks } = await postBatch(h, RUN, batch);
-      const markdownBlocks = blocks.filter((b) => b.type === 'markdown');
-      assert.equal(markdownBlocks.length, 1);
-      const shown = String(markdownBlocks[0]?.text);
-      assert.equal(shown, HOSTILE_PREVIEW_SHOWN);
-      assert.deepEqual(
-        hiddenLinks(shown),
-        [],
-        'no link in what Slack renders hides its destination',
-      );
-      assert.ok(!plainTexts(blocks).some((t) => t.startsWith('Preview cut')));
+    const { view, body } = await openPreviewModal(h, ts, 0);
+    assert.equal(body.map(preformattedText).join(''), content);
+    await h.slack.closeView({ viewId: String(view.id), user: ALICE });
 
-      await click(h, ts, 'o7.one-tap:0:yes');
-      assert.deepEqual(await answerFile(h.runDir(RUN)), {
-        seq: 1,
-        answers: [{ id: 'release', type: 'yes-no', prompt: 'Release as planned?', answer: true }],
-        questions: batch.questions,
-      });
+    await writeFreeText(h.slack, ts, 0, 'Widen column 3.');
+    await pressYesNo(h.slack, ts, 1, true);
+    await pressSubmit(h.slack, ts);
+    assert.deepEqual(await answerFile(h.runDir(RUN)), {
+      seq: 1,
+      answers: [
+        {
+          id: 'layout',
+          type: 'free-write',
+          prompt: 'What should change in this layout?',
+          answer: 'Widen column 3.',
+        },
+        { id: 'go', type: 'yes-no', prompt: 'Proceed?', answer: true },
+      ],
+      questions: batch.questions,
     });
   });
-}
+});
+
+describe(`mrkdwn injection (${mode} mode)`, () => {
+  const h = healthyRelayPerTest(mode);
+
+  test('mentions, links and & in prompts, options, previews and answers show as text everywhere', async () => {
+    const run = h.runDir(EVIL_RUN);
+    const longEvil = `${EVIL} ${'and more text '.repeat(6)}`;
+    const options = ['<!channel>', '<@U123>', '<http://evil|click>', 'A & B', longEvil];
+    const longPreview = Array.from({ length: 300 }, (_, i) => `${i}: ${EVIL}`).join('\n');
+    const batch = {
+      seq: 1,
+      questions: [
+        { id: 'who', type: 'choose-one', prompt: `${EVIL}: pick one`, options },
+        {
+          id: 'notes',
+          type: 'free-write',
+          prompt: `Notes for ${EVIL}?`,
+          preview: { type: 'markdown', content: `# Heads up\n${EVIL}` },
+        },
+        {
+          id: 'ship',
+          type: 'yes-no',
+          prompt: 'Ship it & ping <!here>?',
+          preview: { type: 'ascii', content: `${EVIL}\n+--+` },
+        },
+        {
+          id: 'long',
+          type: 'yes-no',
+          prompt: 'Read all of it?',
+          preview: { type: 'markdown', content: longPreview },
+        },
+      ],
+    };
+    const posted = await postBatch(h, EVIL_RUN, batch);
+    const { ts } = posted;
+    assert.equal(
+      posted.text,
+      `Run ${escapeMrkdwn(EVIL_RUN)}, batch 1: ${escapeMrkdwn(EVIL)}: pick one (+3 more questions)`,
+    );
+    // The cut preview of question 4 does not fit beside the others: it goes in the thread.
+    const shown = await waitFor(
+      () => (thread(h.slack, ts).length >= 2 ? thread(h.slack, ts) : undefined),
+      'the continuation in the thread',
+    );
+    assert.equal(shown.length, 2);
+    assert.equal(
+      shown[1]?.text,
+      `Run ${escapeMrkdwn(EVIL_RUN)}, batch 1 (continued, message 2 of 2)`,
+    );
+    for (const message of shown) assertSurfaceInert(message, 'the batch messages');
+    const texts = mrkdwnTexts(posted.blocks);
+    assert.ok(texts.includes(`*1.* ${escapeMrkdwn(EVIL)}: pick one`));
+    assert.ok(texts.includes(`*3.* Ship it &amp; ping &lt;!here&gt;?`));
+    assert.ok(texts.includes(`*Full text:*\n5. ${escapeMrkdwn(longEvil)}`));
+    // Option labels are plain_text, which Slack never parses for mentions or links.
+    const labels = controlOf(posted.blocks, 0).element.options as { text: Block }[];
+    assert.deepEqual(
+      labels.map((o) => o.text),
+      options.map((text) => ({ type: 'plain_text', text: shownLabel(text), emoji: true })),
+    );
+    // The markdown block takes standard Markdown, not mrkdwn; the preformatted text is literal.
+    const markdownBlocks = posted.blocks.filter((b) => b.type === 'markdown');
+    // (only the @ that could start a mention gets an invisible word joiner)
+    assert.equal(markdownBlocks[0]?.text, `# Heads up\n${EVIL.replace('<@', '<@\u2060')}`);
+    const ascii = posted.blocks.find((b) => b.type === 'rich_text');
+    assert.equal(preformattedText(ascii), `${EVIL}\n+--+`);
+
+    // Submitting too early: the notice quotes the prompt, escaped.
+    await pressSubmit(h.slack, ts);
+    const notice = await waitFor(() => h.slack.ephemerals(ALICE)[0], 'the missing-answers notice');
+    assertSurfaceInert(notice, 'the missing-answers notice');
+    assert.match(
+      notice.text,
+      /&lt;!channel&gt; &lt;@\u2060U123&gt; &lt;http:\/\/evil\|click&gt; &amp; co/,
+    );
+    assert.deepEqual(await qaFiles(run), ['q-out-001.json']);
+
+    // The free-write modal shows the prompt escaped; the answer comes back escaped.
+    await click(h.slack, ts, 'o7.free-write:1');
+    const modal = await waitFor(() => h.slack.views(ALICE)[0], 'the free-write modal');
+    assertSurfaceInert({ blocks: modal.blocks as Block[] }, 'the free-write modal');
+    assert.ok(
+      mrkdwnTexts(modal.blocks as Block[]).includes(`*2.* Notes for ${escapeMrkdwn(EVIL)}?`),
+    );
+    await h.slack.closeView({ viewId: String(modal.id), user: ALICE });
+    await writeFreeText(h.slack, ts, 1, `Reply to ${EVIL}\n> not a quote <#C999>`);
+    for (const m of thread(h.slack, ts)) assertSurfaceInert(m, 'the messages with the draft');
+
+    // The full preview in its modal is escaped mrkdwn.
+    const { view, body } = await openPreviewModal(h, ts, 3);
+    assertSurfaceInert({ blocks: view.blocks as Block[] }, 'the preview modal');
+    const sections = body.map((b) => (b.text as { text: string }).text);
+    assert.equal(sections.join(''), escapeMrkdwn(longPreview));
+    await h.slack.closeView({ viewId: String(view.id), user: ALICE });
+
+    await choose(h.slack, ts, 0, ['1']);
+    await pressYesNo(h.slack, ts, 2, true);
+    await pressYesNo(h.slack, ts, 3, false);
+    for (const m of thread(h.slack, ts)) assertSurfaceInert(m, 'the messages with every draft');
+    await pressSubmit(h.slack, ts);
+
+    assert.deepEqual(await answerFile(run), {
+      seq: 1,
+      answers: [
+        {
+          id: 'who',
+          type: 'choose-one',
+          prompt: `${EVIL}: pick one`,
+          options,
+          answer: '<@U123>',
+        },
+        {
+          id: 'notes',
+          type: 'free-write',
+          prompt: `Notes for ${EVIL}?`,
+          answer: `Reply to ${EVIL}\n> not a quote <#C999>`,
+        },
+        { id: 'ship', type: 'yes-no', prompt: 'Ship it & ping <!here>?', answer: true },
+        { id: 'long', type: 'yes-no', prompt: 'Read all of it?', answer: false },
+      ],
+      questions: batch.questions,
+    });
+
+    const final = await waitForAnswered(h.slack, ts);
+    for (const m of thread(h.slack, ts)) assertSurfaceInert(m, 'the answered messages');
+    assert.equal(
+      final.text,
+      `Answered: Run ${escapeMrkdwn(EVIL_RUN)}, batch 1: ${escapeMrkdwn(EVIL)}: pick one (+3 more questions)`,
+    );
+    const finalTexts = mrkdwnTexts(final.blocks);
+    assert.ok(finalTexts.includes('*Answer:*\n>&lt;@\u2060U123&gt;'));
+    assert.ok(
+      finalTexts.includes(
+        `*Answer:*\n>Reply to ${escapeMrkdwn(EVIL)}\n>&gt; not a quote &lt;#C999&gt;`,
+      ),
+    );
+    const ephemerals: StoredEphemeral[] = h.slack.ephemerals(ALICE);
+    for (const e of ephemerals) assertSurfaceInert(e, 'an ephemeral notice');
+  });
+});
+
+describe(`links in agent markdown (${mode} mode)`, () => {
+  const h = healthyRelayPerTest(mode);
+
+  test('a markdown preview shows where each of its links goes, and the batch is answered', async () => {
+    assert.ok(hiddenLinks(HOSTILE_PREVIEW).length > 10, 'the preview hides links as written');
+    const batch = {
+      seq: 1,
+      questions: [
+        {
+          id: 'release',
+          type: 'yes-no',
+          prompt: 'Release as planned?',
+          preview: { type: 'markdown', content: HOSTILE_PREVIEW },
+        },
+      ],
+    };
+    const { ts, blocks } = await postBatch(h, RUN, batch);
+    const markdownBlocks = blocks.filter((b) => b.type === 'markdown');
+    assert.equal(markdownBlocks.length, 1);
+    const shown = String(markdownBlocks[0]?.text);
+    assert.equal(shown, HOSTILE_PREVIEW_SHOWN);
+    assert.deepEqual(hiddenLinks(shown), [], 'no link in what Slack renders hides its destination');
+    assert.ok(!plainTexts(blocks).some((t) => t.startsWith('Preview cut')));
+
+    await click(h.slack, ts, 'o7.one-tap:0:yes');
+    assert.deepEqual(await answerFile(h.runDir(RUN)), {
+      seq: 1,
+      answers: [{ id: 'release', type: 'yes-no', prompt: 'Release as planned?', answer: true }],
+      questions: batch.questions,
+    });
+  });
+});

@@ -2,20 +2,20 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   answerFile,
-  answerYesNo,
   at,
   controlOf,
   current,
+  E2E_MODE,
   healthyRelayPerTest,
-  MODES,
   mrkdwnTexts,
   numberedOptions,
   postBatch,
+  pressSubmit,
+  pressYesNo,
   qaFiles,
-  submit,
   waitForAnswered,
   waitForSelection,
-} from './relay-session.js';
+} from './relay-steps.js';
 
 const RUN = 'run-shapes';
 const GO = { id: 'go', type: 'yes-no', prompt: 'Proceed?' } as const;
@@ -53,206 +53,201 @@ const STATIC_SHAPES = [
   },
 ] as const;
 
-for (const mode of MODES) {
-  describe(`question shapes (${mode} mode)`, () => {
-    const h = healthyRelayPerTest(mode);
+const mode = E2E_MODE;
+describe(`question shapes (${mode} mode)`, () => {
+  const h = healthyRelayPerTest(mode);
 
-    for (const shape of STATIC_SHAPES) {
-      test(`${shape.type} with ${shape.options.length} options is a ${shape.element}`, async () => {
-        const pick = {
-          id: 'pick',
-          type: shape.type,
-          prompt: `Pick from ${shape.options.length}`,
-          options: [...shape.options],
-        };
-        const batch = { seq: 1, questions: [pick, GO] };
-        const posted = await postBatch(h, RUN, batch);
-        const { ts } = posted;
-        assert.equal(
-          posted.text,
-          `Run ${RUN}, batch 1: Pick from ${shape.options.length} (+1 more question)`,
-        );
-        assert.ok(mrkdwnTexts(posted.blocks).includes(`*1.* Pick from ${shape.options.length}`));
-
-        const control = controlOf(posted.blocks, 0);
-        assert.equal(control.type, shape.element);
-        const listed = control.element.options as {
-          text: { type: string; text: string };
-          value: string;
-        }[];
-        assert.deepEqual(
-          listed.map((o) => [o.text.type, o.text.text, o.value]),
-          shape.options.map((text, i) => ['plain_text', text, String(i)]),
-          'every option is listed with its full text and its index as value',
-        );
-
-        const result =
-          shape.type === 'choose-one'
-            ? await h.slack.selectOption({ ...at(ts, control), value: shape.pick[0] as string })
-            : await h.slack.selectOptions({ ...at(ts, control), values: [...shape.pick] });
-        assert.equal(result.acked, true);
-        const sorted = [...shape.pick].sort((a, b) => Number(a) - Number(b));
-        await waitForSelection(h, ts, 0, sorted);
-        await answerYesNo(h, ts, 1, true);
-
-        await submit(h, ts);
-        assert.deepEqual(await answerFile(h.runDir(RUN)), {
-          seq: 1,
-          answers: [
-            {
-              id: 'pick',
-              type: shape.type,
-              prompt: pick.prompt,
-              options: pick.options,
-              answer: shape.answer,
-            },
-            GO_ANSWER,
-          ],
-          questions: batch.questions,
-        });
-
-        const final = await waitForAnswered(h, ts);
-        const quoted =
-          typeof shape.answer === 'string'
-            ? [`>${shape.answer}`]
-            : shape.answer.map((a: string) => `>• ${a}`);
-        assert.ok(
-          mrkdwnTexts(final.blocks).includes(`*Answer:*\n${quoted.join('\n')}`),
-          `the final message quotes the answer: ${mrkdwnTexts(final.blocks).join(' | ')}`,
-        );
-        assert.ok(mrkdwnTexts(final.blocks).includes('*Answer:*\n>Yes'));
-        assert.match(final.text, /^Answered: Run run-shapes, batch 1: Pick from/);
-        assert.deepEqual(await qaFiles(h.runDir(RUN)), ['q-answers-001.json', 'q-out-001.json']);
-      });
-    }
-
-    test('choose-one with 150 options is an external_select answered through block_suggestion', async () => {
-      const options = numberedOptions(150);
-      const pick = { id: 'region', type: 'choose-one', prompt: 'Which region?', options };
+  for (const shape of STATIC_SHAPES) {
+    test(`${shape.type} with ${shape.options.length} options is a ${shape.element}`, async () => {
+      const pick = {
+        id: 'pick',
+        type: shape.type,
+        prompt: `Pick from ${shape.options.length}`,
+        options: [...shape.options],
+      };
       const batch = { seq: 1, questions: [pick, GO] };
       const posted = await postBatch(h, RUN, batch);
       const { ts } = posted;
-      const control = controlOf(posted.blocks, 0);
-      assert.equal(control.type, 'external_select');
       assert.equal(
-        control.element.options,
-        undefined,
-        'an external select lists no options itself',
+        posted.text,
+        `Run ${RUN}, batch 1: Pick from ${shape.options.length} (+1 more question)`,
       );
-      assert.equal(control.element.min_query_length, 0);
-      assert.deepEqual(control.element.placeholder, {
-        type: 'plain_text',
-        text: 'Type to search 150 options',
-        emoji: true,
-      });
+      assert.ok(mrkdwnTexts(posted.blocks).includes(`*1.* Pick from ${shape.options.length}`));
 
-      const opened = await h.slack.suggest({ ...at(ts, control), value: '' });
-      assert.equal(opened.acked, true);
-      assert.deepEqual(
-        opened.options.map(optionPair),
-        options.slice(0, 100).map((text, i) => [text, String(i)]),
-        'an empty query offers the first 100 options in order',
-      );
-
-      const typed = await h.slack.suggest({ ...at(ts, control), value: 'OPTION 14' });
-      assert.deepEqual(
-        typed.options.map(optionPair),
-        [139, 140, 141, 142, 143, 144, 145, 146, 147, 148].map((i) => [options[i], String(i)]),
-        'a query offers every option containing it, case-insensitively, in order',
-      );
-      const none = await h.slack.suggest({ ...at(ts, control), value: 'no such region' });
-      assert.deepEqual(none.options, []);
-
-      const exact = await h.slack.suggest({ ...at(ts, control), value: 'Option 137' });
-      assert.deepEqual(exact.options.map(optionPair), [['Option 137', '136']]);
-      const value = (exact.options[0] as { value: string }).value;
-      const picked = await h.slack.selectOption({ ...at(ts, control), value });
-      assert.equal(picked.acked, true);
-      const shown = await waitForSelection(h, ts, 0, ['136']);
-      assert.deepEqual((shown.element.initial_option as { text: unknown }).text, {
-        type: 'plain_text',
-        text: 'Option 137',
-        emoji: true,
-      });
-      await answerYesNo(h, ts, 1, true);
-
-      await submit(h, ts);
-      assert.deepEqual(await answerFile(h.runDir(RUN)), {
-        seq: 1,
-        answers: [
-          {
-            id: 'region',
-            type: 'choose-one',
-            prompt: 'Which region?',
-            options,
-            answer: 'Option 137',
-          },
-          GO_ANSWER,
-        ],
-        questions: batch.questions,
-      });
-      const final = await waitForAnswered(h, ts);
-      assert.ok(mrkdwnTexts(final.blocks).includes('*Answer:*\n>Option 137'));
-    });
-
-    test('choose-many with 150 options is a multi_external_select built up over several searches', async () => {
-      const options = numberedOptions(150);
-      const pick = { id: 'regions', type: 'choose-many', prompt: 'Which regions?', options };
-      const batch = { seq: 1, questions: [pick, GO] };
-      const posted = await postBatch(h, RUN, batch);
-      const { ts } = posted;
       const control = controlOf(posted.blocks, 0);
-      assert.equal(control.type, 'multi_external_select');
-      assert.equal(control.element.options, undefined);
-      assert.equal(control.element.min_query_length, 0);
-
-      const first = await h.slack.suggest({ ...at(ts, control), value: 'option 14' });
+      assert.equal(control.type, shape.element);
+      const listed = control.element.options as {
+        text: { type: string; text: string };
+        value: string;
+      }[];
       assert.deepEqual(
-        first.options.map(optionPair),
-        options.slice(139, 149).map((text, i) => [text, String(139 + i)]),
-      );
-      await h.slack.selectOptions({ ...at(ts, control), values: ['148', '139'] });
-      const after = await waitForSelection(h, ts, 0, ['139', '148']);
-
-      // A second search: the earlier picks stay selected (Slack keeps them as initial options).
-      const second = await h.slack.suggest({ ...at(ts, after), value: '07' });
-      assert.deepEqual(
-        second.options.map(optionPair),
-        [6, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 106].map((i) => [options[i], String(i)]),
-      );
-      await h.slack.selectOptions({ ...at(ts, after), values: ['139', '148', '6'] });
-      const three = await waitForSelection(h, ts, 0, ['6', '139', '148']);
-      assert.deepEqual(
-        (three.element.initial_options as { text: { text: string } }[]).map((o) => o.text.text),
-        ['Option 007', 'Option 140', 'Option 149'],
+        listed.map((o) => [o.text.type, o.text.text, o.value]),
+        shape.options.map((text, i) => ['plain_text', text, String(i)]),
+        'every option is listed with its full text and its index as value',
       );
 
-      // Un-picking one leaves the other two.
-      await h.slack.selectOptions({ ...at(ts, three), values: ['139', '6'] });
-      await waitForSelection(h, ts, 0, ['6', '139']);
-      await answerYesNo(h, ts, 1, true);
+      const result =
+        shape.type === 'choose-one'
+          ? await h.slack.selectOption({ ...at(ts, control), value: shape.pick[0] as string })
+          : await h.slack.selectOptions({ ...at(ts, control), values: [...shape.pick] });
+      assert.equal(result.acked, true);
+      const sorted = [...shape.pick].sort((a, b) => Number(a) - Number(b));
+      await waitForSelection(h.slack, ts, 0, sorted);
+      await pressYesNo(h.slack, ts, 1, true);
 
-      await submit(h, ts);
+      await pressSubmit(h.slack, ts);
       assert.deepEqual(await answerFile(h.runDir(RUN)), {
         seq: 1,
         answers: [
           {
-            id: 'regions',
-            type: 'choose-many',
-            prompt: 'Which regions?',
-            options,
-            answer: ['Option 007', 'Option 140'],
+            id: 'pick',
+            type: shape.type,
+            prompt: pick.prompt,
+            options: pick.options,
+            answer: shape.answer,
           },
           GO_ANSWER,
         ],
         questions: batch.questions,
       });
-      const final = await waitForAnswered(h, ts);
-      assert.ok(mrkdwnTexts(final.blocks).includes('*Answer:*\n>• Option 007\n>• Option 140'));
-      assert.equal(current(h, ts).blocks.length, final.blocks.length);
+
+      const final = await waitForAnswered(h.slack, ts);
+      const quoted =
+        typeof shape.answer === 'string'
+          ? [`>${shape.answer}`]
+          : shape.answer.map((a: string) => `>• ${a}`);
+      assert.ok(
+        mrkdwnTexts(final.blocks).includes(`*Answer:*\n${quoted.join('\n')}`),
+        `the final message quotes the answer: ${mrkdwnTexts(final.blocks).join(' | ')}`,
+      );
+      assert.ok(mrkdwnTexts(final.blocks).includes('*Answer:*\n>Yes'));
+      assert.match(final.text, /^Answered: Run run-shapes, batch 1: Pick from/);
+      assert.deepEqual(await qaFiles(h.runDir(RUN)), ['q-answers-001.json', 'q-out-001.json']);
     });
+  }
+
+  test('choose-one with 150 options is an external_select answered through block_suggestion', async () => {
+    const options = numberedOptions(150);
+    const pick = { id: 'region', type: 'choose-one', prompt: 'Which region?', options };
+    const batch = { seq: 1, questions: [pick, GO] };
+    const posted = await postBatch(h, RUN, batch);
+    const { ts } = posted;
+    const control = controlOf(posted.blocks, 0);
+    assert.equal(control.type, 'external_select');
+    assert.equal(control.element.options, undefined, 'an external select lists no options itself');
+    assert.equal(control.element.min_query_length, 0);
+    assert.deepEqual(control.element.placeholder, {
+      type: 'plain_text',
+      text: 'Type to search 150 options',
+      emoji: true,
+    });
+
+    const opened = await h.slack.suggest({ ...at(ts, control), value: '' });
+    assert.equal(opened.acked, true);
+    assert.deepEqual(
+      opened.options.map(optionPair),
+      options.slice(0, 100).map((text, i) => [text, String(i)]),
+      'an empty query offers the first 100 options in order',
+    );
+
+    const typed = await h.slack.suggest({ ...at(ts, control), value: 'OPTION 14' });
+    assert.deepEqual(
+      typed.options.map(optionPair),
+      [139, 140, 141, 142, 143, 144, 145, 146, 147, 148].map((i) => [options[i], String(i)]),
+      'a query offers every option containing it, case-insensitively, in order',
+    );
+    const none = await h.slack.suggest({ ...at(ts, control), value: 'no such region' });
+    assert.deepEqual(none.options, []);
+
+    const exact = await h.slack.suggest({ ...at(ts, control), value: 'Option 137' });
+    assert.deepEqual(exact.options.map(optionPair), [['Option 137', '136']]);
+    const value = (exact.options[0] as { value: string }).value;
+    const picked = await h.slack.selectOption({ ...at(ts, control), value });
+    assert.equal(picked.acked, true);
+    const shown = await waitForSelection(h.slack, ts, 0, ['136']);
+    assert.deepEqual((shown.element.initial_option as { text: unknown }).text, {
+      type: 'plain_text',
+      text: 'Option 137',
+      emoji: true,
+    });
+    await pressYesNo(h.slack, ts, 1, true);
+
+    await pressSubmit(h.slack, ts);
+    assert.deepEqual(await answerFile(h.runDir(RUN)), {
+      seq: 1,
+      answers: [
+        {
+          id: 'region',
+          type: 'choose-one',
+          prompt: 'Which region?',
+          options,
+          answer: 'Option 137',
+        },
+        GO_ANSWER,
+      ],
+      questions: batch.questions,
+    });
+    const final = await waitForAnswered(h.slack, ts);
+    assert.ok(mrkdwnTexts(final.blocks).includes('*Answer:*\n>Option 137'));
   });
-}
+
+  test('choose-many with 150 options is a multi_external_select built up over several searches', async () => {
+    const options = numberedOptions(150);
+    const pick = { id: 'regions', type: 'choose-many', prompt: 'Which regions?', options };
+    const batch = { seq: 1, questions: [pick, GO] };
+    const posted = await postBatch(h, RUN, batch);
+    const { ts } = posted;
+    const control = controlOf(posted.blocks, 0);
+    assert.equal(control.type, 'multi_external_select');
+    assert.equal(control.element.options, undefined);
+    assert.equal(control.element.min_query_length, 0);
+
+    const first = await h.slack.suggest({ ...at(ts, control), value: 'option 14' });
+    assert.deepEqual(
+      first.options.map(optionPair),
+      options.slice(139, 149).map((text, i) => [text, String(139 + i)]),
+    );
+    await h.slack.selectOptions({ ...at(ts, control), values: ['148', '139'] });
+    const after = await waitForSelection(h.slack, ts, 0, ['139', '148']);
+
+    // A second search: the earlier picks stay selected (Slack keeps them as initial options).
+    const second = await h.slack.suggest({ ...at(ts, after), value: '07' });
+    assert.deepEqual(
+      second.options.map(optionPair),
+      [6, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 106].map((i) => [options[i], String(i)]),
+    );
+    await h.slack.selectOptions({ ...at(ts, after), values: ['139', '148', '6'] });
+    const three = await waitForSelection(h.slack, ts, 0, ['6', '139', '148']);
+    assert.deepEqual(
+      (three.element.initial_options as { text: { text: string } }[]).map((o) => o.text.text),
+      ['Option 007', 'Option 140', 'Option 149'],
+    );
+
+    // Un-picking one leaves the other two.
+    await h.slack.selectOptions({ ...at(ts, three), values: ['139', '6'] });
+    await waitForSelection(h.slack, ts, 0, ['6', '139']);
+    await pressYesNo(h.slack, ts, 1, true);
+
+    await pressSubmit(h.slack, ts);
+    assert.deepEqual(await answerFile(h.runDir(RUN)), {
+      seq: 1,
+      answers: [
+        {
+          id: 'regions',
+          type: 'choose-many',
+          prompt: 'Which regions?',
+          options,
+          answer: ['Option 007', 'Option 140'],
+        },
+        GO_ANSWER,
+      ],
+      questions: batch.questions,
+    });
+    const final = await waitForAnswered(h.slack, ts);
+    assert.ok(mrkdwnTexts(final.blocks).includes('*Answer:*\n>• Option 007\n>• Option 140'));
+    assert.equal(current(h.slack, ts).blocks.length, final.blocks.length);
+  });
+});
 
 function optionPair(option: Record<string, unknown>): [string, string] {
   const text = option.text as { type: string; text: string };

@@ -1,83 +1,155 @@
-// Steps and looks shared by the end-to-end tests of a batch's life and of Slack failures.
+// The end-to-end tests' steps: what a person does in Slack (click, choose, write, submit, hand
+// off), what they see (a batch's messages, its controls, its texts), what an agent or another
+// tool does in a run folder, and how the relay under test is started. Every e2e test, the
+// hostile-input tests and the demo act through these, so each step is written once.
+import assert from 'node:assert/strict';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type Logger, pino } from 'pino';
-import { FREE_WRITE_INPUT } from '../../src/core/slack/ids.js';
-import { type FakeSlack, type Truthy, waitFor } from '../support/fake-slack/index.js';
+import { afterEach, beforeEach } from 'node:test';
+import type { Level } from 'pino';
+import { escapeMrkdwn } from '../../src/core/slack/escape-mrkdwn.js';
+import { FOLLOW_UP_INPUT, FREE_WRITE_INPUT } from '../../src/core/slack/ids.js';
+import { HAND_OFF_INPUTS } from '../../src/core/slack/team-ids.js';
+import type { FakeSlack, ObservedView } from '../support/fake-slack/index.js';
 import type { ObservedMessage, StoredMessage, WebApiCall } from '../support/fake-slack/types.js';
-import { ALICE, CHANNEL, elementsOf, type FoundElement } from '../support/relay-harness.js';
+import { captureLog, type LogRecord } from '../support/log-capture.js';
+import {
+  ALICE,
+  CHANNEL,
+  elementsOf,
+  type FoundElement,
+  type Harness,
+  type Mode,
+  type RelayHarnessOptions,
+  startRelayHarness,
+} from '../support/relay-harness.js';
+import { writeQaFile, writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
-/** Long enough for the queue's back-off (1 s, 2 s, 4 s, … up to 60 s) after a few failed attempts. */
-export const AFTER_BACKOFF_MS = 90_000;
+type Blocks = readonly Record<string, unknown>[];
 
-const seqText = (seq: number) => String(seq).padStart(3, '0');
+// ---- the relay under test ----
 
-/** Polls `check` until it gives a truthy value (a throw counts as "not yet"); fails after `timeoutMs`. */
-export function until<T>(
-  check: () => T | Promise<T>,
-  what: string,
-  timeoutMs = 10_000,
-): Promise<Truthy<T>> {
-  return waitFor(check, { timeoutMs, description: what });
+/** Both ways the relay can receive interactions; the transport contract runs in each. */
+export const MODES: readonly Mode[] = ['socket', 'http'];
+
+/**
+ * The one mode the other end-to-end scenarios run in: what they test does not depend on the
+ * transport, which `transport-contract.test.ts` covers once for both.
+ */
+export const E2E_MODE: Mode = 'socket';
+
+/** Slack answered every call with ok and every interaction was acknowledged in time. */
+export function assertSlackHealthy(h: Harness): void {
+  assert.deepEqual(h.slack.failures, [], 'no interaction went unacknowledged');
+  const refused = h.slack.calls
+    .filter((c) => c.response.ok === false)
+    .map((c) => ({ method: c.method, error: c.response.error, errors: c.response.errors }));
+  assert.deepEqual(refused, [], 'Slack refused no call (no invalid_blocks)');
 }
 
-/** The names in a run's `qa/` folder, sorted. */
+/** Options of {@link relayPerTest}: the harness's, and how the test relay is checked and heard. */
+export interface RelayPerTestOptions extends RelayHarnessOptions {
+  /** default {@link E2E_MODE} */
+  mode?: Mode;
+  /** after each test, Slack must have refused nothing and missed no ack (see `assertSlackHealthy`) */
+  healthy?: boolean;
+  /** keep the relay's log lines from this level up, in `logged` */
+  captureLog?: Level;
+}
+
+/** The relay of the current test, and the log lines it kept (with `captureLog`). */
+export type TestRelay = Harness & { logged: LogRecord[] };
+
+/**
+ * A fresh relay for each test of the enclosing `describe`, stopped after it. The value stands
+ * for whichever relay the current test has.
+ */
+export function relayPerTest(options: RelayPerTestOptions = {}): TestRelay {
+  const { mode = E2E_MODE, healthy = false, captureLog: level, ...harness } = options;
+  let relay: TestRelay | undefined;
+  beforeEach(async () => {
+    const capture = level ? captureLog(level) : undefined;
+    const log = capture ? { log: capture.log } : {};
+    const started = await startRelayHarness(mode, { ...harness, ...log });
+    relay = Object.assign(started, { logged: capture?.records ?? [] });
+  });
+  afterEach(async () => {
+    const h = relay;
+    relay = undefined;
+    try {
+      if (h && healthy) assertSlackHealthy(h);
+    } finally {
+      await h?.stop();
+    }
+  });
+  return new Proxy({} as TestRelay, {
+    get(_, key) {
+      if (!relay) throw new Error('relayPerTest: use the relay inside a test');
+      return relay[key as keyof TestRelay];
+    },
+  });
+}
+
+/** {@link relayPerTest} whose Slack must have refused nothing and missed no ack. */
+export const healthyRelayPerTest = (mode: Mode = E2E_MODE): TestRelay =>
+  relayPerTest({ mode, healthy: true });
+
+/**
+ * For tests that start their relay themselves, each with options of its own: the function
+ * starts one (in {@link E2E_MODE} unless `mode` says otherwise), and every relay it started is
+ * stopped after the test.
+ */
+export function relayStarter(): (
+  options?: RelayHarnessOptions & { mode?: Mode },
+) => Promise<Harness> {
+  const started: Harness[] = [];
+  afterEach(async () => {
+    for (const h of started.splice(0)) await h.stop();
+  });
+  return async ({ mode = E2E_MODE, ...options } = {}) => {
+    const h = await startRelayHarness(mode, options);
+    started.push(h);
+    return h;
+  };
+}
+
+// ---- run folders ----
+
+const seqText = (seq: number) => String(seq).padStart(3, '0');
+const answerName = (seq: number) => `q-answers-${seqText(seq)}.json`;
+
+/** Every name in a run's `qa/` folder, temp files included, sorted. */
 export async function qaNames(runDir: string): Promise<string[]> {
   return (await readdir(path.join(runDir, 'qa'))).sort();
 }
 
+/** The protocol files in a run's `qa/` folder (temp files left out), sorted. */
+export async function qaFiles(runDir: string): Promise<string[]> {
+  return (await qaNames(runDir)).filter((n) => !n.startsWith('.'));
+}
+
 /** The bytes of `q-answers-NNN.json`, as text. */
-export function readAnswerFile(runDir: string, seq: number): Promise<string> {
-  return readFile(path.join(runDir, 'qa', `q-answers-${seqText(seq)}.json`), 'utf8');
+export function readAnswerFile(runDir: string, seq = 1): Promise<string> {
+  return readFile(path.join(runDir, 'qa', answerName(seq)), 'utf8');
 }
 
 /** Waits until the relay has published `q-answers-NNN.json`; returns its text. */
-export async function waitForAnswerFile(runDir: string, seq: number): Promise<string> {
-  return until(
-    async () => {
-      const names = await qaNames(runDir);
-      return names.includes(`q-answers-${seqText(seq)}.json`) && readAnswerFile(runDir, seq);
-    },
-    `q-answers-${seqText(seq)}.json in ${runDir}`,
+export function waitForAnswerFile(runDir: string, seq = 1): Promise<string> {
+  return waitFor(
+    async () => (await qaNames(runDir)).includes(answerName(seq)) && readAnswerFile(runDir, seq),
+    `${answerName(seq)} in ${runDir}`,
   );
+}
+
+/** Waits for `q-answers-NNN.json` of a run and parses it. */
+export async function answerFile(runDir: string, seq = 1): Promise<Record<string, unknown>> {
+  return JSON.parse(await waitForAnswerFile(runDir, seq));
 }
 
 /** Exactly what the relay writes for an answer file (2-space JSON and a final newline). */
 export function answerFileText(content: unknown): string {
   return `${JSON.stringify(content, null, 2)}\n`;
-}
-
-/** Publishes a q-answers file the way the terminal UI does: a temp file renamed into place. */
-export async function writeAnswerFileAsOtherTool(
-  runDir: string,
-  seq: number,
-  content: unknown,
-): Promise<string> {
-  const qa = path.join(runDir, 'qa');
-  await mkdir(qa, { recursive: true });
-  const name = `q-answers-${seqText(seq)}.json`;
-  const temp = path.join(qa, `.${name}.tui-tmp`);
-  await writeFile(temp, answerFileText(content));
-  await rename(temp, path.join(qa, name));
-  return path.join(qa, name);
-}
-
-/**
- * Makes a run folder appear at once with all its files (name → JSON value or raw text): written
- * in `staging`, then renamed into the watched runs folder, so the relay's first look sees them all.
- */
-export async function publishRun(
-  staging: string,
-  runDir: string,
-  files: Record<string, unknown>,
-): Promise<void> {
-  const temp = path.join(staging, path.basename(runDir));
-  await mkdir(path.join(temp, 'qa'), { recursive: true });
-  for (const [name, content] of Object.entries(files)) {
-    const text = typeof content === 'string' ? content : JSON.stringify(content, null, 2);
-    await writeFile(path.join(temp, 'qa', name), text);
-  }
-  await rename(temp, runDir);
 }
 
 /** The answer file the relay should write: one entry per question, then the questions echoed. */
@@ -98,17 +170,59 @@ export function expectedAnswerFile(
   });
 }
 
-/** The header every message of a batch starts with (continuations add " (continued)"). */
-const headerOf = (runName: string, seq: number) => `Run ${runName} · batch ${seq}`;
+/** Publishes a q-answers file the way the terminal UI does: a temp file renamed into place. */
+export function writeAnswerFileAsOtherTool(
+  runDir: string,
+  seq: number,
+  content: unknown,
+): Promise<string> {
+  return writeQaFile(runDir, answerName(seq), answerFileText(content), '.tui-tmp');
+}
 
-function header(message: { blocks: readonly Record<string, unknown>[] }): string | undefined {
-  const first = message.blocks[0] as { type?: string; text?: { text?: string } } | undefined;
-  return first?.type === 'header' ? first.text?.text : undefined;
+/**
+ * Makes a run folder appear at once with all its files (name → JSON value or raw text): written
+ * in a staging folder beside the watched runs folder, then renamed into it, so the relay's first
+ * look sees them all.
+ */
+export async function publishRun(runDir: string, files: Record<string, unknown>): Promise<void> {
+  const temp = path.join(path.dirname(path.dirname(runDir)), 'staging', path.basename(runDir));
+  await mkdir(path.join(temp, 'qa'), { recursive: true });
+  for (const [name, content] of Object.entries(files)) {
+    const text = typeof content === 'string' ? content : JSON.stringify(content, null, 2);
+    await writeFile(path.join(temp, 'qa', name), text);
+  }
+  await rename(temp, runDir);
+}
+
+/** A two-question batch answered with a radio pick and a yes-no button. */
+export const formatBatch = (seq: number) => ({
+  seq,
+  questions: [
+    { id: 'format', type: 'choose-one', prompt: 'Output format?', options: ['JSON', 'CSV'] },
+    { id: 'go', type: 'yes-no', prompt: 'Proceed?' },
+  ],
+});
+
+/** `count` options named `Option 001`, `Option 002`, … */
+export const numberedOptions = (count: number): string[] =>
+  Array.from({ length: count }, (_, i) => `Option ${String(i + 1).padStart(3, '0')}`);
+
+/** The label Slack shows for an option: cut to 75 characters with an ellipsis. */
+export const shownLabel = (text: string): string =>
+  text.length <= 75 ? text : `${text.slice(0, 74)}…`;
+
+// ---- what people see ----
+
+/** The header text of a message, if it has one. */
+export function headerOf(blocks: Blocks): string | undefined {
+  const header = blocks.find((b) => b.type === 'header') as { text?: { text?: string } };
+  return header?.text?.text;
 }
 
 /** The channel messages of one batch (normally one), found by their header. */
 export function batchMessages(slack: FakeSlack, runName: string, seq: number): ObservedMessage[] {
-  return slack.messages(CHANNEL).filter((m) => header(m) === headerOf(runName, seq));
+  const title = `Run ${runName} · batch ${seq}`;
+  return slack.messages(CHANNEL).filter((m) => headerOf(m.blocks) === title);
 }
 
 /** Waits for the channel message of a batch and returns it. */
@@ -116,21 +230,361 @@ export function waitForBatchMessage(
   slack: FakeSlack,
   runName: string,
   seq: number,
-  timeoutMs = 10_000,
 ): Promise<ObservedMessage> {
-  return until(
+  return waitFor(
     () => batchMessages(slack, runName, seq)[0],
     `the message of ${runName} batch ${seq}`,
-    timeoutMs,
   );
 }
 
-/** A message as it is now: the top-level one or a thread reply. */
+/** Writes batch `seq` of a run as an agent does and waits for its message in the channel. */
+export async function postBatch(
+  h: Harness,
+  runName: string,
+  batch: { seq: number; questions: unknown[] },
+): Promise<ObservedMessage> {
+  await writeQuestionFile(h.runDir(runName), batch.seq, batch);
+  return waitForBatchMessage(h.slack, runName, batch.seq);
+}
+
+/** A channel message as it is now (top-level or a thread reply); throws if it is gone. */
 export function current(slack: FakeSlack, ts: string): StoredMessage {
   const found = slack.message(CHANNEL, ts);
-  if (!found) throw new Error(`message ${ts} is gone from ${CHANNEL}`);
+  if (!found) throw new Error(`message ${ts} is not in ${CHANNEL}`);
   return found;
 }
+
+/** A message and, when it starts a thread, its replies, as they are now. */
+export function thread(slack: FakeSlack, ts: string): StoredMessage[] {
+  const root = slack.messages(CHANNEL).find((m) => m.ts === ts);
+  if (!root) return [current(slack, ts)];
+  const { replies, ...top } = root;
+  return [{ ...top, replyTs: replies.map((r) => r.ts) }, ...replies];
+}
+
+/** Waits until message `ts`, as people see it now, passes `check`; returns it. */
+export function waitForMessage(
+  slack: FakeSlack,
+  ts: string,
+  check: (message: StoredMessage) => boolean,
+  what: string,
+): Promise<StoredMessage> {
+  return waitFor(() => {
+    const message = slack.message(CHANNEL, ts);
+    return message && check(message) && message;
+  }, what);
+}
+
+/** True when a message shows no interactive element (a finished batch). */
+export const hasNoControls = (message: { blocks: Blocks }) =>
+  elementsOf(message.blocks).length === 0;
+
+/** Waits until a message shows Alice's answers and no controls. */
+export function waitForAnswered(slack: FakeSlack, ts: string): Promise<StoredMessage> {
+  return waitForMessage(
+    slack,
+    ts,
+    (m) =>
+      hasNoControls(m) &&
+      mrkdwnTexts(m.blocks).some((t) => t.startsWith(`Answered by <@${ALICE}>`)),
+    'the message in its answered state',
+  );
+}
+
+/** Waits until the message's blocks contain `fragment`. */
+export function waitForText(slack: FakeSlack, ts: string, fragment: string) {
+  return waitForMessage(
+    slack,
+    ts,
+    (m) => JSON.stringify(m.blocks).includes(fragment),
+    `the message showing ${JSON.stringify(fragment)}`,
+  );
+}
+
+/** The text of every mrkdwn object in blocks: what Slack parses for mentions and links. */
+export const mrkdwnTexts = (blocks: Blocks): string[] => textsOfType(blocks, 'mrkdwn');
+
+/** The text of every plain_text object in blocks (labels, options, headers, notes). */
+export const plainTexts = (blocks: Blocks): string[] => textsOfType(blocks, 'plain_text');
+
+function textsOfType(blocks: Blocks, type: 'mrkdwn' | 'plain_text'): string[] {
+  const found: string[] = [];
+  const walk = (value: unknown) => {
+    if (Array.isArray(value)) for (const item of value) walk(item);
+    else if (value && typeof value === 'object') {
+      const obj = value as Record<string, unknown>;
+      if (obj.type === type && typeof obj.text === 'string') found.push(obj.text);
+      for (const child of Object.values(obj)) walk(child);
+    }
+  };
+  walk(blocks);
+  return found;
+}
+
+/** Every interactive element of a batch: the channel message and its thread replies. */
+export function batchElements(
+  slack: FakeSlack,
+  message: { ts: string },
+): (FoundElement & { ts: string })[] {
+  return thread(slack, message.ts).flatMap((m) =>
+    elementsOf(m.blocks).map((e) => ({ ...e, ts: m.ts })),
+  );
+}
+
+/** Opens `user`'s App Home tab (the event Slack sends) and waits for the view it publishes. */
+export async function openHome(slack: FakeSlack, user: string): Promise<ObservedView> {
+  const published = () => slack.calls.filter((c) => c.method === 'views.publish').length;
+  const before = published();
+  const result = await slack.sendEvent({
+    type: 'app_home_opened',
+    user,
+    channel: 'D0HOME001',
+    tab: 'home',
+  });
+  assert.equal(result.acked, true, 'the app_home_opened event was acknowledged');
+  await waitFor(() => published() > before, `views.publish for ${user}`);
+  return waitFor(() => slack.homeView(user), `${user}'s Home tab`);
+}
+
+/** Waits for the user's next ephemeral after the first `seen` ones. */
+export function nextEphemeral(slack: FakeSlack, user: string, seen: number) {
+  return waitFor(() => slack.ephemerals(user)[seen], `ephemeral #${seen + 1} for ${user}`);
+}
+
+// ---- what people do ----
+
+/** Block and action id of an element, as the stand-in's user actions take them. */
+export function ids(e: { blockId: string; actionId: string }) {
+  return { blockId: e.blockId, actionId: e.actionId };
+}
+
+/** Where an element is in the channel, plus the acting user: what the user actions take. */
+export const at = (ts: string, e: FoundElement, user = ALICE) => ({
+  channel: CHANNEL,
+  ts,
+  user,
+  ...ids(e),
+});
+
+const CHOICE_KINDS = new Set(['o7.choose', 'o7.choose-many']);
+
+/** The choice control (select, radio or checkbox group) of question `index` (0-based). */
+export function controlOf(blocks: Blocks, index: number): FoundElement {
+  const found = elementsOf(blocks).filter((e) => {
+    const [kind, suffix] = e.actionId.split(':');
+    return CHOICE_KINDS.has(kind as string) && suffix === String(index);
+  });
+  const [only] = found;
+  if (!only || found.length !== 1) {
+    throw new Error(
+      `expected one control for question ${index + 1}, found ${found.map((e) => e.actionId).join(', ') || 'none'}`,
+    );
+  }
+  return only;
+}
+
+/** The element with exactly this action id. */
+export function elementById(blocks: Blocks, actionId: string): FoundElement {
+  const found = elementsOf(blocks).find((e) => e.actionId === actionId);
+  if (!found) {
+    const have = elementsOf(blocks).map((e) => e.actionId);
+    throw new Error(`no element ${actionId} in the message (have: ${have.join(', ')})`);
+  }
+  return found;
+}
+
+/** The message of a batch's thread (`ts` and its replies) holding an element, and the element. */
+export function locate(
+  slack: FakeSlack,
+  ts: string,
+  actionId: string,
+): { ts: string; found: FoundElement } {
+  for (const message of thread(slack, ts)) {
+    const found = elementsOf(message.blocks).find((e) => e.actionId === actionId);
+    if (found) return { ts: message.ts, found };
+  }
+  throw new Error(`no element ${actionId} in message ${ts} or its thread`);
+}
+
+/** Clicks the button with this action id, wherever in the batch's thread it is. */
+export async function click(slack: FakeSlack, ts: string, actionId: string, user = ALICE) {
+  const { ts: where, found } = locate(slack, ts, actionId);
+  assert.equal(found.type, 'button');
+  const result = await slack.clickButton(at(where, found, user));
+  assert.equal(result.acked, true, `the click on ${actionId} was acknowledged`);
+  return result;
+}
+
+/** Presses Yes or No on question `qi` and waits until the batch shows it ticked. */
+export async function pressYesNo(
+  slack: FakeSlack,
+  ts: string,
+  qi: number,
+  yes: boolean,
+  user = ALICE,
+): Promise<void> {
+  const actionId = `o7.yes-no:${qi}:${yes ? 'yes' : 'no'}`;
+  await click(slack, ts, actionId, user);
+  const label = `✓ ${yes ? 'Yes' : 'No'}`;
+  await waitFor(
+    () => (locate(slack, ts, actionId).found.element.text as { text: string }).text === label,
+    `question ${qi + 1} showing ${label}`,
+  );
+}
+
+/** Writes `text` into free-write question `qi` through its modal; waits until the batch quotes it. */
+export async function writeFreeText(
+  slack: FakeSlack,
+  ts: string,
+  qi: number,
+  text: string,
+  user = ALICE,
+): Promise<void> {
+  const openBefore = slack.views(user).length;
+  await click(slack, ts, `o7.free-write:${qi}`, user);
+  const modal = await waitFor(() => slack.views(user)[openBefore], 'the free-write modal');
+  await slack.submitView({
+    viewId: String(modal.id),
+    user,
+    values: { [FREE_WRITE_INPUT.blockId]: { [FREE_WRITE_INPUT.actionId]: text } },
+  });
+  const quoted = escapeMrkdwn(text)
+    .split('\n')
+    .map((line) => `>${line}`)
+    .join('\n');
+  await waitFor(
+    () => thread(slack, ts).some((m) => mrkdwnTexts(m.blocks).some((t) => t.includes(quoted))),
+    `question ${qi + 1} quoting the written answer`,
+  );
+}
+
+/**
+ * Picks options (by value: their index) of question `qi`'s choice control, a select, radio or
+ * checkbox group wherever in the batch's thread it is; waits until it shows them chosen.
+ */
+export async function choose(
+  slack: FakeSlack,
+  ts: string,
+  qi: number,
+  values: readonly (string | number)[],
+  user = ALICE,
+): Promise<FoundElement> {
+  const where = thread(slack, ts).find((m) => {
+    try {
+      return controlOf(m.blocks, qi);
+    } catch {
+      return false;
+    }
+  });
+  if (!where) throw new Error(`no choice control for question ${qi + 1} in message ${ts}`);
+  const control = controlOf(where.blocks, qi);
+  const chosen = values.map(String);
+  const result = control.actionId.startsWith('o7.choose-many:')
+    ? await slack.selectOptions({ ...at(where.ts, control, user), values: chosen })
+    : await slack.selectOption({ ...at(where.ts, control, user), value: chosen[0] as string });
+  assert.equal(result.acked, true, `the choice for question ${qi + 1} was acknowledged`);
+  return waitForSelection(slack, where.ts, qi, chosen);
+}
+
+/** Waits until question `qi`'s control in message `ts` shows `values` (in any order) chosen. */
+export function waitForSelection(
+  slack: FakeSlack,
+  ts: string,
+  qi: number,
+  values: readonly string[],
+): Promise<FoundElement> {
+  const wanted = [...values].sort().join(',');
+  return waitFor(
+    () => {
+      const control = controlOf(current(slack, ts).blocks, qi);
+      return selectedValues(control).sort().join(',') === wanted && control;
+    },
+    `question ${qi + 1} showing selection [${values.join(', ')}]`,
+  );
+}
+
+/** The option values a select, radio group or checkbox group shows as chosen. */
+function selectedValues(control: FoundElement): string[] {
+  const { element } = control;
+  const one = element.initial_option as { value: string } | undefined;
+  const many = element.initial_options as { value: string }[] | undefined;
+  return one ? [one.value] : (many ?? []).map((o) => o.value);
+}
+
+/** Presses Submit, in whichever message of the batch's thread has it. */
+export async function pressSubmit(slack: FakeSlack, ts: string, user = ALICE): Promise<void> {
+  await click(slack, ts, 'o7.submit', user);
+}
+
+/** Presses Hand off as `from` and submits the modal; returns the modal as it was left. */
+export async function handOffBatch(
+  slack: FakeSlack,
+  input: { channel: string; ts: string; from: string; to: string; note?: string },
+) {
+  const before = slack.views(input.from).length;
+  const button = elementById(slack.message(input.channel, input.ts)?.blocks ?? [], 'o7.hand-off');
+  await slack.clickButton({ ...input, ...ids(button), user: input.from });
+  const modal = await waitFor(
+    () => slack.views(input.from)[before],
+    `hand-off modal for ${input.from}`,
+  );
+  assert.equal(modal.callback_id, 'o7.hand-off');
+  const values: Record<string, Record<string, unknown>> = {
+    [HAND_OFF_INPUTS.user.blockId]: { [HAND_OFF_INPUTS.user.actionId]: input.to },
+  };
+  if (input.note !== undefined) {
+    values[HAND_OFF_INPUTS.note.blockId] = { [HAND_OFF_INPUTS.note.actionId]: input.note };
+  }
+  const result = await slack.submitView({ viewId: String(modal.id), user: input.from, values });
+  return { result, viewId: String(modal.id) };
+}
+
+/** The batch copy in `user`'s direct messages, once the relay sent it. */
+export async function directCopy(
+  slack: FakeSlack,
+  user: string,
+): Promise<{ channel: string; ts: string }> {
+  const channel = await waitFor(() => {
+    const call = slack.calls.find(
+      (c) => c.method === 'conversations.open' && c.args.users === user && c.status === 200,
+    );
+    return (call?.response.channel as { id?: string } | undefined)?.id;
+  }, `direct message with ${user}`);
+  const message = await waitFor(() => slack.messages(channel)[0], `copy sent to ${user}`);
+  return { channel, ts: message.ts };
+}
+
+/** The header of an `ask` batch's message. */
+export const ASK_TITLE = 'Questions from an agent';
+
+/** The `n`th (0-based) message of an `ask` batch in the channel, once it is posted. */
+export function askMessage(slack: FakeSlack, n = 0): Promise<ObservedMessage> {
+  return waitFor(
+    () => slack.messages(CHANNEL).filter((m) => headerOf(m.blocks) === ASK_TITLE)[n],
+    `ask message ${n + 1}`,
+  );
+}
+
+/** The follow-up modal `user` has open, once it is open. */
+export function followUpModal(slack: FakeSlack, user = ALICE) {
+  return waitFor(
+    () => slack.views(user).find((v) => v.callback_id === 'o7.follow-up'),
+    'the follow-up modal',
+  );
+}
+
+/** Types `text` into the open follow-up modal and saves it. */
+export async function saveFollowUp(slack: FakeSlack, text: string, user = ALICE) {
+  const modal = await followUpModal(slack, user);
+  const result = await slack.submitView({
+    viewId: String(modal.id),
+    user,
+    values: { [FOLLOW_UP_INPUT.blockId]: { [FOLLOW_UP_INPUT.actionId]: text } },
+  });
+  assert.equal(result.acked, true);
+}
+
+// ---- Slack misbehaving ----
 
 /** The relay's calls of `method` to the channel that Slack answered with `ok: true`. */
 export function okCalls(slack: FakeSlack, method: string) {
@@ -147,9 +601,6 @@ export function failedCalls(slack: FakeSlack, method: string) {
   );
 }
 
-/** A channel that does not exist, for calls that only use up injected failures. */
-const NO_CHANNEL = 'C0NOSUCH1';
-
 /**
  * Makes every call of `method` fail with `error` until `release()`. Holding `chat.update` is
  * how a click on an outdated message is made: while Slack takes no edits, people keep seeing
@@ -162,219 +613,21 @@ export function holdCalls(slack: FakeSlack, method: string, error = 'internal_er
       (c) => c.method === method && c.args.channel === CHANNEL && c.response.error === error,
     ).length;
   const before = refusedSoFar();
-  slack.failNext(method, { error }, 40);
+  slack.failNext(method, { error }, 1000);
   return {
     /** Waits until the relay has tried (and failed) `count` times. */
-    waitRefused: (count = 1, timeoutMs = 20_000) =>
-      until(
+    waitRefused: (count = 1) =>
+      waitFor(
         () => refusedSoFar() - before >= count,
         `${count} refused ${method} call(s) from the relay`,
-        timeoutMs,
       ),
-    /** Uses up the failures still queued so the relay's next try goes through. */
-    async release() {
-      for (let i = 0; i < 100; i += 1) {
-        const body = new URLSearchParams({ channel: NO_CHANNEL, ts: '1.000001', text: 'x' });
-        const res = await fetch(`${slack.apiUrl}${method}`, {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${slack.botToken}`,
-            'content-type': 'application/x-www-form-urlencoded',
-          },
-          body,
-        });
-        const answer = (await res.json()) as { error?: string };
-        if (answer.error !== error) return;
-      }
-      throw new Error(`holdCalls: the held ${method} failures never ran out`);
-    },
+    /** Drops the failures still queued so the relay's next try goes through. */
+    release: () => slack.clearFailures(method),
   };
 }
 
 /** Holds `chat.update` (see {@link holdCalls}). */
 export const holdMessageUpdates = (slack: FakeSlack) => holdCalls(slack, 'chat.update');
-
-/** One pino line as an object. */
-export type LogRecord = Record<string, unknown> & { level: number; msg: string };
-
-/** A pino logger that keeps every line (info and up, or `TEST_LOG`) for assertions. */
-export function capturingLogger(): { log: Logger; records: LogRecord[] } {
-  const records: LogRecord[] = [];
-  const echo = process.env.TEST_LOG !== undefined && process.env.TEST_LOG !== 'silent';
-  const log = pino(
-    { level: echo ? (process.env.TEST_LOG as string) : 'info' },
-    {
-      write(line: string) {
-        records.push(JSON.parse(line) as LogRecord);
-        if (echo) process.stderr.write(line);
-      },
-    },
-  );
-  return { log, records };
-}
-
-/** pino's number for `warn`. */
-export const WARN = 40;
-
-/** Every interactive element of a batch: the channel message and its thread replies. */
-export function batchElements(
-  slack: FakeSlack,
-  message: ObservedMessage,
-): (FoundElement & { ts: string })[] {
-  const all = [current(slack, message.ts), ...message.replies.map((r) => current(slack, r.ts))];
-  return all.flatMap((m) => elementsOf(m.blocks).map((e) => ({ ...e, ts: m.ts })));
-}
-
-/** Waits for the user's next ephemeral after the first `seen` ones. */
-export function nextEphemeral(slack: FakeSlack, user: string, seen: number) {
-  return until(() => slack.ephemerals(user)[seen], `ephemeral #${seen + 1} for ${user}`);
-}
-
-/** Block and action id of an element, as the stand-in's click helpers take them. */
-export function ids(e: { blockId: string; actionId: string }) {
-  return { blockId: e.blockId, actionId: e.actionId };
-}
-
-/** Waits until message `ts`, as people see it now, passes `check`; returns it. */
-export function waitForMessage(
-  slack: FakeSlack,
-  ts: string,
-  check: (message: StoredMessage) => boolean,
-  what: string,
-  timeoutMs = 10_000,
-): Promise<StoredMessage> {
-  return until(
-    () => {
-      const message = slack.message(CHANNEL, ts);
-      return message && check(message) && message;
-    },
-    what,
-    timeoutMs,
-  );
-}
-
-/** True when a message shows no interactive element (a finished batch). */
-export const hasNoControls = (message: { blocks: readonly Record<string, unknown>[] }) =>
-  elementsOf(message.blocks).length === 0;
-
-const elementIn = (message: StoredMessage, actionId: string) =>
-  elementsOf(message.blocks).find((e) => e.actionId === actionId);
-
-/** Picks option `index` of the choose-one control (radio or select) of question `qi`; waits until it shows. */
-export async function pickOne(
-  slack: FakeSlack,
-  ts: string,
-  qi: number,
-  index: number,
-  user = ALICE,
-): Promise<void> {
-  const actionId = `o7.choose:${qi}`;
-  const control = elementIn(current(slack, ts), actionId);
-  if (!control) throw new Error(`no ${actionId} in message ${ts}`);
-  const value = String(index);
-  const result = await slack.selectOption({ channel: CHANNEL, ts, ...ids(control), user, value });
-  if (!result.acked) throw new Error(`${actionId} was not acknowledged`);
-  await waitForMessage(
-    slack,
-    ts,
-    (m) =>
-      (elementIn(m, actionId)?.element.initial_option as { value?: string } | undefined)?.value ===
-      value,
-    `option ${value} of question ${qi} shown as chosen`,
-  );
-}
-
-/** Picks options `indices` of the choose-many control (checkboxes or multi select) of question `qi`; waits until they show. */
-export async function pickMany(
-  slack: FakeSlack,
-  ts: string,
-  qi: number,
-  indices: number[],
-  user = ALICE,
-): Promise<void> {
-  const actionId = `o7.choose-many:${qi}`;
-  const control = elementIn(current(slack, ts), actionId);
-  if (!control) throw new Error(`no ${actionId} in message ${ts}`);
-  const values = indices.map(String);
-  await slack.selectOptions({ channel: CHANNEL, ts, ...ids(control), user, values });
-  const wanted = [...values].sort().join(',');
-  await waitForMessage(
-    slack,
-    ts,
-    (m) => {
-      const initial = elementIn(m, actionId)?.element.initial_options as
-        | { value: string }[]
-        | undefined;
-      return (
-        (initial ?? [])
-          .map((o) => o.value)
-          .sort()
-          .join(',') === wanted
-      );
-    },
-    `options ${wanted} of question ${qi} shown as ticked`,
-  );
-}
-
-/** Presses Yes or No on the yes-no question `qi`; waits until the message shows it ticked. */
-export async function pressYesNo(
-  slack: FakeSlack,
-  ts: string,
-  qi: number,
-  yes: boolean,
-  user = ALICE,
-): Promise<void> {
-  const actionId = `o7.yes-no:${qi}:${yes ? 'yes' : 'no'}`;
-  const button = elementIn(current(slack, ts), actionId);
-  if (!button) throw new Error(`no ${actionId} in message ${ts}`);
-  await slack.clickButton({ channel: CHANNEL, ts, ...ids(button), user });
-  await waitForMessage(
-    slack,
-    ts,
-    (m) =>
-      String((elementIn(m, actionId)?.element.text as { text?: string })?.text).startsWith('✓'),
-    `${yes ? 'Yes' : 'No'} of question ${qi} shown as chosen`,
-  );
-}
-
-/** Writes `text` into the free-write question `qi` through its modal; waits until it shows. */
-export async function writeFreeText(
-  slack: FakeSlack,
-  ts: string,
-  qi: number,
-  text: string,
-  user = ALICE,
-): Promise<void> {
-  const actionId = `o7.free-write:${qi}`;
-  const button = elementIn(current(slack, ts), actionId);
-  if (!button) throw new Error(`no ${actionId} in message ${ts}`);
-  const openBefore = slack.views(user).length;
-  await slack.clickButton({ channel: CHANNEL, ts, ...ids(button), user });
-  const modal = await until(() => slack.views(user)[openBefore], 'the free-write modal');
-  const before = JSON.stringify(current(slack, ts).blocks);
-  await slack.submitView({
-    viewId: String(modal.id),
-    user,
-    values: { [FREE_WRITE_INPUT.blockId]: { [FREE_WRITE_INPUT.actionId]: text } },
-  });
-  await waitForMessage(
-    slack,
-    ts,
-    (m) => {
-      const now = JSON.stringify(m.blocks);
-      return now !== before && now.includes('Your answer so far');
-    },
-    `the free text of question ${qi} shown`,
-  );
-}
-
-/** Presses Submit on message `ts` (the last message of the batch). */
-export async function pressSubmit(slack: FakeSlack, ts: string, user = ALICE): Promise<void> {
-  const submit = elementIn(current(slack, ts), 'o7.submit');
-  if (!submit) throw new Error(`no Submit button in message ${ts}`);
-  const result = await slack.clickButton({ channel: CHANNEL, ts, ...ids(submit), user });
-  if (!result.acked) throw new Error('Submit was not acknowledged');
-}
 
 /**
  * Runs `action` once, right after the stand-in answers the first call that `matches`. The
@@ -397,12 +650,3 @@ export function afterCall(
     return count;
   };
 }
-
-/** A two-question batch answered with a radio pick and a yes-no button. */
-export const formatBatch = (seq: number) => ({
-  seq,
-  questions: [
-    { id: 'format', type: 'choose-one', prompt: 'Output format?', options: ['JSON', 'CSV'] },
-    { id: 'go', type: 'yes-no', prompt: 'Proceed?' },
-  ],
-});

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { BatchRecord } from '../../src/core/batch/batch-record.js';
 import { parseRunFile } from '../../src/store/run-file.js';
 import {
@@ -11,123 +11,118 @@ import {
   channelMessages,
   findElement,
   type Harness,
-  type Mode,
-  startRelayHarness,
   visibleText,
 } from '../support/relay-harness.js';
-import { sampleBatch, waitFor, writeQuestionFile } from '../support/temp-dir.js';
+import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
+import { E2E_MODE, relayStarter } from './relay-steps.js';
 
 const MINUTE = 60_000;
 
-for (const mode of ['socket', 'http'] as Mode[]) {
-  describe(`reminders and escalation end to end (${mode} mode)`, () => {
-    let h: Harness;
-    afterEach(async () => {
-      await h.stop();
+const mode = E2E_MODE;
+describe(`reminders and escalation end to end (${mode} mode)`, () => {
+  let h: Harness;
+  const startRelay = relayStarter();
+
+  test('reminders grow apart, escalation hands off, and a restart neither loses nor repeats one', async () => {
+    let clock = Date.parse('2026-01-05T09:00:00.000Z');
+    const now = () => new Date(clock);
+    h = await startRelay({
+      config: {
+        reminders: { remindAfterMs: MINUTE, escalate: { afterMs: 10 * MINUTE, to: BOB } },
+      },
+      start: { reminders: { now, tickMs: 20 } },
     });
+    const run = h.runDir('run-remind');
+    await writeQuestionFile(run, 1, sampleBatch(1));
+    const posted = await waitFor(() => channelMessages(h.slack)[0], 'batch message');
+    const ts = posted.ts;
 
-    test('reminders grow apart, escalation hands off, and a restart neither loses nor repeats one', async () => {
-      let clock = Date.parse('2026-01-05T09:00:00.000Z');
-      const now = () => new Date(clock);
-      h = await startRelayHarness(mode, {
-        config: {
-          reminders: { remindAfterMs: MINUTE, escalate: { afterMs: 10 * MINUTE, to: BOB } },
-        },
-        start: { reminders: { now, tickMs: 20 } },
-      });
-      const run = h.runDir('run-remind');
-      await writeQuestionFile(run, 1, sampleBatch(1));
-      const posted = await waitFor(() => channelMessages(h.slack)[0], 'batch message');
-      const ts = posted.ts;
+    /** The batch's record as stored on disk. */
+    const stored = async (): Promise<BatchRecord | undefined> => {
+      const dir = path.join(h.config.stateDir, 'runs');
+      const names = await readdir(dir).catch(() => [] as string[]);
+      // skip the temporary files of writes under way
+      for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.'))) {
+        const text = await readFile(path.join(dir, name), 'utf8').catch(() => '');
+        const parsed = parseRunFile(text);
+        const record = parsed.ok ? parsed.value.batches['1'] : undefined;
+        if (record?.runDir === run) return record;
+      }
+      return undefined;
+    };
+    const replies = () => channelMessages(h.slack)[0]?.replies ?? [];
+    const reminders = () => replies().filter((r) => /still waiting/.test(r.text));
+    /** Lets the scheduler run several passes (to show nothing more happens). */
+    const severalTicks = () => new Promise((resolve) => setTimeout(resolve, 300));
 
-      /** The batch's record as stored on disk. */
-      const stored = async (): Promise<BatchRecord | undefined> => {
-        const dir = path.join(h.config.stateDir, 'runs');
-        const names = await readdir(dir).catch(() => [] as string[]);
-        // skip the temporary files of writes under way
-        for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.'))) {
-          const text = await readFile(path.join(dir, name), 'utf8').catch(() => '');
-          const parsed = parseRunFile(text);
-          const record = parsed.ok ? parsed.value.batches['1'] : undefined;
-          if (record?.runDir === run) return record;
-        }
-        return undefined;
-      };
-      const replies = () => channelMessages(h.slack)[0]?.replies ?? [];
-      const reminders = () => replies().filter((r) => /still waiting/.test(r.text));
-      /** Lets the scheduler run several passes (to show nothing more happens). */
-      const severalTicks = () => new Promise((resolve) => setTimeout(resolve, 300));
+    const first = await waitFor(async () => (await stored())?.nextReminderAt, 'deadlines stored');
+    assert.equal(first, new Date(clock + MINUTE).toISOString());
+    assert.equal((await stored())?.escalateAt, new Date(clock + 10 * MINUTE).toISOString());
 
-      const first = await waitFor(async () => (await stored())?.nextReminderAt, 'deadlines stored');
-      assert.equal(first, new Date(clock + MINUTE).toISOString());
-      assert.equal((await stored())?.escalateAt, new Date(clock + 10 * MINUTE).toISOString());
+    // nobody assigned or on it: the first reminder mentions nobody
+    clock += MINUTE + 1000;
+    const r1 = await waitFor(() => reminders()[0], 'first reminder');
+    assert.doesNotMatch(r1.text, /<@/);
+    await severalTicks();
+    assert.equal(reminders().length, 1);
+    // the next one is twice as far away
+    assert.equal((await stored())?.nextReminderAt, new Date(clock + 2 * MINUTE).toISOString());
 
-      // nobody assigned or on it: the first reminder mentions nobody
-      clock += MINUTE + 1000;
-      const r1 = await waitFor(() => reminders()[0], 'first reminder');
-      assert.doesNotMatch(r1.text, /<@/);
-      await severalTicks();
-      assert.equal(reminders().length, 1);
-      // the next one is twice as far away
-      assert.equal((await stored())?.nextReminderAt, new Date(clock + 2 * MINUTE).toISOString());
-
-      // Alice is on it; the next reminder, due while the relay restarts, is sent once
-      await h.slack.clickButton({
-        channel: CHANNEL,
-        ts,
-        ...ids(findElement(h.slack.message(CHANNEL, ts)?.blocks ?? [], 'o7.claim')),
-        user: ALICE,
-      });
-      await waitFor(
-        () => /is on it/.test(visibleText(h.slack.message(CHANNEL, ts) as never)),
-        'claim shown',
-      );
-      const restarting = h.restart();
-      clock += 2 * MINUTE + 1000;
-      await restarting;
-      const r2 = await waitFor(() => reminders()[1], 'second reminder after the restart');
-      assert.match(r2.text, new RegExp(`<@${ALICE}>`));
-      await severalTicks();
-      assert.equal(reminders().length, 2);
-      await h.restart();
-      await severalTicks();
-      assert.equal(reminders().length, 2, 'a restart does not repeat a reminder');
-
-      // past the escalation deadline: handed to Bob, who gets the DM, the claim and the reminder
-      clock = Date.parse('2026-01-05T09:10:30.000Z');
-      const escalated = await waitFor(
-        () => replies().find((r) => /handed this to/.test(r.text)),
-        'escalation in the thread',
-      );
-      assert.match(escalated.text, new RegExp(`the relay handed this to <@${BOB}>`));
-      const r3 = await waitFor(() => reminders()[2], 'third reminder');
-      assert.match(r3.text, new RegExp(`<@${BOB}>`));
-      await waitFor(
-        () =>
-          new RegExp(`Assigned to <@${BOB}>.*<@${BOB}> is on it`).test(
-            visibleText(h.slack.message(CHANNEL, ts) as never),
-          ),
-        'escalation shown on the message',
-      );
-      const dm = h.slack.calls.find(
-        (c) => c.method === 'conversations.open' && c.args.users === BOB,
-      );
-      assert.ok(dm, 'Bob gets a copy in his direct messages');
-      const record = await stored();
-      assert.equal(record?.escalated, true);
-      assert.deepEqual(
-        record?.handoffs?.map((x) => [x.from, x.to]),
-        [['the relay', BOB]],
-      );
-
-      await h.restart();
-      await severalTicks();
-      assert.equal(replies().filter((r) => /handed this to/.test(r.text)).length, 1);
-      assert.equal(reminders().length, 3);
-      assert.deepEqual(h.slack.failures, []);
+    // Alice is on it; the next reminder, due while the relay restarts, is sent once
+    await h.slack.clickButton({
+      channel: CHANNEL,
+      ts,
+      ...ids(findElement(h.slack.message(CHANNEL, ts)?.blocks ?? [], 'o7.claim')),
+      user: ALICE,
     });
+    await waitFor(
+      () => /is on it/.test(visibleText(h.slack.message(CHANNEL, ts) as never)),
+      'claim shown',
+    );
+    const restarting = h.restart();
+    clock += 2 * MINUTE + 1000;
+    await restarting;
+    const r2 = await waitFor(() => reminders()[1], 'second reminder after the restart');
+    assert.match(r2.text, new RegExp(`<@${ALICE}>`));
+    await severalTicks();
+    assert.equal(reminders().length, 2);
+    await h.restart();
+    await severalTicks();
+    assert.equal(reminders().length, 2, 'a restart does not repeat a reminder');
+
+    // past the escalation deadline: handed to Bob, who gets the DM, the claim and the reminder
+    clock = Date.parse('2026-01-05T09:10:30.000Z');
+    const escalated = await waitFor(
+      () => replies().find((r) => /handed this to/.test(r.text)),
+      'escalation in the thread',
+    );
+    assert.match(escalated.text, new RegExp(`the relay handed this to <@${BOB}>`));
+    const r3 = await waitFor(() => reminders()[2], 'third reminder');
+    assert.match(r3.text, new RegExp(`<@${BOB}>`));
+    await waitFor(
+      () =>
+        new RegExp(`Assigned to <@${BOB}>.*<@${BOB}> is on it`).test(
+          visibleText(h.slack.message(CHANNEL, ts) as never),
+        ),
+      'escalation shown on the message',
+    );
+    const dm = h.slack.calls.find((c) => c.method === 'conversations.open' && c.args.users === BOB);
+    assert.ok(dm, 'Bob gets a copy in his direct messages');
+    const record = await stored();
+    assert.equal(record?.escalated, true);
+    assert.deepEqual(
+      record?.handoffs?.map((x) => [x.from, x.to]),
+      [['the relay', BOB]],
+    );
+
+    await h.restart();
+    await severalTicks();
+    assert.equal(replies().filter((r) => /handed this to/.test(r.text)).length, 1);
+    assert.equal(reminders().length, 3);
+    assert.deepEqual(h.slack.failures, []);
   });
-}
+});
 
 function ids(e: { blockId: string; actionId: string }) {
   return { blockId: e.blockId, actionId: e.actionId };

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
-import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
+import { describe, test } from 'node:test';
+import type { FakeSlack } from '../support/fake-slack/index.js';
 import { ALICE, BOB, CHANNEL, elementsOf, findElement } from '../support/relay-harness.js';
-import { type RelayProcess, spawnRelayFor } from '../support/spawn-relay.js';
-import { makeTempDir, sampleBatch, waitFor, writeQuestionFile } from '../support/temp-dir.js';
+import { relayProcessPerTest, spawnRelayFor } from '../support/spawn-relay.js';
+import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
+import { answerFile } from './relay-steps.js';
 
 /** Successful chat.postMessage calls, i.e. messages people would see appear. */
 const posts = (slack: FakeSlack) =>
@@ -15,40 +17,25 @@ const posts = (slack: FakeSlack) =>
   ).length;
 
 describe('a relay process killed with SIGKILL and started again', () => {
-  let slack: FakeSlack;
-  let root: string;
-  let cleanup: () => Promise<void>;
-  let relay: RelayProcess | undefined;
-
-  beforeEach(async () => {
-    slack = await startFakeSlack();
-    ({ dir: root, cleanup } = await makeTempDir('o7-restart-'));
-    await mkdir(path.join(root, 'runs'), { recursive: true });
-  });
-
-  afterEach(async () => {
-    await relay?.kill();
-    await slack.close();
-    await cleanup();
-  });
+  const fx = relayProcessPerTest('o7-restart-');
 
   const start = () => {
-    relay = spawnRelayFor(slack, root);
-    return relay;
+    fx.relay = spawnRelayFor(fx.slack, fx.root);
+    return fx.relay;
   };
 
   test('posts nothing twice, keeps partial answers, and picks up batches written while down', async () => {
-    const run = path.join(root, 'runs', 'run-a');
+    const run = path.join(fx.root, 'runs', 'run-a');
     await writeQuestionFile(run, 1, sampleBatch(1));
     let proc = start();
     await proc.waitForLog('relay ready');
-    const message = await waitFor(() => slack.messages(CHANNEL)[0], 'batch posted');
+    const message = await waitFor(() => fx.slack.messages(CHANNEL)[0], 'batch posted');
     const ts = message.ts;
-    const blocks = () => slack.message(CHANNEL, ts)?.blocks ?? [];
+    const blocks = () => fx.slack.message(CHANNEL, ts)?.blocks ?? [];
 
     // Alice makes two choices; both are stored before the message is updated.
     const choose = findElement(blocks(), 'o7.choose');
-    await slack.selectOption({
+    await fx.slack.selectOption({
       channel: CHANNEL,
       ts,
       blockId: choose.blockId,
@@ -60,7 +47,7 @@ describe('a relay process killed with SIGKILL and started again', () => {
       (e) => e.actionId.startsWith('o7.yes-no') && e.element.value === 'no',
     );
     assert.ok(yes);
-    await slack.clickButton({
+    await fx.slack.clickButton({
       channel: CHANNEL,
       ts,
       blockId: yes.blockId,
@@ -68,23 +55,23 @@ describe('a relay process killed with SIGKILL and started again', () => {
       user: ALICE,
     });
     await waitFor(
-      () => slack.calls.filter((c) => c.method === 'chat.update').length >= 2,
+      () => fx.slack.calls.filter((c) => c.method === 'chat.update').length >= 2,
       'both choices shown',
     );
     await proc.kill('SIGKILL');
 
     // While it is down: a second run asks its first batch.
-    const other = path.join(root, 'runs', 'run-b');
+    const other = path.join(fx.root, 'runs', 'run-b');
     await writeQuestionFile(other, 1, sampleBatch(1));
 
     proc = start();
     await proc.waitForLog('relay ready');
-    await waitFor(() => slack.messages(CHANNEL).length === 2, 'batch of run-b posted');
-    assert.equal(posts(slack), 2, 'run-a was not posted again');
+    await waitFor(() => fx.slack.messages(CHANNEL).length === 2, 'batch of run-b posted');
+    assert.equal(posts(fx.slack), 2, 'run-a was not posted again');
 
     // Bob (whose Slack client holds no selections) finishes run-a: Alice's choices come from the store.
     const many = findElement(blocks(), 'o7.choose-many');
-    await slack.selectOptions({
+    await fx.slack.selectOptions({
       channel: CHANNEL,
       ts,
       blockId: many.blockId,
@@ -102,22 +89,22 @@ describe('a relay process killed with SIGKILL and started again', () => {
     proc = start();
     await proc.waitForLog('relay ready');
     const write = findElement(blocks(), 'o7.free-write');
-    await slack.clickButton({
+    await fx.slack.clickButton({
       channel: CHANNEL,
       ts,
       blockId: write.blockId,
       actionId: write.actionId,
       user: BOB,
     });
-    const modal = await waitFor(() => slack.views(BOB)[0], 'free-write modal');
-    await slack.submitView({
+    const modal = await waitFor(() => fx.slack.views(BOB)[0], 'free-write modal');
+    await fx.slack.submitView({
       viewId: String(modal.id),
       user: BOB,
       values: { 'o7.free-write.input': { 'o7.free-write.value': 'after two crashes' } },
     });
     await waitFor(() => JSON.stringify(blocks()).includes('after two crashes'), 'text shown');
     const submit = findElement(blocks(), 'o7.submit');
-    await slack.clickButton({
+    await fx.slack.clickButton({
       channel: CHANNEL,
       ts,
       blockId: submit.blockId,
@@ -125,15 +112,9 @@ describe('a relay process killed with SIGKILL and started again', () => {
       user: BOB,
     });
 
-    const answers = await waitFor(async () => {
-      const names = await readdir(path.join(run, 'qa'));
-      return (
-        names.includes('q-answers-001.json') &&
-        JSON.parse(await readFile(path.join(run, 'qa', 'q-answers-001.json'), 'utf8'))
-      );
-    }, 'answer file');
+    const answers = await answerFile(run);
     assert.deepEqual(
-      answers.answers.map((a: { answer: unknown }) => a.answer),
+      (answers.answers as { answer: unknown }[]).map((a) => a.answer),
       ['CSV', ['ios'], 'after two crashes', false],
     );
     await waitFor(() => elementsOf(blocks()).length === 0, 'final message');
@@ -144,9 +125,9 @@ describe('a relay process killed with SIGKILL and started again', () => {
     proc = start();
     await proc.waitForLog('relay ready');
     await writeQuestionFile(run, 2, sampleBatch(2));
-    await waitFor(() => slack.messages(CHANNEL).length === 3, 'batch 2 posted');
-    assert.equal(posts(slack), 3);
+    await waitFor(() => fx.slack.messages(CHANNEL).length === 3, 'batch 2 posted');
+    assert.equal(posts(fx.slack), 3);
     assert.equal(await readFile(path.join(run, 'qa', 'q-answers-001.json'), 'utf8'), before);
-    assert.deepEqual(slack.failures, []);
+    assert.deepEqual(fx.slack.failures, []);
   });
 });

@@ -16,7 +16,8 @@ import {
   startSharedNodes,
 } from '../support/shared-relays.js';
 import { type RelayProcess, spawnRelayFor } from '../support/spawn-relay.js';
-import { makeTempDir, sampleBatch, waitFor, writeQuestionFile } from '../support/temp-dir.js';
+import { makeTempDir, sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 const NAMES = ['node-a', 'node-b', 'node-c'] as const;
 const EXPECTED = (notes: string) => ['CSV', ['ios'], notes, false];

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
-import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
+import { afterEach, describe, test } from 'node:test';
+import type { FakeSlack } from '../support/fake-slack/index.js';
 import { CHANNEL } from '../support/relay-harness.js';
-import { type RelayProcess, spawnRelayFor } from '../support/spawn-relay.js';
-import { makeTempDir, sampleBatch, waitFor, writeQuestionFile } from '../support/temp-dir.js';
+import { relayProcessPerTest, spawnRelayFor } from '../support/spawn-relay.js';
+import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 /** A loopback port nothing listens on (yet). */
 async function unusedPort(): Promise<number> {
@@ -53,38 +53,25 @@ const noStack = (text: string) =>
   assert.doesNotMatch(text, /\n\s+at /, `no stack trace in ${text}`);
 
 describe('starting against Slack', () => {
-  let slack: FakeSlack;
-  let root: string;
-  let cleanup: () => Promise<void>;
-  let relay: RelayProcess | undefined;
+  const fx = relayProcessPerTest('o7-start-up-');
   let forwarder: Server | undefined;
 
-  beforeEach(async () => {
-    slack = await startFakeSlack();
-    ({ dir: root, cleanup } = await makeTempDir('o7-start-up-'));
-    await mkdir(path.join(root, 'runs'), { recursive: true });
-  });
-
   afterEach(async () => {
-    await relay?.kill();
-    relay = undefined;
     if (forwarder) await new Promise((resolve) => forwarder?.close(resolve));
     forwarder = undefined;
-    await slack.close();
-    await cleanup();
   });
 
   /** Starts the relay and waits for it to exit; returns its exit code and stderr. */
   async function startAndExit(env: Record<string, string>) {
-    relay = spawnRelayFor(slack, root, { logLevel: 'info', env });
-    const { code } = await relay.exited;
-    return { code, err: relay.stderr() };
+    fx.relay = spawnRelayFor(fx.slack, fx.root, { logLevel: 'info', env });
+    const { code } = await fx.relay.exited;
+    return { code, err: fx.relay.stderr() };
   }
 
   for (const mode of ['socket', 'http'] as const) {
     test(`a bot token Slack refuses ends the start with one message naming SLACK_BOT_TOKEN and exit 2 (${mode} mode)`, async () => {
       const { code, err } = await startAndExit({
-        ...(mode === 'http' ? await httpMode(slack) : {}),
+        ...(mode === 'http' ? await httpMode(fx.slack) : {}),
         SLACK_BOT_TOKEN: 'xoxb-1111-2222-revokedtoken',
       });
       assert.equal(code, 2, err);
@@ -97,7 +84,7 @@ describe('starting against Slack', () => {
       assert.doesNotMatch(err, /Unhandled|unhandled/);
       noStack(err);
       assert.deepEqual(
-        slack.calls.map((c) => c.method),
+        fx.slack.calls.map((c) => c.method),
         ['auth.test'],
         'nothing else was tried',
       );
@@ -113,63 +100,62 @@ describe('starting against Slack', () => {
     );
     assert.match(err, /App-Level Tokens/);
     noStack(err);
-    assert.equal(slack.connectionsOpened, 0);
+    assert.equal(fx.slack.connectionsOpened, 0);
   });
 
   test('while Slack cannot be reached the relay keeps trying, one line per try, and starts once it can', async () => {
     const port = await unusedPort();
-    relay = spawnRelayFor(slack, root, {
+    fx.relay = spawnRelayFor(fx.slack, fx.root, {
       logLevel: 'info',
       env: { SLACK_API_URL: `http://127.0.0.1:${port}/api/` },
     });
     const tries = () =>
-      relay?.logs.filter((l) => String(l.msg).startsWith('Slack cannot be reached'));
-    await waitFor(() => (tries()?.length ?? 0) >= 2 || undefined, 'two failed tries', 30_000);
+      fx.relay?.logs.filter((l) => String(l.msg).startsWith('Slack cannot be reached'));
+    await waitFor(() => (tries()?.length ?? 0) >= 2 || undefined, 'two failed tries');
     for (const line of tries() ?? []) {
       assert.equal(line.reason, 'ECONNREFUSED');
       assert.equal(line.err, undefined, 'a try is one line, without a stack');
       assert.match(String(line.msg), /check the network, proxies and SLACK_API_URL/);
     }
-    assert.equal(relay.child.exitCode, null, 'the relay is still waiting');
+    assert.equal(fx.relay.child.exitCode, null, 'the relay is still waiting');
 
-    forwarder = await forward(port, slack.apiUrl);
-    await relay.waitForLog('relay ready');
-    assert.ok(relay.logs.some((l) => l.msg === 'Slack can be reached now'));
-    await writeQuestionFile(path.join(root, 'runs', 'run-late'), 1, sampleBatch(1));
-    await waitFor(() => slack.messages(CHANNEL)[0], 'the batch posted once Slack is reachable');
-    noStack(relay.stderr());
+    forwarder = await forward(port, fx.slack.apiUrl);
+    await fx.relay.waitForLog('relay ready');
+    assert.ok(fx.relay.logs.some((l) => l.msg === 'Slack can be reached now'));
+    await writeQuestionFile(path.join(fx.root, 'runs', 'run-late'), 1, sampleBatch(1));
+    await waitFor(() => fx.slack.messages(CHANNEL)[0], 'the batch posted once Slack is reachable');
+    noStack(fx.relay.stderr());
   });
 
   // Node ends a process on SIGUSR2 unless it handles it; `doctor` sends it to the pid in the
   // state-folder lock, which a starting relay already holds.
   test('a request to show refused batches again (SIGUSR2, as doctor sends) while the relay starts does not end it, and is done once it runs', async () => {
     const port = await unusedPort();
-    relay = spawnRelayFor(slack, root, {
+    fx.relay = spawnRelayFor(fx.slack, fx.root, {
       logLevel: 'info',
       env: { SLACK_API_URL: `http://127.0.0.1:${port}/api/` },
     });
     await waitFor(
-      () => relay?.logs.find((l) => String(l.msg).startsWith('Slack cannot be reached')),
+      () => fx.relay?.logs.find((l) => String(l.msg).startsWith('Slack cannot be reached')),
       'the relay waiting for Slack',
-      30_000,
     );
-    relay.child.kill('SIGUSR2');
+    fx.relay.child.kill('SIGUSR2');
     const outcome = await Promise.race([
-      relay
+      fx.relay
         .waitForLog(
           'asked to show the batches Slack refused again while starting; doing so once started',
         )
         .then(() => 'kept for later'),
-      relay.exited.then(({ code, signal }) => `ended (${signal ?? code})`),
+      fx.relay.exited.then(({ code, signal }) => `ended (${signal ?? code})`),
     ]);
     assert.equal(outcome, 'kept for later');
-    assert.equal(relay.child.exitCode, null, 'still starting');
+    assert.equal(fx.relay.child.exitCode, null, 'still starting');
 
-    forwarder = await forward(port, slack.apiUrl);
-    const ready = await relay.waitForLog('relay ready');
-    const retried = await relay.waitForLog('showing the batches Slack refused again');
-    assert.ok(relay.logs.indexOf(retried) > relay.logs.indexOf(ready), 'done once running');
-    noStack(relay.stderr());
+    forwarder = await forward(port, fx.slack.apiUrl);
+    const ready = await fx.relay.waitForLog('relay ready');
+    const retried = await fx.relay.waitForLog('showing the batches Slack refused again');
+    assert.ok(fx.relay.logs.indexOf(retried) > fx.relay.logs.indexOf(ready), 'done once running');
+    noStack(fx.relay.stderr());
   });
 
   const escalation = (to: string) => ({ RELAY_ESCALATE_AFTER: '1h', RELAY_ESCALATE_TO: to });
@@ -198,34 +184,34 @@ describe('starting against Slack', () => {
   ];
   for (const [what, to, setup, said] of unusable) {
     test(`RELAY_ESCALATE_TO naming ${what} ends the start with exit 2 and says why`, async () => {
-      setup(slack);
+      setup(fx.slack);
       const { code, err } = await startAndExit(escalation(to));
       assert.equal(code, 2, err);
       assert.ok(err.startsWith(`The relay cannot start: RELAY_ESCALATE_TO is ${to}, `), err);
       assert.match(err, said);
       noStack(err);
-      assert.equal(slack.connectionsOpened, 0, 'the relay never connected');
+      assert.equal(fx.slack.connectionsOpened, 0, 'the relay never connected');
     });
   }
 
   test('RELAY_ESCALATE_TO that Slack cannot look up right now is no configuration error', async () => {
-    slack.addUserGroup({ id: 'S0ONCALL1', users: ['U0BOB0001'], handle: 'oncall' });
-    slack.failNext('usergroups.list', { status: 503 });
-    relay = spawnRelayFor(slack, root, { logLevel: 'info', env: escalation('S0ONCALL1') });
-    await relay.waitForLog('relay ready');
-    const warned = relay.logs.find((l) =>
+    fx.slack.addUserGroup({ id: 'S0ONCALL1', users: ['U0BOB0001'], handle: 'oncall' });
+    fx.slack.failNext('usergroups.list', { status: 503 });
+    fx.relay = spawnRelayFor(fx.slack, fx.root, { logLevel: 'info', env: escalation('S0ONCALL1') });
+    await fx.relay.waitForLog('relay ready');
+    const warned = fx.relay.logs.find((l) =>
       String(l.msg).startsWith('could not check RELAY_ESCALATE_TO'),
     );
     assert.equal(warned?.reason, 'HTTP 503 from Slack');
   });
 
   test('RELAY_ESCALATE_TO naming an active person or an enabled group starts', async () => {
-    slack.addUserGroup({ id: 'S0ONCALL1', users: ['U0BOB0001'], handle: 'oncall' });
+    fx.slack.addUserGroup({ id: 'S0ONCALL1', users: ['U0BOB0001'], handle: 'oncall' });
     for (const to of ['U0BOB0001', 'S0ONCALL1']) {
-      relay = spawnRelayFor(slack, root, { logLevel: 'info', env: escalation(to) });
-      await relay.waitForLog('relay ready');
-      assert.ok(!relay.logs.some((l) => String(l.msg).includes('RELAY_ESCALATE_TO')));
-      await relay.kill('SIGTERM');
+      fx.relay = spawnRelayFor(fx.slack, fx.root, { logLevel: 'info', env: escalation(to) });
+      await fx.relay.waitForLog('relay ready');
+      assert.ok(!fx.relay.logs.some((l) => String(l.msg).includes('RELAY_ESCALATE_TO')));
+      await fx.relay.kill('SIGTERM');
     }
   });
 });

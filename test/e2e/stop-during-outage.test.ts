@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
-import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
+import { describe, test } from 'node:test';
+import type { FakeSlack } from '../support/fake-slack/index.js';
 import { CHANNEL } from '../support/relay-harness.js';
-import { type RelayProcess, spawnRelayFor } from '../support/spawn-relay.js';
-import { makeTempDir, sampleBatch, waitFor, writeQuestionFile } from '../support/temp-dir.js';
+import { relayProcessPerTest, spawnRelayFor } from '../support/spawn-relay.js';
+import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 /** More runs than the queue syncs at once, so some are still waiting for a turn at SIGTERM. */
 const RUNS = 12;
@@ -17,37 +17,22 @@ const attempts = (slack: FakeSlack) =>
   slack.calls.filter((c) => c.method === 'chat.postMessage').length;
 
 describe('a relay stopped with SIGTERM while Slack is down', () => {
-  let slack: FakeSlack;
-  let root: string;
-  let cleanup: () => Promise<void>;
-  let relay: RelayProcess | undefined;
-
-  beforeEach(async () => {
-    slack = await startFakeSlack();
-    ({ dir: root, cleanup } = await makeTempDir('o7-stop-outage-'));
-    await mkdir(path.join(root, 'runs'), { recursive: true });
-  });
-
-  afterEach(async () => {
-    await relay?.kill();
-    await slack.close();
-    await cleanup();
-  });
+  const fx = relayProcessPerTest('o7-stop-outage-');
 
   const start = () => {
-    relay = spawnRelayFor(slack, root, { logLevel: 'info' });
-    return relay;
+    fx.relay = spawnRelayFor(fx.slack, fx.root, { logLevel: 'info' });
+    return fx.relay;
   };
 
   test('exits promptly, says which runs it left, and posts each of them once at the next start', async () => {
-    slack.failNext('chat.postMessage', { status: 503 }, 100_000);
+    fx.slack.failNext('chat.postMessage', { status: 503 }, 100_000);
     for (let i = 0; i < RUNS; i += 1) {
-      await writeQuestionFile(path.join(root, 'runs', `run-${i}`), 1, sampleBatch(1));
+      await writeQuestionFile(path.join(fx.root, 'runs', `run-${i}`), 1, sampleBatch(1));
     }
     const first = start();
     await first.waitForLog('relay ready');
     // every sync slot is inside the Slack client's retries of a 503
-    await waitFor(() => attempts(slack) >= 8 || undefined, 'posts under way', 30_000);
+    await waitFor(() => attempts(fx.slack) >= 8 || undefined, 'posts under way');
 
     first.child.kill('SIGTERM');
     const exit = await waitFor(
@@ -64,17 +49,16 @@ describe('a relay stopped with SIGTERM while Slack is down', () => {
     assert.ok(runs.length >= 1 && runs.length <= RUNS, `runs left: ${runs.length}`);
     for (const run of runs) assert.match(run, /run-\d+$/);
     assert.ok(first.logs.some((l) => l.msg === 'stopped'));
-    assert.equal(slack.messages(CHANNEL).length, 0);
+    assert.equal(fx.slack.messages(CHANNEL).length, 0);
 
-    slack.clearFailures('chat.postMessage');
+    fx.slack.clearFailures('chat.postMessage');
     const second = start();
     await second.waitForLog('relay ready');
     await waitFor(
-      () => slack.messages(CHANNEL).length >= RUNS || undefined,
+      () => fx.slack.messages(CHANNEL).length >= RUNS || undefined,
       `${RUNS} batches posted after the restart`,
-      30_000,
     );
-    const texts = slack.messages(CHANNEL).map((m) => m.text ?? '');
+    const texts = fx.slack.messages(CHANNEL).map((m) => m.text ?? '');
     for (let i = 0; i < RUNS; i += 1) {
       assert.equal(
         texts.filter((t) => t.includes(`run-${i},`) || t.includes(`run-${i} `)).length,

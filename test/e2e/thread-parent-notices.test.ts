@@ -2,17 +2,10 @@
 // equal to its own `ts`, so a notice for a click on the channel message of a batch that
 // continues in its thread used to be posted into the thread, where nobody looks.
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, test } from 'node:test';
-import {
-  ALICE,
-  BOB,
-  CHANNEL,
-  elementsOf,
-  type Harness,
-  startRelayHarness,
-} from '../support/relay-harness.js';
-import { waitFor } from '../support/temp-dir.js';
-import { MODES, postBatch, thread } from './relay-session.js';
+import { describe, test } from 'node:test';
+import { ALICE, BOB, CHANNEL, elementsOf } from '../support/relay-harness.js';
+import { waitFor } from '../support/wait.js';
+import { E2E_MODE, postBatch, relayPerTest, thread } from './relay-steps.js';
 
 const RUN = 'run-threaded';
 
@@ -26,47 +19,38 @@ const BIG = {
   })),
 };
 
-for (const mode of MODES) {
-  describe(`ephemeral notices for clicks on a thread parent (${mode} mode)`, () => {
-    let h: Harness;
-    beforeEach(async () => {
-      h = await startRelayHarness(mode, {
-        config: { allowedUsers: { users: [ALICE], groups: [] } },
-      });
-    });
-    afterEach(async () => {
-      await h.stop();
-    });
+const mode = E2E_MODE;
+describe(`ephemeral notices for clicks on a thread parent (${mode} mode)`, () => {
+  const h = relayPerTest({ config: { allowedUsers: { users: [ALICE], groups: [] } } });
 
-    test('a click on the channel message of a batch with thread replies gets its ephemeral in the channel', async () => {
-      const posted = await postBatch(h, RUN, BIG);
-      const { ts } = posted;
-      await waitFor(
-        () => thread(h, ts).length >= 2 || undefined,
-        'the batch continued in its thread',
-      );
-      const button = elementsOf(thread(h, ts)[0]?.blocks ?? []).find((e) =>
-        e.actionId.startsWith('o7.free-write'),
-      );
-      assert.ok(button, 'the channel message has a free-write button');
-      const at = { channel: CHANNEL, ts, blockId: button.blockId, actionId: button.actionId };
+  test('a click on the channel message of a batch with thread replies gets its ephemeral in the channel', async () => {
+    const posted = await postBatch(h, RUN, BIG);
+    const { ts } = posted;
+    await waitFor(
+      () => thread(h.slack, ts).length >= 2 || undefined,
+      'the batch continued in its thread',
+    );
+    const button = elementsOf(thread(h.slack, ts)[0]?.blocks ?? []).find((e) =>
+      e.actionId.startsWith('o7.free-write'),
+    );
+    assert.ok(button, 'the channel message has a free-write button');
+    const at = { channel: CHANNEL, ts, blockId: button.blockId, actionId: button.actionId };
 
-      // answer-actions: Slack refuses the modal, and the person is told so
-      h.slack.failNext('views.open', { error: 'expired_trigger_id' });
-      await h.slack.clickButton({ ...at, user: ALICE });
-      const notice = await waitFor(() => h.slack.ephemerals(ALICE)[0], 'the notice to Alice');
-      assert.match(notice.text, /would not open the form/);
-      assert.equal(notice.threadTs, undefined, 'in the channel, not the thread');
+    // answer-actions: Slack refuses the modal, and the person is told so
+    h.slack.failNext('views.open', { error: 'expired_trigger_id' });
+    await h.slack.clickButton({ ...at, user: ALICE });
+    const notice = await waitFor(() => h.slack.ephemerals(ALICE)[0], 'the notice to Alice');
+    assert.match(notice.text, /would not open the form/);
+    assert.equal(notice.threadTs, undefined, 'in the channel, not the thread');
 
-      // allow-list: someone not allowed is told why, also in the channel
-      await h.slack.clickButton({ ...at, user: BOB });
-      const refusal = await waitFor(() => h.slack.ephemerals(BOB)[0], 'the refusal to Bob');
-      assert.equal(refusal.threadTs, undefined, 'in the channel, not the thread');
-      const sent = h.slack.calls.filter((c) => c.method === 'chat.postEphemeral');
-      assert.deepEqual(
-        sent.map((c) => c.args.thread_ts),
-        [undefined, undefined],
-      );
-    });
+    // allow-list: someone not allowed is told why, also in the channel
+    await h.slack.clickButton({ ...at, user: BOB });
+    const refusal = await waitFor(() => h.slack.ephemerals(BOB)[0], 'the refusal to Bob');
+    assert.equal(refusal.threadTs, undefined, 'in the channel, not the thread');
+    const sent = h.slack.calls.filter((c) => c.method === 'chat.postEphemeral');
+    assert.deepEqual(
+      sent.map((c) => c.args.thread_ts),
+      [undefined, undefined],
+    );
   });
-}
+});

@@ -12,7 +12,7 @@ import { tempPathBeside } from '../../src/fs/durable-io.js';
 import { FileWriteError } from '../../src/fs/file-write-error.js';
 import { publishFileNoClobber } from '../../src/fs/publish-file.js';
 import { raceContent } from '../support/publish/race-content.js';
-import { waitUntil } from '../support/publish/wait-until.js';
+import { waitFor } from '../support/wait.js';
 
 const WRITER_SCRIPT = fileURLToPath(new URL('../support/publish/race-writer.ts', import.meta.url));
 const WRITERS = 8;
@@ -101,7 +101,7 @@ describe('publishFileNoClobber', () => {
     const contents = new Set(Array.from({ length: WRITERS }, (_, w) => raceContent(w, BIG)));
     const writers = Array.from({ length: WRITERS }, (_, w) => startWriter(dir, w));
     try {
-      await waitUntil(
+      await waitFor(
         () => writers.every((w) => w.lines.includes('ready')),
         'every race writer to print "ready"',
         120_000,
@@ -114,12 +114,11 @@ describe('publishFileNoClobber', () => {
           writers.flatMap((w) =>
             w.lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)),
           );
-        await waitUntil(
+        await waitFor(
           () => results().filter((r) => r.name === name).length === WRITERS,
           `all writers to report round ${round}`,
-          60_000,
         );
-        await waitUntil(() => reader.wholeReads() > 0, 'the reader to see the file once');
+        await waitFor(() => reader.wholeReads() > 0, 'the reader to see the file once');
         await reader.stop();
 
         const round_ = results().filter((r) => r.name === name);

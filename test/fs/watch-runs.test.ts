@@ -18,38 +18,23 @@ import {
 } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { type TestContext, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import pino from 'pino';
 import type { RunFsEvent } from '../../src/fs/run-events.js';
 import { watchErrorHint } from '../../src/fs/watch-error-hint.js';
 import { watchRuns } from '../../src/fs/watch-runs.js';
+import { captureLog } from '../support/log-capture.js';
+import { waitFor } from '../support/wait.js';
 
-const WAIT_MS = 15_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor(what: string, check: () => boolean | Promise<boolean>, ms = WAIT_MS) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 /** An event plus the file's content read when it arrived, as the real consumer would. */
 type Seen = RunFsEvent & { content?: string };
 
-function captureLog() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n')) if (line) lines.push(JSON.parse(line));
-      done();
-    },
-  });
-  return { log: pino({ level: 'debug' }, stream), lines };
-}
+const debugLog = () => {
+  const { log, records: lines } = captureLog('debug');
+  return { log, lines };
+};
 
 /** A temp folder plus a way to start watchers; everything is closed and removed after the test. */
 async function setup(t: TestContext) {
@@ -68,7 +53,7 @@ async function setup(t: TestContext) {
   ) => {
     const seen: Seen[] = [];
     const appeared: string[] = [];
-    const { log, lines } = captureLog();
+    const { log, lines } = debugLog();
     const watcher = watchRuns(
       paths,
       (event) => {
@@ -96,8 +81,8 @@ async function setup(t: TestContext) {
       watcher,
       qaFile,
       waitQaFile: (runDir: string, name: string, from = 0) =>
-        waitFor(`qa-file ${name} in ${runDir}`, () => qaFile(runDir, name, from)),
-      waitGone: (runDir: string) => waitFor(`run-gone ${runDir}`, () => gone(runDir)),
+        waitFor(() => qaFile(runDir, name, from), `qa-file ${name} in ${runDir}`),
+      waitGone: (runDir: string) => waitFor(() => gone(runDir), `run-gone ${runDir}`),
     };
   };
   return { dir, start };
@@ -130,7 +115,7 @@ const inode = async (p: string) => (await stat(p)).ino;
 async function untilWatched(dir: string) {
   if (!onLinux) return sleep(500);
   const ino = await inode(dir);
-  await waitFor(`a watch on ${dir}`, async () => (await watchedInodes()).has(ino));
+  await waitFor(async () => (await watchedInodes()).has(ino), `a watch on ${dir}`);
 }
 
 test('reports protocol files that exist at start before ready, and nothing else', async (t) => {
@@ -266,7 +251,7 @@ test('a missing watch path does not throw, and a run dir created later works', a
   assert.ok(w.lines.some((l) => l.path === run && l.msg === 'watch path does not exist yet'));
   await put(path.join(run, 'qa', 'q-out-001.json'));
   await w.waitQaFile(run, 'q-out-001.json');
-  const other = watchRuns(['/nonexistent/o7/runs'], () => {}, captureLog());
+  const other = watchRuns(['/nonexistent/o7/runs'], () => {}, debugLog());
   await other.ready;
   await other.close();
 });
@@ -280,16 +265,19 @@ test('reports a file renamed into place, and one replaced by a rename', async (t
 
   await writeFile(path.join(qa, '.q-out-002.json.tmp'), '{"seq":2}');
   await rename(path.join(qa, '.q-out-002.json.tmp'), path.join(qa, 'q-out-002.json'));
-  await waitFor('the renamed file with its content', () =>
-    w.seen.some(
-      (e) => e.type === 'qa-file' && e.name === 'q-out-002.json' && e.content === '{"seq":2}',
-    ),
+  await waitFor(
+    () =>
+      w.seen.some(
+        (e) => e.type === 'qa-file' && e.name === 'q-out-002.json' && e.content === '{"seq":2}',
+      ),
+    'the renamed file with its content',
   );
 
   await writeFile(path.join(qa, '.q-answers-001.json.tmp'), '{"new":true}');
   await rename(path.join(qa, '.q-answers-001.json.tmp'), path.join(qa, 'q-answers-001.json'));
-  await waitFor('the replaced file with its new content', () =>
-    w.seen.some((e) => e.type === 'qa-file' && e.content === '{"new":true}'),
+  await waitFor(
+    () => w.seen.some((e) => e.type === 'qa-file' && e.content === '{"new":true}'),
+    'the replaced file with its new content',
   );
   assert.ok(w.seen.every((e) => e.type === 'qa-file' && !e.name.endsWith('.tmp')));
 });
@@ -310,8 +298,9 @@ test('a file written slowly in place is reported after its last write', async (t
   } finally {
     await file.close();
   }
-  await waitFor('an event after the last write', () =>
-    w.seen.some((e) => e.type === 'qa-file' && e.content === full),
+  await waitFor(
+    () => w.seen.some((e) => e.type === 'qa-file' && e.content === full),
+    'an event after the last write',
   );
 });
 
@@ -380,7 +369,7 @@ test('reports a thousand files in one qa/ folder, at start and added later', asy
   assert.equal(reported(w).size, 1000);
 
   await write(names(2000));
-  await waitFor('2000 files', () => reported(w).size === 2000, 60_000);
+  await waitFor(() => reported(w).size === 2000, '2000 files');
   assert.ok(w.seen.every((e) => e.type === 'qa-file' && e.runDir === run));
 });
 
@@ -436,10 +425,10 @@ test('reports a run folder and its qa/ folder appearing, so they can be listed a
   const w = await start([runs]);
   const run = path.join(runs, 'late');
   await mkdir(run);
-  await waitFor('run folder seen', () => w.appeared.includes(run));
+  await waitFor(() => w.appeared.includes(run), 'run folder seen');
   const before = w.appeared.length;
   await mkdir(path.join(run, 'qa'));
-  await waitFor('qa folder seen', () => w.appeared.length > before);
+  await waitFor(() => w.appeared.length > before, 'qa folder seen');
   assert.ok(w.appeared.slice(before).every((r) => r === run));
 });
 
@@ -461,7 +450,7 @@ test('a run folder whose event was lost is found by listing the root once change
     })) as typeof watchFolder;
   const w = await start([runs], { watchFolder: forgetful, relistQuietMs: 2000 });
   await put(path.join(lost, 'qa', 'q-out-001.json'), '{"seq":1}');
-  await waitFor('the event to be lost', () => skipped);
+  await waitFor(() => skipped, 'the event to be lost');
   await w.waitQaFile(lost, 'q-out-001.json');
   assert.ok(w.appeared.includes(lost));
   // and the run is watched from then on
@@ -483,7 +472,7 @@ test('delivers no events once close() has resolved', async (t) => {
 
 test('close() before the first scan finishes settles ready', async (t) => {
   const { dir } = await setup(t);
-  const { log } = captureLog();
+  const { log } = debugLog();
   const watcher = watchRuns([path.join(dir, 'runs')], () => {}, { log });
   await watcher.close();
   await watcher.ready;

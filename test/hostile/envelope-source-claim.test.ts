@@ -11,12 +11,12 @@ import {
   answerFile,
   choose,
   current,
+  E2E_MODE,
   healthyRelayPerTest,
-  MODES,
   postBatch,
-  submit,
+  pressSubmit,
   waitForAnswered,
-} from '../e2e/relay-session.js';
+} from '../e2e/relay-steps.js';
 import { elementsOf } from '../support/relay-harness.js';
 
 const RUN = 'run-claims-envelope';
@@ -28,29 +28,28 @@ function envelopeFile() {
   return envelopeToBatch(scan.envelope);
 }
 
-for (const mode of MODES) {
-  describe(`a q-out in a run folder claiming the envelope source (${mode} mode)`, () => {
-    const h = healthyRelayPerTest(mode);
+const mode = E2E_MODE;
+describe(`a q-out in a run folder claiming the envelope source (${mode} mode)`, () => {
+  const h = healthyRelayPerTest(mode);
 
-    test('is shown and answered as an ordinary batch: no Cancel, an answer file', async () => {
-      const batch = envelopeFile();
-      const { ts } = await postBatch(h, RUN, batch);
-      const actions = elementsOf(current(h, ts).blocks).map((e) => e.actionId);
-      assert.equal(actions.includes('o7.cancel'), false, 'no Cancel button');
-      assert.equal(
-        actions.some((id) => id.startsWith('o7.follow-up')),
-        false,
-      );
+  test('is shown and answered as an ordinary batch: no Cancel, an answer file', async () => {
+    const batch = envelopeFile();
+    const { ts } = await postBatch(h, RUN, batch);
+    const actions = elementsOf(current(h.slack, ts).blocks).map((e) => e.actionId);
+    assert.equal(actions.includes('o7.cancel'), false, 'no Cancel button');
+    assert.equal(
+      actions.some((id) => id.startsWith('o7.follow-up')),
+      false,
+    );
 
-      // "Other…" would ask for typed text in an envelope batch; here it is just an option
-      const other = (batch.questions[1]?.options.length ?? 0) - 1;
-      await choose(h, ts, 0, ['0']);
-      await choose(h, ts, 1, [String(other)]);
-      await submit(h, ts);
-      await waitForAnswered(h, ts);
-      const written = (await answerFile(h.runDir(RUN))) as Record<string, unknown>;
-      assert.deepEqual(Object.keys(written), ['seq', 'answers', 'questions']);
-      assert.deepEqual(written.questions, batch.questions, 'every field echoed as written');
-    });
+    // "Other…" would ask for typed text in an envelope batch; here it is just an option
+    const other = (batch.questions[1]?.options.length ?? 0) - 1;
+    await choose(h.slack, ts, 0, ['0']);
+    await choose(h.slack, ts, 1, [String(other)]);
+    await pressSubmit(h.slack, ts);
+    await waitForAnswered(h.slack, ts);
+    const written = (await answerFile(h.runDir(RUN))) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(written), ['seq', 'answers', 'questions']);
+    assert.deepEqual(written.questions, batch.questions, 'every field echoed as written');
   });
-}
+});

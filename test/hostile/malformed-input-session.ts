@@ -3,11 +3,12 @@
 import assert from 'node:assert/strict';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { controlOf } from '../e2e/relay-session.js';
+import { controlOf } from '../e2e/relay-steps.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
 import { ALICE, CHANNEL, findElement, freePort, type Mode } from '../support/relay-harness.js';
 import { type RelayProcess, spawnRelayFor } from '../support/spawn-relay.js';
-import { makeTempDir, waitFor, writeQuestionFile } from '../support/temp-dir.js';
+import { makeTempDir, writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 /** In every hostile body that has room for it; no log line may ever show it. */
 export const SECRET = 'xoxb-hostile-marker-0000';
@@ -61,7 +62,7 @@ export async function startSession(mode: Mode): Promise<Session> {
   await proc.waitForLog('relay ready');
   const runDir = path.join(root, 'runs', 'run-hostile');
   await writeQuestionFile(runDir, 1, BATCH);
-  const message = await waitFor(() => slack.messages(CHANNEL)[0], 'the batch posted', 20_000);
+  const message = await waitFor(() => slack.messages(CHANNEL)[0], 'the batch posted');
   return {
     slack,
     proc,
@@ -97,7 +98,7 @@ export async function answersNextClick(s: Session): Promise<void> {
     value,
   });
   assert.equal(result.acked, true, 'the next click was acknowledged');
-  await waitFor(() => picked(s) === value, `option ${value} shown as picked`, 20_000);
+  await waitFor(() => picked(s) === value, `option ${value} shown as picked`);
 }
 
 /** Waits for the refusal logged since `since` whose problem matches, and checks no line leaked the secret. */
@@ -105,7 +106,6 @@ export async function refusalSince(s: Session, since: number, msg: string, probl
   const line = await waitFor(
     () => s.proc.logs.slice(since).find((l) => l.msg === msg && problem.test(String(l.problem))),
     `"${msg}" with a problem matching ${problem} (logged: ${JSON.stringify(s.proc.logs.slice(since)).slice(0, 600)})`,
-    20_000,
   );
   assert.equal(line.level, 40, 'logged as a warning');
   const leaked = s.proc.logs.slice(since).filter((l) => JSON.stringify(l).includes(SECRET));
@@ -124,7 +124,7 @@ async function submitAndReadAnswers(s: Session): Promise<unknown> {
     actionId: yes.actionId,
     user: ALICE,
   });
-  await waitFor(() => JSON.stringify(blocks()).includes('✓ Yes'), 'yes shown', 20_000);
+  await waitFor(() => JSON.stringify(blocks()).includes('✓ Yes'), 'yes shown');
   const submit = findElement(blocks(), 'o7.submit');
   const result = await s.slack.clickButton({
     channel: CHANNEL,
@@ -138,7 +138,6 @@ async function submitAndReadAnswers(s: Session): Promise<unknown> {
   await waitFor(
     async () => (await readdir(qa)).includes('q-answers-001.json'),
     'q-answers-001.json',
-    20_000,
   );
   return JSON.parse(await readFile(path.join(qa, 'q-answers-001.json'), 'utf8'));
 }

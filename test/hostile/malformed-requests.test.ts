@@ -3,7 +3,7 @@
 // next click.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { controlOf } from '../e2e/relay-session.js';
+import { controlOf } from '../e2e/relay-steps.js';
 import { ALICE, CHANNEL } from '../support/relay-harness.js';
 import {
   answersNextClick,

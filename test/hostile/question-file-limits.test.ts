@@ -6,26 +6,21 @@
 // nested to the limit is answered and echoed whole.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
-import { pino } from 'pino';
+import { describe, test } from 'node:test';
 import { runCheck } from '../../src/cli/check-command.js';
 import {
   answerFile,
-  answerYesNo,
-  assertSlackHealthy,
+  E2E_MODE,
   headerOf,
-  MODES,
   postBatch,
-  submit,
+  pressSubmit,
+  pressYesNo,
+  relayPerTest,
   waitForAnswered,
-} from '../e2e/relay-session.js';
-import {
-  channelMessages,
-  type Harness,
-  startRelayHarness,
-  visibleText,
-} from '../support/relay-harness.js';
-import { waitFor, writeQuestionFile } from '../support/temp-dir.js';
+} from '../e2e/relay-steps.js';
+import { channelMessages, visibleText } from '../support/relay-harness.js';
+import { writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 const yesNo = (id: string) => ({ id, type: 'yes-no', prompt: `${id}?` });
 const nested = (levels: number): string => `${'['.repeat(levels)}${']'.repeat(levels)}`;
@@ -59,73 +54,57 @@ const REFUSED: { run: string; text: string; problem: string }[] = [
   },
 ];
 
-for (const mode of MODES) {
-  describe(`question files past the limits (${mode} mode)`, () => {
-    let h: Harness;
-    const lines: Record<string, unknown>[] = [];
+const mode = E2E_MODE;
+describe(`question files past the limits (${mode} mode)`, () => {
+  const h = relayPerTest({ healthy: true, captureLog: 'warn' });
 
-    beforeEach(async () => {
-      lines.length = 0;
-      const log = pino({ level: 'warn' }, { write: (l: string) => lines.push(JSON.parse(l)) });
-      h = await startRelayHarness(mode, { log });
-    });
-    afterEach(async () => {
-      try {
-        assertSlackHealthy(h);
-      } finally {
-        await h.stop();
-      }
-    });
+  test('are refused with the path and the reason, in Slack, the log and check', {
+    timeout: 60_000,
+  }, async () => {
+    for (const c of REFUSED) await writeQuestionFile(h.runDir(c.run), 1, c.text);
+    for (const c of REFUSED) {
+      const file = path.join(h.runDir(c.run), 'qa', 'q-out-001.json');
+      const expected = [
+        `${file}: 1 problem`,
+        c.problem,
+        'Fix the file and save it again; the relay re-reads it.',
+      ].join('\n');
+      const message = await waitFor(
+        () => channelMessages(h.slack).find((m) => headerOf(m.blocks) === `Run ${c.run} · batch 1`),
+        `the message of ${c.run}`,
+      );
+      assert.equal(message.text, `Run ${c.run}, batch 1: q-out-001.json could not be read`);
+      assert.ok(visibleText(message).includes(expected), visibleText(message));
+      assert.equal(message.replies.length, 0, 'one message, nothing in its thread');
 
-    test('are refused with the path and the reason, in Slack, the log and check', {
-      timeout: 60_000,
-    }, async () => {
-      for (const c of REFUSED) await writeQuestionFile(h.runDir(c.run), 1, c.text);
-      for (const c of REFUSED) {
-        const file = path.join(h.runDir(c.run), 'qa', 'q-out-001.json');
-        const expected = [
-          `${file}: 1 problem`,
-          c.problem,
-          'Fix the file and save it again; the relay re-reads it.',
-        ].join('\n');
-        const message = await waitFor(
-          () =>
-            channelMessages(h.slack).find((m) => headerOf(m.blocks) === `Run ${c.run} · batch 1`),
-          `the message of ${c.run}`,
-        );
-        assert.equal(message.text, `Run ${c.run}, batch 1: q-out-001.json could not be read`);
-        assert.ok(visibleText(message).includes(expected), visibleText(message));
-        assert.equal(message.replies.length, 0, 'one message, nothing in its thread');
+      const logged = h.logged.find(
+        (l) => l.msg === 'question file is malformed' && l.runDir === h.runDir(c.run),
+      ) as { error?: { problems: { path: string; message: string }[] } } | undefined;
+      assert.equal(
+        `  - at ${logged?.error?.problems[0]?.path}: ${logged?.error?.problems[0]?.message}`,
+        c.problem,
+      );
 
-        const logged = lines.find(
-          (l) => l.msg === 'question file is malformed' && l.runDir === h.runDir(c.run),
-        ) as { error?: { problems: { path: string; message: string }[] } } | undefined;
-        assert.equal(
-          `  - at ${logged?.error?.problems[0]?.path}: ${logged?.error?.problems[0]?.message}`,
-          c.problem,
-        );
-
-        const err: string[] = [];
-        const code = await runCheck([file], { out: () => undefined, err: (l) => err.push(l) });
-        assert.equal(code, 1);
-        assert.equal(err.join('\n'), expected);
-      }
-    });
-
-    test('a file nested to the limit is answered, its unknown fields echoed whole', async () => {
-      // the file, questions, a question and `extra` are four levels: 64 in all
-      const deep = JSON.parse(`{"levels": ${nested(60)}}`);
-      const question = { ...yesNo('deep'), extra: deep };
-      const { ts } = await postBatch(h, 'run-at-limit', {
-        seq: 1,
-        questions: [question, yesNo('b')],
-      });
-      await answerYesNo(h, ts, 0, true);
-      await answerYesNo(h, ts, 1, false);
-      await submit(h, ts);
-      await waitForAnswered(h, ts);
-      const written = (await answerFile(h.runDir('run-at-limit'))) as { questions: unknown[] };
-      assert.deepEqual(written.questions, [question, yesNo('b')]);
-    });
+      const err: string[] = [];
+      const code = await runCheck([file], { out: () => undefined, err: (l) => err.push(l) });
+      assert.equal(code, 1);
+      assert.equal(err.join('\n'), expected);
+    }
   });
-}
+
+  test('a file nested to the limit is answered, its unknown fields echoed whole', async () => {
+    // the file, questions, a question and `extra` are four levels: 64 in all
+    const deep = JSON.parse(`{"levels": ${nested(60)}}`);
+    const question = { ...yesNo('deep'), extra: deep };
+    const { ts } = await postBatch(h, 'run-at-limit', {
+      seq: 1,
+      questions: [question, yesNo('b')],
+    });
+    await pressYesNo(h.slack, ts, 0, true);
+    await pressYesNo(h.slack, ts, 1, false);
+    await pressSubmit(h.slack, ts);
+    await waitForAnswered(h.slack, ts);
+    const written = (await answerFile(h.runDir('run-at-limit'))) as { questions: unknown[] };
+    assert.deepEqual(written.questions, [question, yesNo('b')]);
+  });
+});

@@ -10,9 +10,10 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { runCheck } from '../../src/cli/check-command.js';
 import { runPreview } from '../../src/cli/preview-command.js';
-import { headerOf, healthyRelayPerTest, MODES } from '../e2e/relay-session.js';
+import { E2E_MODE, headerOf, healthyRelayPerTest } from '../e2e/relay-steps.js';
 import { channelMessages, type Harness, visibleText } from '../support/relay-harness.js';
-import { sampleBatch, waitFor } from '../support/temp-dir.js';
+import { sampleBatch } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 const SECRET = 'xoxb-0000-token-outside-the-run';
 
@@ -72,36 +73,34 @@ const messageOf = (h: Harness, run: string) =>
   waitFor(
     () => channelMessages(h.slack).find((m) => headerOf(m.blocks) === `Run ${run} · batch 1`),
     `the message of ${run}`,
-    20_000,
   );
 
-for (const mode of MODES) {
-  describe(`files in qa/ that are not plain files (${mode} mode)`, () => {
-    const h = healthyRelayPerTest(mode);
+const mode = E2E_MODE;
+describe(`files in qa/ that are not plain files (${mode} mode)`, () => {
+  const h = healthyRelayPerTest(mode);
 
-    test('are refused with the same reason by the relay, check and preview', {
-      timeout: 120_000,
-    }, async () => {
-      for (const c of CASES) {
-        const qa = path.join(h.runDir(c.run), 'qa');
-        await mkdir(qa, { recursive: true });
-        await c.make(path.join(qa, 'q-out-001.json'), h.root);
-      }
-      for (const c of CASES) {
-        const file = path.join(h.runDir(c.run), 'qa', 'q-out-001.json');
-        const expected = [
-          `${file}: 1 problem`,
-          `  - at (whole file): the relay will not read it: ${c.reason}`,
-          'Fix the file and save it again; the relay re-reads it.',
-        ].join('\n');
-        const message = await messageOf(h, c.run);
-        assert.equal(message.text, `Run ${c.run}, batch 1: q-out-001.json could not be read`);
-        assert.ok(visibleText(message).includes(expected), `${c.run}: ${visibleText(message)}`);
-        assert.deepEqual(await checkOutput(file), { code: 1, text: expected }, c.run);
-        assert.deepEqual(await previewOutput(file), { code: 1, text: expected }, c.run);
-      }
-      const everything = JSON.stringify(h.slack.calls);
-      assert.equal(everything.includes(SECRET), false, 'nothing of the linked file reached Slack');
-    });
+  test('are refused with the same reason by the relay, check and preview', {
+    timeout: 120_000,
+  }, async () => {
+    for (const c of CASES) {
+      const qa = path.join(h.runDir(c.run), 'qa');
+      await mkdir(qa, { recursive: true });
+      await c.make(path.join(qa, 'q-out-001.json'), h.root);
+    }
+    for (const c of CASES) {
+      const file = path.join(h.runDir(c.run), 'qa', 'q-out-001.json');
+      const expected = [
+        `${file}: 1 problem`,
+        `  - at (whole file): the relay will not read it: ${c.reason}`,
+        'Fix the file and save it again; the relay re-reads it.',
+      ].join('\n');
+      const message = await messageOf(h, c.run);
+      assert.equal(message.text, `Run ${c.run}, batch 1: q-out-001.json could not be read`);
+      assert.ok(visibleText(message).includes(expected), `${c.run}: ${visibleText(message)}`);
+      assert.deepEqual(await checkOutput(file), { code: 1, text: expected }, c.run);
+      assert.deepEqual(await previewOutput(file), { code: 1, text: expected }, c.run);
+    }
+    const everything = JSON.stringify(h.slack.calls);
+    assert.equal(everything.includes(SECRET), false, 'nothing of the linked file reached Slack');
   });
-}
+});

@@ -10,43 +10,39 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { pino } from 'pino';
 import { LOCK_FILE_NAME } from '../../src/store/state-dir-lock.js';
-import { MODES, postBatch } from '../e2e/relay-session.js';
+import { E2E_MODE, postBatch } from '../e2e/relay-steps.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
 import { startRelayHarness } from '../support/relay-harness.js';
 import { spawnRelayFor } from '../support/spawn-relay.js';
 import { makeTempDir, sampleBatch } from '../support/temp-dir.js';
 
-for (const mode of MODES) {
-  describe(`a FIFO and a symlink to /dev/zero among the state files (${mode} mode)`, () => {
-    test('are moved aside and the relay starts and works', { timeout: 60_000 }, async () => {
-      const lines: Record<string, unknown>[] = [];
-      const log = pino(
-        { level: 'warn' },
-        { write: (line: string) => lines.push(JSON.parse(line)) },
-      );
-      const h = await startRelayHarness(mode, { log });
-      try {
-        const runs = path.join(h.config.stateDir, 'runs');
-        await h.restart(async () => {
-          execFileSync('mkfifo', [path.join(runs, 'fifo.json')]);
-          await symlink('/dev/zero', path.join(runs, 'zero.json'));
-        });
-        const left = (await readdir(runs)).sort();
-        assert.equal(left.length, 2);
-        assert.match(left[0] as string, /^fifo\.json\.corrupt-/);
-        assert.match(left[1] as string, /^zero\.json\.corrupt-/);
-        const warned = lines.filter((l) => String(l.msg).startsWith('state file is corrupt'));
-        assert.deepEqual(warned.map((l) => [path.basename(String(l.path)), l.problem]).sort(), [
-          ['fifo.json', 'not a regular file (a FIFO)'],
-          ['zero.json', 'a symbolic link; the relay reads only regular files'],
-        ]);
-        await postBatch(h, 'run-after', sampleBatch(1));
-      } finally {
-        await h.stop();
-      }
-    });
+const mode = E2E_MODE;
+describe(`a FIFO and a symlink to /dev/zero among the state files (${mode} mode)`, () => {
+  test('are moved aside and the relay starts and works', { timeout: 60_000 }, async () => {
+    const lines: Record<string, unknown>[] = [];
+    const log = pino({ level: 'warn' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const h = await startRelayHarness(mode, { log });
+    try {
+      const runs = path.join(h.config.stateDir, 'runs');
+      await h.restart(async () => {
+        execFileSync('mkfifo', [path.join(runs, 'fifo.json')]);
+        await symlink('/dev/zero', path.join(runs, 'zero.json'));
+      });
+      const left = (await readdir(runs)).sort();
+      assert.equal(left.length, 2);
+      assert.match(left[0] as string, /^fifo\.json\.corrupt-/);
+      assert.match(left[1] as string, /^zero\.json\.corrupt-/);
+      const warned = lines.filter((l) => String(l.msg).startsWith('state file is corrupt'));
+      assert.deepEqual(warned.map((l) => [path.basename(String(l.path)), l.problem]).sort(), [
+        ['fifo.json', 'not a regular file (a FIFO)'],
+        ['zero.json', 'a symbolic link; the relay reads only regular files'],
+      ]);
+      await postBatch(h, 'run-after', sampleBatch(1));
+    } finally {
+      await h.stop();
+    }
   });
-}
+});
 
 describe('a lock file the relay did not make', () => {
   let slack: FakeSlack;

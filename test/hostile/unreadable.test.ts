@@ -11,120 +11,104 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
-import { headerOf, MODES } from '../e2e/relay-session.js';
-import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
+import { describe, test } from 'node:test';
+import { E2E_MODE, headerOf } from '../e2e/relay-steps.js';
 import { CHANNEL, elementsOf, freePort, visibleText } from '../support/relay-harness.js';
-import { type RelayProcess, spawnRelayFor } from '../support/spawn-relay.js';
-import { makeTempDir, sampleBatch, waitFor, writeQuestionFile } from '../support/temp-dir.js';
+import { relayProcessPerTest, spawnRelayFor } from '../support/spawn-relay.js';
+import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 const NOBODY = { uid: 65534, gid: 65534 };
 const asRoot = process.getuid?.() === 0;
 
-for (const mode of MODES) {
-  describe(`files and folders the relay may not read (${mode} mode)`, () => {
-    let slack: FakeSlack;
-    let root: string;
-    let cleanup: () => Promise<void>;
-    let relay: RelayProcess | undefined;
+const mode = E2E_MODE;
+describe(`files and folders the relay may not read (${mode} mode)`, () => {
+  const fx = relayProcessPerTest('o7-eacces-', () =>
+    execFileSync('chmod', ['-R', 'u+rwX', fx.root]),
+  );
 
-    beforeEach(async () => {
-      slack = await startFakeSlack();
-      ({ dir: root, cleanup } = await makeTempDir('o7-eacces-'));
+  const messages = () => fx.slack.messages(CHANNEL);
+  const batchMessage = (run: string) =>
+    messages().find((m) => headerOf(m.blocks) === `Run ${run} · batch 1`);
+
+  test('reach Slack with the reason, once, and recover when fixed', {
+    timeout: 120_000,
+  }, async () => {
+    const fileRun = path.join(fx.root, 'runs', 'run-file');
+    const folderRun = path.join(fx.root, 'runs', 'run-folder');
+    const file = await writeQuestionFile(fileRun, 1, sampleBatch(1));
+    await writeQuestionFile(folderRun, 1, sampleBatch(1));
+    const qa = path.join(folderRun, 'qa');
+    const lockedRun = path.join(fx.root, 'runs', 'run-locked');
+    await writeQuestionFile(lockedRun, 1, sampleBatch(1));
+    await mkdir(path.join(fx.root, 'state'));
+    if (asRoot) execFileSync('chown', ['-R', `${NOBODY.uid}:${NOBODY.gid}`, fx.root]);
+    await chmod(file, 0o000);
+    await chmod(qa, 0o000);
+    await chmod(lockedRun, 0o000);
+
+    const port = mode === 'http' ? await freePort() : undefined;
+    fx.relay = spawnRelayFor(fx.slack, fx.root, {
+      logLevel: 'info',
+      ...(port !== undefined ? { httpPort: port } : {}),
+      ...(asRoot ? { user: NOBODY } : {}),
     });
+    await fx.relay.waitForLog('relay ready');
+    if (asRoot) {
+      const owner = execFileSync('stat', ['-c', '%u', path.join(fx.root, 'state', 'relay.lock')]);
+      assert.equal(String(owner).trim(), String(NOBODY.uid), 'the relay runs as nobody');
+    }
 
-    afterEach(async () => {
-      await relay?.kill();
-      await slack.close();
-      execFileSync('chmod', ['-R', 'u+rwX', root]);
-      await cleanup();
-    });
+    // the unreadable q-out: a batch that cannot be read, saying why
+    const refused = await waitFor(() => batchMessage('run-file'), 'the run-file message');
+    assert.ok(
+      visibleText(refused).includes(
+        `${file}: 1 problem\n  - at (whole file): the relay will not read it: the relay's user may not read it (EACCES); grant it read permission on the file and its folders`,
+      ),
+      visibleText(refused),
+    );
+    // unreadable folders: one notice each, however many times (and ways) they were met; a
+    // run folder without permissions makes its qa/ unreadable too, which is the same problem
+    const noticeOf = (where: string) =>
+      `The relay may not read ${where} (EACCES), so questions in it cannot be shown. Grant the user running the relay read permission on it (and search permission on its folders), or stop watching it.`;
+    const notices = () => messages().filter((m) => m.text.startsWith('The relay may not read'));
+    await waitFor(() => notices().length === 2, 'the two folder notices');
+    assert.deepEqual(
+      notices()
+        .map((m) => m.text)
+        .sort(),
+      [noticeOf(qa), noticeOf(lockedRun)].sort(),
+    );
 
-    const messages = () => slack.messages(CHANNEL);
-    const batchMessage = (run: string) =>
-      messages().find((m) => headerOf(m.blocks) === `Run ${run} · batch 1`);
-
-    test('reach Slack with the reason, once, and recover when fixed', {
-      timeout: 120_000,
-    }, async () => {
-      const fileRun = path.join(root, 'runs', 'run-file');
-      const folderRun = path.join(root, 'runs', 'run-folder');
-      const file = await writeQuestionFile(fileRun, 1, sampleBatch(1));
-      await writeQuestionFile(folderRun, 1, sampleBatch(1));
-      const qa = path.join(folderRun, 'qa');
-      const lockedRun = path.join(root, 'runs', 'run-locked');
-      await writeQuestionFile(lockedRun, 1, sampleBatch(1));
-      await mkdir(path.join(root, 'state'));
-      if (asRoot) execFileSync('chown', ['-R', `${NOBODY.uid}:${NOBODY.gid}`, root]);
-      await chmod(file, 0o000);
-      await chmod(qa, 0o000);
-      await chmod(lockedRun, 0o000);
-
-      const port = mode === 'http' ? await freePort() : undefined;
-      relay = spawnRelayFor(slack, root, {
-        logLevel: 'info',
-        ...(port !== undefined ? { httpPort: port } : {}),
-        ...(asRoot ? { user: NOBODY } : {}),
-      });
-      await relay.waitForLog('relay ready');
-      if (asRoot) {
-        const owner = execFileSync('stat', ['-c', '%u', path.join(root, 'state', 'relay.lock')]);
-        assert.equal(String(owner).trim(), String(NOBODY.uid), 'the relay runs as nobody');
-      }
-
-      // the unreadable q-out: a batch that cannot be read, saying why
-      const refused = await waitFor(() => batchMessage('run-file'), 'the run-file message', 20_000);
-      assert.ok(
-        visibleText(refused).includes(
-          `${file}: 1 problem\n  - at (whole file): the relay will not read it: the relay's user may not read it (EACCES); grant it read permission on the file and its folders`,
-        ),
-        visibleText(refused),
-      );
-      // unreadable folders: one notice each, however many times (and ways) they were met; a
-      // run folder without permissions makes its qa/ unreadable too, which is the same problem
-      const noticeOf = (where: string) =>
-        `The relay may not read ${where} (EACCES), so questions in it cannot be shown. Grant the user running the relay read permission on it (and search permission on its folders), or stop watching it.`;
-      const notices = () => messages().filter((m) => m.text.startsWith('The relay may not read'));
-      await waitFor(() => notices().length === 2, 'the two folder notices', 20_000);
-      assert.deepEqual(
-        notices()
-          .map((m) => m.text)
-          .sort(),
-        [noticeOf(qa), noticeOf(lockedRun)].sort(),
-      );
-
-      await chmod(file, 0o644);
-      await chmod(qa, 0o755);
-      await chmod(lockedRun, 0o755);
+    await chmod(file, 0o644);
+    await chmod(qa, 0o755);
+    await chmod(lockedRun, 0o755);
+    await waitFor(
+      () => elementsOf(batchMessage('run-file')?.blocks ?? []).length > 0,
+      'the run-file batch, readable now',
+    );
+    // the folders are shown and watched again: a rewritten q-out in them is seen
+    for (const [run, dir] of [
+      ['run-folder', folderRun],
+      ['run-locked', lockedRun],
+    ] as const) {
+      const shown = await waitFor(() => batchMessage(run), `the ${run} batch`);
+      const rewritten = sampleBatch(1);
+      rewritten.questions[0] = {
+        ...rewritten.questions[0],
+        prompt: 'Output format, second try?',
+      } as never;
+      await writeQuestionFile(dir, 1, rewritten);
       await waitFor(
-        () => elementsOf(batchMessage('run-file')?.blocks ?? []).length > 0,
-        'the run-file batch, readable now',
-        20_000,
+        () => visibleText(fx.slack.message(CHANNEL, shown.ts) ?? shown).includes('second try'),
+        `the rewritten batch of ${run}`,
       );
-      // the folders are shown and watched again: a rewritten q-out in them is seen
-      for (const [run, dir] of [
-        ['run-folder', folderRun],
-        ['run-locked', lockedRun],
-      ] as const) {
-        const shown = await waitFor(() => batchMessage(run), `the ${run} batch`, 30_000);
-        const rewritten = sampleBatch(1);
-        rewritten.questions[0] = {
-          ...rewritten.questions[0],
-          prompt: 'Output format, second try?',
-        } as never;
-        await writeQuestionFile(dir, 1, rewritten);
-        await waitFor(
-          () => visibleText(slack.message(CHANNEL, shown.ts) ?? shown).includes('second try'),
-          `the rewritten batch of ${run}`,
-          30_000,
-        );
-      }
-      assert.equal(notices().length, 2);
-      assert.equal(
-        relay.logs.filter((l) => l.msg === 'cannot read a watched path').length,
-        2,
-        'one log warning for each',
-      );
-    });
+    }
+    assert.equal(notices().length, 2);
+    assert.equal(
+      fx.relay.logs.filter((l) => l.msg === 'cannot read a watched path').length,
+      2,
+      'one log warning for each',
+    );
   });
-}
+});

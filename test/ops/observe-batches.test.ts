@@ -8,6 +8,7 @@ import { idRecord } from '../../src/core/protocol/id-record.js';
 import { batchEventOf, observeBatches } from '../../src/ops/observe-batches.js';
 import { createRelayMetrics } from '../../src/ops/relay-metrics.js';
 import { openFileStateStore } from '../../src/store/file-state-store.js';
+import { captureLog } from '../support/log-capture.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 const NOTICED = '2030-01-01T10:00:00.000Z';
@@ -95,8 +96,7 @@ describe('batchEventOf', () => {
 describe('observeBatches', () => {
   test('counts and logs what the queue stores, through a real store', async () => {
     const { dir, cleanup } = await makeTempDir('o7-observe-');
-    const lines: Record<string, unknown>[] = [];
-    const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const { log, records: lines } = captureLog('info');
     const registry = new Registry();
     const metrics = createRelayMetrics(
       registry,

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { pino } from 'pino';
 import { createSlackReachability, isUnreachable } from '../../src/ops/slack-reachability.js';
 import type { WebApiOutcome } from '../../src/slack/observed-fetch.js';
+import { captureLog } from '../support/log-capture.js';
 
 function capture() {
-  const lines: Record<string, unknown>[] = [];
-  const log = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  const { log, records: lines } = captureLog('debug');
   return { lines, log };
 }
 

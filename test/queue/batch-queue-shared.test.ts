@@ -9,7 +9,8 @@ import { createBatchQueue } from '../../src/queue/batch-queue.js';
 import type { Presenter } from '../../src/queue/presenter.js';
 import { needsRedis, type RedisTestServer, startRedisServer } from '../support/redis-server.js';
 import { freshNamespace, openTestRedisStore } from '../support/redis-store.js';
-import { makeTempDir, waitFor, writeQuestionFile } from '../support/temp-dir.js';
+import { makeTempDir, writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 const log = pino({ level: process.env.TEST_LOG ?? 'silent' });
 const NODE = 'node-a';

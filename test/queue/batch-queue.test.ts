@@ -10,7 +10,8 @@ import { createBatchQueue } from '../../src/queue/batch-queue.js';
 import { type PresentContext, type Presenter, PresentRefused } from '../../src/queue/presenter.js';
 import { openFileStateStore } from '../../src/store/file-state-store.js';
 import type { StateStore } from '../../src/store/state-store.js';
-import { makeTempDir, sampleBatch, waitFor, writeQuestionFile } from '../support/temp-dir.js';
+import { makeTempDir, sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 const log = pino({ level: process.env.TEST_LOG ?? 'silent' });
 
@@ -105,20 +106,31 @@ describe('batch queue', () => {
   const touch = (queue: ReturnType<typeof start>, runDir = run) =>
     queue.notify({ type: 'qa-file', runDir, name: 'q-out-001.json' });
 
+  /** A queue told of `run` and started, once it has nothing more to do. */
+  async function startIdle(presenter: Presenter, opts: Parameters<typeof start>[1] = {}) {
+    const queue = start(presenter, opts);
+    touch(queue);
+    queue.start();
+    await queue.idle();
+    return queue;
+  }
+
+  /** The key and current revision of the first batch shown. */
+  const firstShown = (shown: readonly { key: string }[]) => {
+    const key = shown[0]?.key as string;
+    return { key, revision: store.get(key)?.fingerprint.slice(0, 8) as string };
+  };
+
   test('presents batches of a run one at a time, in ascending order', async () => {
     const p = recordingPresenter();
     await writeQuestionFile(run, 2, sampleBatch(2));
     await writeQuestionFile(run, 1, sampleBatch(1));
-    const queue = start(p.presenter);
-    touch(queue);
-    queue.start();
-    await queue.idle();
+    const queue = await startIdle(p.presenter);
     assert.deepEqual(
       p.shown.map((s) => [s.seq, s.status]),
       [[1, 'open']],
     );
-    const key = p.shown[0]?.key as string;
-    const revision = store.get(key)?.fingerprint.slice(0, 8) as string;
+    const { key, revision } = firstShown(p.shown);
     const outcome = await queue.submit(key, {
       revision,
       by: 'U1',
@@ -149,10 +161,7 @@ describe('batch queue', () => {
     await writeFile(path.join(run, 'qa', 'q-answers-001.json'), '{}');
     await writeQuestionFile(run, 1, sampleBatch(1));
     await writeQuestionFile(run, 3, sampleBatch(3));
-    const queue = start(p.presenter);
-    touch(queue);
-    queue.start();
-    await queue.idle();
+    const queue = await startIdle(p.presenter);
     assert.equal(p.shown.length, 1);
     assert.equal(p.shown[0]?.seq, 3);
     assert.equal(
@@ -166,10 +175,7 @@ describe('batch queue', () => {
     const p = recordingPresenter();
     await writeQuestionFile(run, 1, sampleBatch(1));
     await writeQuestionFile(run, 2, sampleBatch(2));
-    const queue = start(p.presenter);
-    touch(queue);
-    queue.start();
-    await queue.idle();
+    const queue = await startIdle(p.presenter);
     await writeFile(path.join(run, 'qa', 'q-answers-001.json'), '{"seq":1}');
     queue.notify({ type: 'qa-file', runDir: run, name: 'q-answers-001.json' });
     await queue.idle();
@@ -183,10 +189,7 @@ describe('batch queue', () => {
   test('a rewritten question file is shown again with drafts cleared; a deleted one is withdrawn', async () => {
     const p = recordingPresenter();
     await writeQuestionFile(run, 1, sampleBatch(1));
-    const queue = start(p.presenter);
-    touch(queue);
-    queue.start();
-    await queue.idle();
+    const queue = await startIdle(p.presenter);
     const key = p.shown[0]?.key as string;
     const first = store.get(key) as BatchRecord;
     await queue.saveDraft(key, {
@@ -223,10 +226,7 @@ describe('batch queue', () => {
   test('removing the run folder closes its open batch', async () => {
     const p = recordingPresenter();
     await writeQuestionFile(run, 1, sampleBatch(1));
-    const queue = start(p.presenter);
-    touch(queue);
-    queue.start();
-    await queue.idle();
+    const queue = await startIdle(p.presenter);
     await rm(run, { recursive: true });
     queue.notify({ type: 'run-gone', runDir: run });
     await queue.idle();
@@ -277,10 +277,7 @@ describe('batch queue', () => {
     const file = path.join(run, 'qa', 'q-out-001.json');
     const text = JSON.stringify(sampleBatch(1));
     await writeFile(file, text.slice(0, 20));
-    const queue = start(p.presenter, { settleMs: 5000 });
-    touch(queue);
-    queue.start();
-    await queue.idle();
+    const queue = await startIdle(p.presenter, { settleMs: 5000 });
     assert.equal(p.shown.length, 0, 'nothing shown while the file is incomplete');
     await writeFile(file, text);
     touch(queue);
@@ -295,12 +292,8 @@ describe('batch queue', () => {
   test('submit with an answer missing writes nothing and names the question', async () => {
     const p = recordingPresenter();
     await writeQuestionFile(run, 1, sampleBatch(1));
-    const queue = start(p.presenter);
-    touch(queue);
-    queue.start();
-    await queue.idle();
-    const key = p.shown[0]?.key as string;
-    const revision = store.get(key)?.fingerprint.slice(0, 8) as string;
+    const queue = await startIdle(p.presenter);
+    const { key, revision } = firstShown(p.shown);
     const outcome = await queue.submit(key, {
       revision,
       by: 'U1',
@@ -315,12 +308,8 @@ describe('batch queue', () => {
   test("the drafts are the truth: a screen's choices only fill questions without a draft", async () => {
     const p = recordingPresenter();
     await writeQuestionFile(run, 1, sampleBatch(1));
-    const queue = start(p.presenter);
-    touch(queue);
-    queue.start();
-    await queue.idle();
-    const key = p.shown[0]?.key as string;
-    const revision = store.get(key)?.fingerprint.slice(0, 8) as string;
+    const queue = await startIdle(p.presenter);
+    const { key, revision } = firstShown(p.shown);
     await queue.saveDraft(key, { revision, questionId: 'format', answer: 'CSV' });
     await queue.saveDraft(key, { revision, questionId: 'go', answer: false });
     const outcome = await queue.submit(key, {
@@ -346,12 +335,8 @@ describe('batch queue', () => {
   test('a revision must match exactly: a prefix of it is refused', async () => {
     const p = recordingPresenter();
     await writeQuestionFile(run, 1, sampleBatch(1));
-    const queue = start(p.presenter);
-    touch(queue);
-    queue.start();
-    await queue.idle();
-    const key = p.shown[0]?.key as string;
-    const revision = store.get(key)?.fingerprint.slice(0, 8) as string;
+    const queue = await startIdle(p.presenter);
+    const { key, revision } = firstShown(p.shown);
     for (const forged of ['', revision.slice(0, 1), revision.slice(0, 7), `${revision}0`]) {
       const outcome = await queue.saveDraft(key, {
         revision: forged,
@@ -367,12 +352,8 @@ describe('batch queue', () => {
   test('losing the race to another provider: their file stays, the batch is answered elsewhere', async () => {
     const p = recordingPresenter();
     await writeQuestionFile(run, 1, sampleBatch(1));
-    const queue = start(p.presenter);
-    touch(queue);
-    queue.start();
-    await queue.idle();
-    const key = p.shown[0]?.key as string;
-    const revision = store.get(key)?.fingerprint.slice(0, 8) as string;
+    const queue = await startIdle(p.presenter);
+    const { key, revision } = firstShown(p.shown);
     await writeFile(path.join(run, 'qa', 'q-answers-001.json'), '{"theirs":true}');
     const outcome = await queue.submit(key, {
       revision,
@@ -521,8 +502,7 @@ describe('batch queue', () => {
     touch(queue);
     queue.start();
     await queue.idle();
-    const key = p.shown[0]?.key as string;
-    const revision = store.get(key)?.fingerprint.slice(0, 8) as string;
+    const { key, revision } = firstShown(p.shown);
     await queue.saveDraft(key, { revision, questionId: 'go', answer: false });
     await queue.close();
     await store.close();

@@ -1,26 +1,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { pino } from 'pino';
 import type { BatchRecord } from '../../src/core/batch/batch-record.js';
 import { PresentUnavailable } from '../../src/queue/presenter.js';
 import { createReminders } from '../../src/queue/reminders.js';
+import { captureLog } from '../support/log-capture.js';
+import { START, startRecord } from './reminder-record.js';
 
 const MINUTE = 60_000;
-const START = Date.parse('2026-01-05T09:00:00.000Z');
 
 test('a reminder Slack does not take: one warning, without a stack, and debug lines for its retries', async () => {
-  const lines: { level: number; msg: string; error?: string; err?: unknown }[] = [];
-  const log = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line)) });
-  let record: BatchRecord = {
-    key: 'k1',
-    runDir: '/runs/a',
-    seq: 1,
-    fingerprint: 'f'.repeat(64),
-    status: 'open',
-    drafts: {},
-    createdAt: new Date(START).toISOString(),
-    updatedAt: new Date(START).toISOString(),
-  };
+  const { log, records: lines } = captureLog('debug');
+  let record: BatchRecord = startRecord();
+
   let clock = START;
   let failures = 3;
   const reminders = createReminders({

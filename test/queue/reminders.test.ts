@@ -7,26 +7,16 @@ import {
   ESCALATION_FROM,
   type ReminderPolicy,
 } from '../../src/queue/reminders.js';
+import { START, startRecord } from './reminder-record.js';
 
 const MINUTE = 60_000;
-const START = Date.parse('2026-01-05T09:00:00.000Z');
 const log = pino({ level: 'silent' });
 
 /** An in-memory stand-in for the queue's record changes, plus what was reminded. */
 function setup(policy: ReminderPolicy, initial: Partial<BatchRecord> = {}) {
   let clock = START;
   const records = new Map<string, BatchRecord>();
-  const base: BatchRecord = {
-    key: 'k1',
-    runDir: '/runs/a',
-    seq: 1,
-    fingerprint: 'f'.repeat(64),
-    status: 'open',
-    drafts: {},
-    createdAt: new Date(START).toISOString(),
-    updatedAt: new Date(START).toISOString(),
-    ...initial,
-  };
+  const base: BatchRecord = startRecord(initial);
   records.set(base.key, base);
   const sent: { count: number; who: string | undefined }[] = [];
   let failNext = false;

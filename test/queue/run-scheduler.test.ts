@@ -1,20 +1,13 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
-import { pino } from 'pino';
 import { createRunScheduler } from '../../src/queue/run-scheduler.js';
-import { waitFor } from '../support/temp-dir.js';
+import { captureLog } from '../support/log-capture.js';
+import { waitFor } from '../support/wait.js';
 
 /** A logger whose lines can be read back. */
 function capturingLog() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { log: pino({ level: 'debug' }, stream), lines };
+  const { log, records: lines } = captureLog('debug');
+  return { log, lines };
 }
 
 /** A sync whose calls stay under way until released, one by one or all at once. */

@@ -15,7 +15,7 @@ import { redisKeys } from '../../src/redis/redis-keys.js';
 import { processIsAlive } from '../../src/store/state-dir-lock.js';
 import { needsRedis, type RedisTestServer, startRedisServer } from '../support/redis-server.js';
 import { freshNamespace } from '../support/redis-store.js';
-import { waitFor } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 const log = pino({ level: 'silent' });
 // short, so that expiry is seen within a test; the time to live is 15 heartbeats, so that a

@@ -1,17 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient } from '@redis/client';
-import pino from 'pino';
 import { ErrorCode, RelayError } from '../../src/errors.js';
 import { connectRedis, RedisUnavailableError } from '../../src/redis/redis-connection.js';
+import { captureLog } from '../support/log-capture.js';
 import { needsRedis, type RedisTestServer, startRedisServer } from '../support/redis-server.js';
-import { waitFor } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 /** A logger that keeps its lines. */
 function keptLog() {
-  const lines: Array<Record<string, unknown>> = [];
-  const log = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line)) });
-  return { log, lines, said: (msg: RegExp) => lines.filter((l) => msg.test(String(l.msg))) };
+  const { log, records: lines, said } = captureLog('debug');
+  return { log, lines, said };
 }
 
 /** The RelayError `work` rejects with. */
@@ -126,7 +125,7 @@ describe('connectRedis', () => {
         await new Promise((resolve) => setTimeout(resolve, 1500));
         assert.equal(said(/Redis connection lost/).length, 1);
         await server.restart();
-        await waitFor(() => connection.ready, 'the connection to come back', 20_000);
+        await waitFor(() => connection.ready, 'the connection to come back');
         assert.equal(await connection.call('reading', (c) => c.get('kept')), 'yes');
         await waitFor(() => said(/Redis connection is back/).length === 1, 'the return logged');
         assert.equal(said(/Redis connection lost/).length, 1);

@@ -4,7 +4,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { makeTempDir, waitFor } from '../support/temp-dir.js';
+import { makeTempDir } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -123,7 +124,7 @@ describe('npm run demo', () => {
     try {
       // a long pause before each click holds the demo at a known point: the batch is posted
       const demo = runDemo(tmp, ['--pause', '10m']);
-      await waitFor(() => demo.out().includes('click by click'), 'the batch posted', 30_000);
+      await waitFor(() => demo.out().includes('click by click'), 'the batch posted');
       assert.equal((await leftovers(tmp)).length, 1, 'the demo is using its temp folder');
       demo.interrupt();
       assert.equal(await demo.exited, 130, `exit 130 (stderr: ${demo.err()})`);

@@ -5,14 +5,13 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { webApi } from '@slack/bolt';
 import { pino } from 'pino';
 import { createGroupMembers } from '../../src/slack/allow-list-groups.js';
-import { type FakeSlack, startFakeSlack, waitFor } from '../support/fake-slack/index.js';
+import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
 import { silentLogger } from '../support/fake-slack/slack-clients.js';
-
-type Line = { level: number; msg: string; group?: string; code?: string };
+import { captureLog } from '../support/log-capture.js';
+import { waitFor } from '../support/wait.js';
 
 function capture() {
-  const lines: Line[] = [];
-  const log = pino({ level: 'warn' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  const { log, records: lines } = captureLog('warn');
   return { log, lines };
 }
 
@@ -81,9 +80,10 @@ describe('createGroupMembers', () => {
     stops.push(() => groups.stop());
     await groups.start();
     slack.addUserGroup({ id: 'S0DEVS001', users: ['U0BOB0001'] });
-    await waitFor(() => groups.current().get('S0DEVS001')?.has('U0BOB0001'), {
-      description: 'the change picked up by the periodic refresh',
-    });
+    await waitFor(
+      () => groups.current().get('S0DEVS001')?.has('U0BOB0001'),
+      'the change picked up by the periodic refresh',
+    );
     assert.equal(groups.current().get('S0DEVS001')?.has('U0ALICE01'), false);
   });
 

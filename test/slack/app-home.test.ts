@@ -4,9 +4,10 @@ import { webApi } from '@slack/bolt';
 import { pino } from 'pino';
 import type { BatchRecord } from '../../src/core/batch/batch-record.js';
 import { type AppHome, createAppHome } from '../../src/slack/app-home.js';
-import { type FakeSlack, startFakeSlack, waitFor } from '../support/fake-slack/index.js';
+import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
 import { silentLogger } from '../support/fake-slack/slack-clients.js';
 import { makeRecord } from '../support/make-record.js';
+import { waitFor } from '../support/wait.js';
 
 const ALICE = 'U0ALICE01';
 const BOB = 'U0BOB0001';
@@ -54,9 +55,10 @@ describe('createAppHome', () => {
     const before = publishes();
     records = [...records, makeRecord('/runs/run-b', 1, { createdAt: new Date().toISOString() })];
     for (let i = 0; i < 5; i += 1) home.refreshSoon();
-    await waitFor(() => homeText(ALICE).includes('run-b') && homeText(BOB).includes('run-b'), {
-      description: 'both tabs refreshed',
-    });
+    await waitFor(
+      () => homeText(ALICE).includes('run-b') && homeText(BOB).includes('run-b'),
+      'both tabs refreshed',
+    );
     assert.equal(publishes(), before + 2, 'one publish per person for five changes');
   });
 
@@ -66,12 +68,13 @@ describe('createAppHome', () => {
     slack.failNext('views.publish', { error: 'internal_error' });
     records = [makeRecord('/runs/run-c', 1, { createdAt: new Date().toISOString() })];
     home.refreshSoon();
-    await waitFor(() => homeText(BOB).includes('run-c'), { description: "BOB's refresh" });
+    await waitFor(() => homeText(BOB).includes('run-c'), "BOB's refresh");
     assert.doesNotMatch(homeText(ALICE), /run-c/, "ALICE's publish failed");
     home.refreshSoon();
-    await waitFor(() => homeText(ALICE).includes('run-c'), {
-      description: 'the next change brings ALICE up to date',
-    });
+    await waitFor(
+      () => homeText(ALICE).includes('run-c'),
+      'the next change brings ALICE up to date',
+    );
   });
 
   test('after close nothing is published', async () => {
@@ -100,7 +103,7 @@ describe('createAppHome', () => {
       records = [makeRecord('/runs/run-d', 1, { createdAt: new Date().toISOString() })];
       slow.refreshSoon();
       // with the ten minutes waited first, this would time out
-      await waitFor(() => homeText(ALICE).includes('run-d'), { description: 'the refresh' });
+      await waitFor(() => homeText(ALICE).includes('run-d'), 'the refresh');
     } finally {
       await slow.close();
     }

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { pino } from 'pino';
 import { toBoltLogger } from '../../src/slack/bolt-logger.js';
+import { captureLog } from '../support/log-capture.js';
 
 function capture() {
-  const lines: { level: number; msg: string }[] = [];
-  const log = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  const { log, records: lines } = captureLog('debug');
   return { lines, bolt: toBoltLogger(log) };
 }
 

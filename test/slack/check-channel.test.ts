@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { webApi } from '@slack/bolt';
-import { pino } from 'pino';
 import { checkChannel } from '../../src/slack/check-channel.js';
 import { startFakeSlack } from '../support/fake-slack/index.js';
+import { captureLog } from '../support/log-capture.js';
 
 function capture() {
-  const lines: Record<string, unknown>[] = [];
-  const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  const { log, records: lines } = captureLog('info');
   return { log, lines };
 }
 

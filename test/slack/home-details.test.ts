@@ -3,13 +3,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { webApi } from '@slack/bolt';
-import { pino } from 'pino';
 import { createHomeDetailSource } from '../../src/slack/home-details.js';
 import { startFakeSlack } from '../support/fake-slack/index.js';
 import { silentLogger } from '../support/fake-slack/slack-clients.js';
+import { captureLog } from '../support/log-capture.js';
 import { makeRecord } from '../support/make-record.js';
 
 const question = (seq: number) =>
@@ -32,19 +31,13 @@ test('App Home agent-controlled FIFO as q-out file: refused and logged, other ba
   execFileSync('mkfifo', [path.join(runA, 'qa', 'q-out-001.json')]);
   await writeFile(path.join(runB, 'qa', 'q-out-001.json'), question(1));
 
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n')) if (line) lines.push(JSON.parse(line));
-      done();
-    },
-  });
+  const { log, records: lines } = captureLog('debug');
   const client = new webApi.WebClient(slack.botToken, {
     slackApiUrl: slack.apiUrl,
     logger: silentLogger,
     retryConfig: { retries: 0 },
   });
-  const source = createHomeDetailSource({ client, log: pino({ level: 'debug' }, stream) });
+  const source = createHomeDetailSource({ client, log });
   const a = makeRecord(runA, 1);
   const b = makeRecord(runB, 1);
 
@@ -75,7 +68,7 @@ test('App Home links come from the workspace URL without asking Slack, and from 
   });
   const permalinkCalls = () => slack.calls.filter((c) => c.method === 'chat.getPermalink').length;
   const before = permalinkCalls();
-  const log = pino({ level: 'silent' });
+  const { log } = captureLog('info');
   const { url } = await client.auth.test();
 
   const made = createHomeDetailSource({ client, log, workspaceUrl: url });

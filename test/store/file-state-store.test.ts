@@ -8,6 +8,7 @@ import type { BatchRecord } from '../../src/core/batch/batch-record.js';
 import { ErrorCode } from '../../src/errors.js';
 import { openFileStateStore, StateDirLockedError } from '../../src/store/file-state-store.js';
 import { runFileName } from '../../src/store/run-file.js';
+import { captureLog } from '../support/log-capture.js';
 import { makeRecord } from '../support/make-record.js';
 
 const log = pino({ level: 'silent' });
@@ -24,11 +25,7 @@ const freshDir = () => mkdtemp(join(root, 'state-'));
 
 /** A logger that keeps what it logs, to check that problems are reported. */
 function capturingLogger() {
-  const entries: Array<Record<string, unknown>> = [];
-  const logger = pino(
-    { level: 'info' },
-    { write: (line: string) => entries.push(JSON.parse(line)) },
-  );
+  const { log: logger, records: entries } = captureLog('info');
   return { logger, entries };
 }
 

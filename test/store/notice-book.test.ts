@@ -3,18 +3,15 @@ import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { pino } from 'pino';
 import { openNoticeBook } from '../../src/store/notice-book.js';
+import { captureLog } from '../support/log-capture.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 const now = () => new Date('2025-03-04T05:06:07.000Z');
 
 function capturingLog() {
-  const lines: Record<string, unknown>[] = [];
-  return {
-    lines,
-    log: pino({ level: 'warn' }, { write: (l: string) => lines.push(JSON.parse(l)) }),
-  };
+  const { log, records: lines } = captureLog('warn');
+  return { lines, log };
 }
 
 describe('notice book', () => {

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient } from '@redis/client';
-import pino from 'pino';
 import { ErrorCode } from '../../src/errors.js';
 import { RedisUnavailableError } from '../../src/redis/redis-connection.js';
 import { redisKeys } from '../../src/redis/redis-keys.js';
+import { captureLog } from '../support/log-capture.js';
 import { makeRecord } from '../support/make-record.js';
 import { needsRedis, type RedisTestServer, startRedisServer } from '../support/redis-server.js';
 import { freshNamespace, openTestRedisStore } from '../support/redis-store.js';
-import { waitFor } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 describe('the Redis store beyond the contract', () => {
   let server: RedisTestServer | undefined;
@@ -116,7 +116,7 @@ describe('the Redis store beyond the contract', () => {
         assert.equal(a.all().length, 2);
 
         await live.restart(); // AOF: every write made before the stop is there
-        await waitFor(() => a.connection.ready && b.connection.ready, 'both back', 20_000);
+        await waitFor(() => a.connection.ready && b.connection.ready, 'both back');
         await b.forget('/gone');
         await b.update(kept.key, (current) => ({ ...current, claimedBy: 'U9' }));
         await waitFor(
@@ -170,8 +170,7 @@ describe('the Redis store beyond the contract', () => {
       const keys = redisKeys(namespace);
       const admin = createClient({ url: url() });
       await admin.connect();
-      const lines: Array<Record<string, unknown>> = [];
-      const log = pino({ level: 'warn' }, { write: (l: string) => lines.push(JSON.parse(l)) });
+      const { log, records: lines } = captureLog('warn');
       try {
         const a = await openTestRedisStore({ url: url(), node: 'a', namespace });
         const good = makeRecord('/r', 1);

@@ -5,7 +5,7 @@ import { valueFor, withIdValue } from '../../src/core/protocol/id-record.js';
 import type { Answer } from '../../src/core/protocol/question.js';
 import type { StateStore } from '../../src/store/state-store.js';
 import { makeRecord } from '../support/make-record.js';
-import { waitFor } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
 
 /**
  * One way of keeping batch records, as the contract suite drives it. Each `open` is a relay

@@ -1,11 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { type Logger, pino } from 'pino';
+import type { Logger } from 'pino';
 import { type RunningRelay, runStart, type StartOptions } from '../../src/cli/start-command.js';
 import type { Config } from '../../src/config/config-schema.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack/index.js';
 import type { ObservedMessage } from './fake-slack/types.js';
+import { quietLog } from './log-capture.js';
 import { makeTempDir } from './temp-dir.js';
 
 export const CHANNEL = 'C0RELAY01';
@@ -42,13 +43,24 @@ export function configFor(slack: FakeSlack, root: string, mode: Mode, port = 0):
   };
 }
 
+/**
+ * Retries and back-offs for tests: the same shapes as production's, in milliseconds instead of
+ * seconds, so that no test waits out a real back-off. A run that keeps failing still waits
+ * longer each time (up to 2 s), so a held Slack method stays held for a minute or more.
+ */
+export const QUICK_RETRIES: StartOptions = {
+  queue: { retryBaseMs: 20, retryMostMs: 2000 },
+  slackApiRetry: { retries: 4, factor: 2, minTimeout: 10, maxTimeout: 80 },
+  slackWait: { firstRetryMs: 20, mostRetryMs: 200 },
+};
+
 /** Optional settings for {@link startRelayHarness}. */
 export interface RelayHarnessOptions {
   /** The relay's logger, e.g. one writing to an array for log assertions; default: `TEST_LOG` level to stdout. */
   log?: Logger;
   /** Settings laid over the default configuration, e.g. `{ allowedUsers: { users: [ALICE], groups: [] } }`. */
   config?: Partial<Config>;
-  /** Timing knobs passed to `runStart` (group refresh interval, Home refresh delay, Home clock). */
+  /** Timing knobs passed to `runStart`, laid over {@link QUICK_RETRIES}. */
   start?: StartOptions;
   /**
    * Runs before the relay starts, with the stand-in and the temp folder (to add channels, say);
@@ -72,10 +84,11 @@ export async function startRelayHarness(mode: Mode, options: RelayHarnessOptions
     ...options.config,
     ...(await options.prepare?.(slack, root)),
   };
-  const log = options.log ?? pino({ level: process.env.TEST_LOG ?? 'silent' });
+  const log = options.log ?? quietLog();
   // Edits go out at once unless a test paces them: most tests wait for each one.
-  const start: StartOptions = { updateEveryMs: 0, ...options.start };
+  const start: StartOptions = { ...QUICK_RETRIES, updateEveryMs: 0, ...options.start };
   let relay: RunningRelay | undefined = await runStart(config, log, start);
+  let stopping: Promise<void> | undefined;
   return {
     slack,
     root,
@@ -94,11 +107,15 @@ export async function startRelayHarness(mode: Mode, options: RelayHarnessOptions
     retryRefused() {
       relay?.retryRefused();
     },
-    async stop() {
-      await relay?.stop();
-      relay = undefined;
-      await slack.close();
-      await cleanup();
+    /** Stops the relay and the stand-in and removes the folder; once, however often called. */
+    stop() {
+      stopping ??= (async () => {
+        await relay?.stop();
+        relay = undefined;
+        await slack.close();
+        await cleanup();
+      })();
+      return stopping;
     },
   };
 }

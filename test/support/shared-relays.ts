@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FakeSlack } from './fake-slack/index.js';
 import { CHANNEL, elementsOf, findElement } from './relay-harness.js';
 import { type RelayProcess, spawnRelayFor } from './spawn-relay.js';
-import { waitFor } from './temp-dir.js';
+import { waitFor } from './wait.js';
 
 /** One machine of a shared-mode team: a relay process with its own run and state folders. */
 export interface SharedNode {

@@ -1,10 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { afterEach, beforeEach } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { FakeSlack } from './fake-slack/index.js';
+import { type FakeSlack, startFakeSlack } from './fake-slack/index.js';
 import { CHANNEL } from './relay-harness.js';
-import { waitFor } from './temp-dir.js';
+import { makeTempDir } from './temp-dir.js';
+import { waitFor } from './wait.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const tsxLoader = pathToFileURL(createRequire(path.join(repo, 'package.json')).resolve('tsx')).href;
@@ -79,7 +82,6 @@ export function spawnRelay(
       waitFor(
         () => logs.find((l) => l.msg === msg && (match?.(l) ?? true)),
         `log "${msg}" (stderr: ${err.slice(-500)})`,
-        20_000,
       ),
     exited,
     async kill(signal = 'SIGKILL') {
@@ -125,4 +127,41 @@ export function spawnRelayFor(
     },
     ...(options.user ? { user: options.user } : {}),
   });
+}
+
+/** What {@link relayProcessPerTest} gives each test: a stand-in, a temp root, and the relay. */
+export interface RelayProcessFixture {
+  slack: FakeSlack;
+  /** a fresh temp folder with `runs/` made in it */
+  root: string;
+  /** the relay process of the test, once started; killed after the test */
+  relay?: RelayProcess;
+}
+
+/**
+ * For each test of the enclosing `describe`, a fresh stand-in and temp root (`prefix` names
+ * the folder); after it, `beforeCleanup` runs (say, killing an `ask` process), the relay is
+ * killed, the stand-in closed and the folder removed. Read the fields inside tests only.
+ */
+export function relayProcessPerTest(
+  prefix: string,
+  beforeCleanup: () => unknown = () => undefined,
+): RelayProcessFixture {
+  const fixture = {} as RelayProcessFixture;
+  let cleanup: () => Promise<void> = async () => {};
+  beforeEach(async () => {
+    fixture.slack = await startFakeSlack();
+    const temp = await makeTempDir(prefix);
+    fixture.root = temp.dir;
+    cleanup = temp.cleanup;
+    await mkdir(path.join(fixture.root, 'runs'), { recursive: true });
+  });
+  afterEach(async () => {
+    await beforeCleanup();
+    await fixture.relay?.kill();
+    fixture.relay = undefined;
+    await fixture.slack.close();
+    await cleanup();
+  });
+  return fixture;
 }

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -11,20 +11,28 @@ export async function makeTempDir(prefix = 'o7-relay-'): Promise<{
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** Writes a q-out file into `<runDir>/qa/` the way agents do: a temp file renamed into place. */
-export async function writeQuestionFile(
+/**
+ * Writes a protocol file into `<runDir>/qa/` as a temp file (`.<name><tempSuffix>`) renamed
+ * into place, the way agents and other tools publish them; returns its path.
+ */
+export async function writeQaFile(
   runDir: string,
-  seq: number,
-  content: unknown,
+  name: string,
+  text: string,
+  tempSuffix = '.tmp',
 ): Promise<string> {
   const qa = path.join(runDir, 'qa');
   await mkdir(qa, { recursive: true });
-  const name = `q-out-${String(seq).padStart(3, '0')}.json`;
-  const temp = path.join(qa, `.${name}.tmp`);
-  await writeFile(temp, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
-  const { rename } = await import('node:fs/promises');
+  const temp = path.join(qa, `.${name}${tempSuffix}`);
+  await writeFile(temp, text);
   await rename(temp, path.join(qa, name));
   return path.join(qa, name);
+}
+
+/** Writes a q-out file into `<runDir>/qa/` the way agents do: a temp file renamed into place. */
+export function writeQuestionFile(runDir: string, seq: number, content: unknown): Promise<string> {
+  const text = typeof content === 'string' ? content : JSON.stringify(content, null, 2);
+  return writeQaFile(runDir, `q-out-${String(seq).padStart(3, '0')}.json`, text);
 }
 
 /** A small valid batch with one question of each type. */
@@ -44,19 +52,4 @@ export function sampleBatch(seq: number, extra: Record<string, unknown> = {}) {
     ],
     ...extra,
   };
-}
-
-/** Polls `check` until it returns a truthy value, or fails after `timeoutMs`. */
-export async function waitFor<T>(
-  check: () => T | Promise<T>,
-  what: string,
-  timeoutMs = 10_000,
-): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }

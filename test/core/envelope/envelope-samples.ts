@@ -1,4 +1,7 @@
 // Envelopes and agent messages shared by the envelope tests.
+import assert from 'node:assert/strict';
+import type { Envelope } from '../../../src/core/envelope/envelope.js';
+import { findEnvelope } from '../../../src/core/envelope/find-envelope.js';
 
 /** The contract's rate-limit example. */
 export const rateLimitQuestion = {
@@ -69,3 +72,10 @@ export const CORRECTION_TAIL = [
   'Expected shape: {"openQuestions": [{"question": "…", "header": "…", "options": [{"label": "…", "description": "…"}], "multiSelect": false}]} with 1 to 4 questions and at least 1 option each; "description" and "multiSelect" may be left out.',
   'Send the whole corrected envelope again as one ```json block at the end of your final message, then stop.',
 ].join('\n');
+
+/** The envelope an agent message with these open questions holds (fails if it holds none). */
+export function envelopeOf(openQuestions: unknown[]): Envelope {
+  const scan = findEnvelope(jsonBlock({ openQuestions }));
+  assert.ok(scan.kind === 'envelope', JSON.stringify(scan));
+  return scan.envelope;
+}

@@ -1,25 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Envelope } from '../../../src/core/envelope/envelope.js';
 import { envelopeToBatch, questionIdAt } from '../../../src/core/envelope/envelope-to-batch.js';
-import { findEnvelope } from '../../../src/core/envelope/find-envelope.js';
 import { OTHER_OPTION } from '../../../src/core/envelope/other-option.js';
 import { buildAnswerFile } from '../../../src/core/protocol/build-answer-file.js';
 import { parseQuestionFile } from '../../../src/core/protocol/parse-question-file.js';
 import { questionFileName } from '../../../src/core/protocol/run-folder.js';
 import {
   channelsQuestion,
-  jsonBlock,
+  envelopeOf,
   numberedQuestion,
   rateLimitQuestion,
   reposQuestion,
 } from './envelope-samples.js';
-
-const envelopeOf = (openQuestions: unknown[]): Envelope => {
-  const scan = findEnvelope(jsonBlock({ openQuestions }));
-  assert.ok(scan.kind === 'envelope', JSON.stringify(scan));
-  return scan.envelope;
-};
 
 const asQuestionFile = (batch: object, seq: number) =>
   parseQuestionFile(JSON.stringify(batch, null, 2), `/runs/r/qa/${questionFileName(seq)}`);

@@ -1,22 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Envelope } from '../../../src/core/envelope/envelope.js';
-import { findEnvelope } from '../../../src/core/envelope/find-envelope.js';
 import { OTHER_OPTION } from '../../../src/core/envelope/other-option.js';
 import { formatResumeMessage } from '../../../src/core/envelope/resume-message.js';
 import {
   channelsQuestion,
-  jsonBlock,
+  envelopeOf,
   numberedQuestion,
   rateLimitQuestion,
   reposQuestion,
 } from './envelope-samples.js';
-
-const envelopeOf = (openQuestions: unknown[]): Envelope => {
-  const scan = findEnvelope(jsonBlock({ openQuestions }));
-  assert.ok(scan.kind === 'envelope', JSON.stringify(scan));
-  return scan.envelope;
-};
 
 const threeQuestions = envelopeOf([rateLimitQuestion, reposQuestion, channelsQuestion]);
 

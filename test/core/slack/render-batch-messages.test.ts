@@ -8,7 +8,6 @@ import {
   renderBatchMessages,
   type SlackMessage,
 } from '../../../src/core/slack/render-batch-messages.js';
-import { messageProblems } from './block-kit-checker.js';
 import {
   assertWithinLimits,
   blocksOf,
@@ -16,6 +15,7 @@ import {
   KEY,
   makeView,
   optionTexts,
+  overBudget,
   REVISION,
   textOf,
 } from './fixtures.js';
@@ -436,7 +436,7 @@ describe('renderBatchMessages: smaller layouts after Slack refused a page as too
   });
 
   it('the full layout would not fit half the budget (so the split is needed)', () => {
-    const problems = full.flatMap((m) => messageProblems(m, layoutAt(1).budget));
+    const problems = full.flatMap((m) => overBudget(m, layoutAt(1).budget));
     assert.ok(problems.length > 0);
   });
 

@@ -10,8 +10,7 @@ import {
   renderPreviewModal,
 } from '../../../src/core/slack/render-modals.js';
 import { jsonBytes } from '../../../src/core/slack/view-budget.js';
-import { modalProblems } from './block-kit-checker.js';
-import { KEY, makeView, REVISION, textOf } from './fixtures.js';
+import { assertModalOk, KEY, makeView, REVISION, textOf } from './fixtures.js';
 
 const evil = '<!channel> & <http://x|y>';
 const questions: Question[] = [
@@ -29,8 +28,6 @@ const questions: Question[] = [
     preview: { type: 'ascii', content: '+-+\n| |\n+-+' },
   },
 ];
-const assertModalOk = (view: object) =>
-  assert.deepEqual(modalProblems(view as Record<string, unknown>), []);
 
 describe('renderFreeWriteModal', () => {
   it('asks with the escaped prompt and an input holding the draft', () => {

@@ -8,9 +8,10 @@ import { modalMetadata } from '../../../src/core/slack/modal-metadata.js';
 import type { BatchActions } from '../../../src/queue/batch-actions.js';
 import { registerTextModal } from '../../../src/slack/listeners/text-modal-view.js';
 import { createModalSeal } from '../../../src/slack/modal-seal.js';
-import { type FakeSlack, startFakeSlack, waitFor } from '../../support/fake-slack/index.js';
+import { type FakeSlack, startFakeSlack } from '../../support/fake-slack/index.js';
 import { silentLogger, webClientFor } from '../../support/fake-slack/slack-clients.js';
 import { makeRecord } from '../../support/make-record.js';
+import { waitFor } from '../../support/wait.js';
 
 const CHANNEL = 'C0RELAY01';
 const ALICE = 'U0ALICE01';
@@ -102,14 +103,14 @@ test('text modal save refused after ack: the person is told with an ephemeral, n
     actionId: 'open',
     user: ALICE,
   });
-  const modal = await waitFor(() => slack.views(ALICE)[0], { description: 'the modal' });
+  const modal = await waitFor(() => slack.views(ALICE)[0], 'the modal');
   const result = await slack.submitView({
     viewId: String(modal.id),
     user: ALICE,
     values: { text: { value: 'late text' } },
   });
   assert.equal(result.acked, true);
-  const notice = await waitFor(() => slack.ephemerals(ALICE)[0], { description: 'the notice' });
+  const notice = await waitFor(() => slack.ephemerals(ALICE)[0], 'the notice');
   assert.equal(notice.channel, CHANNEL);
   assert.equal(notice.text, 'This batch is already answered; nothing was changed.');
   assert.deepEqual(saved, [

@@ -1,8 +1,8 @@
-import { BLOCK_KIT_LIMITS } from '../../../src/core/slack/block-kit-limits.js';
 import { checkOption, IssueList } from './composition-checks.js';
 import { optionsOf } from './element-input.js';
 import { clearModals, popModal, pushModal, replaceView } from './modal-stack.js';
 import { viewTooLarge } from './size-ceilings.js';
+import { SLACK_LIMITS } from './slack-limits.js';
 import {
   DELIVERY_FAILURE_KINDS,
   type DeliveryFailure,
@@ -39,9 +39,9 @@ export function readSuggestedOptions(ack: unknown, recordFailure: RecordFailure)
     return [];
   }
   const options = optionsOf(ack);
-  if (options.length > BLOCK_KIT_LIMITS.selectOptions) {
+  if (options.length > SLACK_LIMITS.select.options) {
     reject(
-      `block_suggestion answered ${options.length} options; Slack shows at most ${BLOCK_KIT_LIMITS.selectOptions}`,
+      `block_suggestion answered ${options.length} options; Slack shows at most ${SLACK_LIMITS.select.options}`,
     );
     return [];
   }

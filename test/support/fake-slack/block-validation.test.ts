@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BLOCK_KIT_LIMITS } from '../../../src/core/slack/block-kit-limits.js';
 import {
   BLOCK_RULES,
   type BlockIssue,
@@ -8,6 +7,7 @@ import {
   validateMessageBlocks,
   validateView,
 } from './index.js';
+import { SLACK_LIMITS } from './slack-limits.js';
 
 const plain = (text: string) => ({ type: 'plain_text', text });
 const option = (value: string, text = value) => ({ text: plain(text), value });
@@ -224,7 +224,7 @@ describe('validateMessageBlocks', () => {
   });
 
   it('rejects markdown blocks over 12,000 characters in total per message', () => {
-    const half = 'm'.repeat(BLOCK_KIT_LIMITS.markdownTotalPerMessage / 2);
+    const half = 'm'.repeat(SLACK_LIMITS.message.markdownTotal / 2);
     assert.deepEqual(
       validateMessageBlocks([
         { type: 'markdown', text: half },

@@ -1,5 +1,5 @@
-import { BLOCK_KIT_LIMITS } from '../../../src/core/slack/block-kit-limits.js';
 import { BLOCK_RULES, type BlockIssue, type BlockRule } from './block-rules.js';
+import { SLACK_LIMITS } from './slack-limits.js';
 import { isJsonObject, type JsonObject } from './types.js';
 
 /** Collects issues while walking a payload. */
@@ -146,15 +146,15 @@ export function checkOption(
     return;
   }
   checkTextObject(issues, value.text, `${path}/text`, {
-    max: BLOCK_KIT_LIMITS.optionText,
+    max: SLACK_LIMITS.option.text,
     plainOnly: shape.plainOnly,
   });
   checkString(issues, value.value, `${path}/value`, {
-    max: BLOCK_KIT_LIMITS.optionValue,
+    max: SLACK_LIMITS.option.value,
     min: 1,
   });
   checkTextObject(issues, value.description, `${path}/description`, {
-    max: BLOCK_KIT_LIMITS.optionDescription,
+    max: SLACK_LIMITS.option.description,
     plainOnly: shape.plainOnly,
     required: false,
   });
@@ -169,16 +169,16 @@ export function checkConfirm(issues: IssueList, value: unknown, path: string): v
     return;
   }
   checkTextObject(issues, value.title, `${path}/title`, {
-    max: BLOCK_KIT_LIMITS.confirmTitle,
+    max: SLACK_LIMITS.confirm.title,
     plainOnly: true,
   });
-  checkTextObject(issues, value.text, `${path}/text`, { max: BLOCK_KIT_LIMITS.confirmText });
+  checkTextObject(issues, value.text, `${path}/text`, { max: SLACK_LIMITS.confirm.text });
   checkTextObject(issues, value.confirm, `${path}/confirm`, {
-    max: BLOCK_KIT_LIMITS.confirmButton,
+    max: SLACK_LIMITS.confirm.button,
     plainOnly: true,
   });
   checkTextObject(issues, value.deny, `${path}/deny`, {
-    max: BLOCK_KIT_LIMITS.confirmButton,
+    max: SLACK_LIMITS.confirm.button,
     plainOnly: true,
   });
   if (value.style !== undefined && value.style !== 'primary' && value.style !== 'danger') {

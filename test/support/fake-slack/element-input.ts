@@ -1,4 +1,4 @@
-import { BLOCK_KIT_LIMITS } from '../../../src/core/slack/block-kit-limits.js';
+import { SLACK_LIMITS } from './slack-limits.js';
 import { isJsonObject, type JsonObject } from './types.js';
 
 /** The options of a static element, flattening option_groups. */
@@ -127,7 +127,7 @@ export function elementValueFromUser(
       const max =
         typeof element.max_length === 'number'
           ? element.max_length
-          : BLOCK_KIT_LIMITS.plainTextInputMax;
+          : SLACK_LIMITS.plainTextInput.maxLength;
       if (text.length > 0 && text.length < min) {
         throw new Error(`${ctx.describe}: the client requires at least ${min} characters`);
       }

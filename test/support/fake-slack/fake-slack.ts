@@ -32,7 +32,6 @@ import {
   type SuggestResult,
   UserActions,
 } from './user-actions.js';
-import { type Truthy, type WaitForOptions, waitFor } from './wait-for.js';
 import { WebApiRouter } from './web-api-router.js';
 import { viewJson } from './wire-shapes.js';
 import { messageSurfaceKey, Workspace } from './workspace.js';
@@ -181,8 +180,6 @@ export interface FakeSlack {
   readonly failures: readonly DeliveryFailure[];
   /** Which Socket Mode connection got each envelope. */
   readonly deliveries: readonly SocketDelivery[];
-  /** Polls until `predicate` is truthy (default timeout 10 s). */
-  waitFor<T>(predicate: () => T | Promise<T>, options?: WaitForOptions): Promise<Truthy<T>>;
   /** Stops the server and drops every connection. */
   close(): Promise<void>;
 }
@@ -345,7 +342,6 @@ export async function startFakeSlack(options: StartFakeSlackOptions = {}): Promi
     mentions: workspace.mentions,
     failures: workspace.failures,
     deliveries: hub.deliveries,
-    waitFor,
     async close() {
       await hub.close();
       await closeServer(listening.server);

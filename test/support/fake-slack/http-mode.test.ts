@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, it } from 'node:test';
 import { App, type BlockAction, isValidSlackRequest } from '@slack/bolt';
+import { waitFor } from '../wait.js';
 import { DELIVERY_FAILURE_KINDS, type FakeSlack, startFakeSlack } from './index.js';
 import { silentLogger, webClientFor } from './slack-clients.js';
 
@@ -98,7 +99,10 @@ describe('fake Slack HTTP mode with a real Bolt App', () => {
     const click = await fake.clickButton({ channel: CHANNEL, ts, actionId: 'open', user: ALICE });
     assert.equal(click.acked, true);
     assert.equal(clicks[0]?.user.id, ALICE);
-    const [modal] = await fake.waitFor(() => fake.views(ALICE).length === 1 && fake.views(ALICE));
+    const [modal] = await waitFor(
+      () => fake.views(ALICE).length === 1 && fake.views(ALICE),
+      'the modal',
+    );
 
     const short = await fake.submitView({
       viewId: String(modal?.id),
@@ -199,7 +203,7 @@ describe('fake Slack HTTP mode with a real Bolt App', () => {
       channel: CHANNEL,
     });
     assert.equal(command.acked, true);
-    await fake.waitFor(() => seen.length === 2);
+    await waitFor(() => seen.length === 2, 'the command and the event');
     assert.deepEqual(seen.sort(), ['command:status', `event:${ALICE}`]);
   });
 

@@ -10,6 +10,7 @@ export { MANIFEST_BOT_SCOPES, startFakeSlack } from './fake-slack.js';
 export type { RequestUrlAnswer } from './http-delivery.js';
 export { slackSignature } from './http-delivery.js';
 export type { MentionTarget, ParsedMention } from './mentions.js';
+export { messageRefusals, viewRefusals } from './slack-would-refuse.js';
 export type { DisconnectReason, RawFrameResult, SocketDelivery } from './socket-mode-hub.js';
 export type {
   AckResult,
@@ -27,6 +28,4 @@ export { DELIVERY_FAILURE_KINDS } from './types.js';
 export type { ElementRef, InteractionResult, SuggestResult, SurfaceRef } from './user-actions.js';
 export type { Surface } from './validate-blocks.js';
 export { formatIssue, validateMessageBlocks, validateView } from './validate-blocks.js';
-export type { Truthy, WaitForOptions } from './wait-for.js';
-export { waitFor } from './wait-for.js';
 export { TRIGGER_LIFETIME_MS, WORKSPACE_IDENTITY } from './workspace.js';

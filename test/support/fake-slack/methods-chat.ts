@@ -1,6 +1,6 @@
-import { BLOCK_KIT_LIMITS } from '../../../src/core/slack/block-kit-limits.js';
 import { fail, type MethodContext, type MethodSpec, readMessageBlocks } from './method-support.js';
 import { messageTooLong } from './size-ceilings.js';
+import { SLACK_LIMITS } from './slack-limits.js';
 import type { FakeChannel, JsonObject } from './types.js';
 import { stringArg } from './web-api-request.js';
 import { messageJson } from './wire-shapes.js';
@@ -34,7 +34,7 @@ function readContent(
   if (blocks.blocks && messageTooLong(blocks.blocks, ctx.workspace.sizeCeilings)) {
     return { ok: false, response: fail('msg_blocks_too_long') };
   }
-  if (text !== undefined && text.length > BLOCK_KIT_LIMITS.messageText) {
+  if (text !== undefined && text.length > SLACK_LIMITS.message.text) {
     return { ok: false, response: fail('msg_too_long') };
   }
   return { ok: true, text, blocks: blocks.blocks };

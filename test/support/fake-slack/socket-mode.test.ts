@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { afterEach, describe, it } from 'node:test';
 import type { SocketModeClient } from '@slack/socket-mode';
 import WebSocket from 'ws';
+import { waitFor } from '../wait.js';
 import {
   DELIVERY_FAILURE_KINDS,
   type FakeSlack,
@@ -176,10 +177,10 @@ describe('fake Slack Socket Mode', () => {
     for (const reason of ['refresh_requested', 'warning', 'link_disabled'] as const) {
       const before = connected;
       await target.disconnectAll(reason);
-      await target.waitFor(() => connected > before && target.connectionCount === 1, {
-        timeoutMs: 20_000,
-        description: `reconnect after disconnect (${reason})`,
-      });
+      await waitFor(
+        () => connected > before && target.connectionCount === 1,
+        `reconnect after disconnect (${reason})`,
+      );
       const result = await target.clickButton({
         channel: CHANNEL,
         ts,

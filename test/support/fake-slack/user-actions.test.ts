@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { App, type BlockAction } from '@slack/bolt';
 import type { SocketModeClient } from '@slack/socket-mode';
+import { waitFor } from '../wait.js';
 import { type FakeSlack, type JsonObject, startFakeSlack, TRIGGER_LIFETIME_MS } from './index.js';
 import { silentLogger, socketClientFor, webClientFor } from './slack-clients.js';
 
@@ -383,8 +384,9 @@ describe('fake Slack acting as users', () => {
       actionId: 'send',
       user: ALICE,
     });
-    const [modal] = await fake.waitFor(
+    const [modal] = await waitFor(
       () => target.views(ALICE).length === 1 && target.views(ALICE),
+      'the modal',
     );
     const viewId = String(modal?.id);
 
@@ -434,8 +436,9 @@ describe('fake Slack acting as users', () => {
       actionId: 'send',
       user: ALICE,
     });
-    const [again] = await fake.waitFor(
+    const [again] = await waitFor(
       () => target.views(ALICE).length === 1 && target.views(ALICE),
+      'the modal',
     );
     const closing = await fake.closeView({ viewId: String(again?.id), user: ALICE });
     assert.equal(closing.notified, true);
@@ -470,8 +473,9 @@ describe('fake Slack acting as users', () => {
       actionId: 'send',
       user: ALICE,
     });
-    const [modal] = await fake.waitFor(
+    const [modal] = await waitFor(
       () => target.views(ALICE).length === 1 && target.views(ALICE),
+      'the modal',
     );
 
     const result = await fake.submitView({ viewId: String(modal?.id), user: ALICE });
@@ -517,7 +521,7 @@ describe('fake Slack acting as users', () => {
     });
     const target = fake;
 
-    await fake.waitFor(() => outcomes.length === 1);
+    await waitFor(() => outcomes.length === 1, 'the outcome');
     assert.deepEqual(outcomes, ['400']);
     const [message] = target.messages(CHANNEL);
     assert.equal(message?.text, 'Answered');
@@ -557,7 +561,7 @@ describe('fake Slack acting as users', () => {
       tab: 'home',
     });
     assert.equal(event.acked, true);
-    await fake.waitFor(() => target.homeView(ALICE));
+    await waitFor(() => target.homeView(ALICE), 'the Home view');
     assert.equal(fake.homeView(ALICE)?.type, 'home');
 
     const command = await fake.slashCommand({

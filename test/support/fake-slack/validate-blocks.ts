@@ -1,4 +1,3 @@
-import { BLOCK_KIT_LIMITS } from '../../../src/core/slack/block-kit-limits.js';
 import {
   ACCESSORY_ELEMENTS,
   ACTIONS_ELEMENTS,
@@ -17,6 +16,7 @@ import {
   checkTextObject,
   IssueList,
 } from './composition-checks.js';
+import { SLACK_LIMITS } from './slack-limits.js';
 import { isJsonObject, type JsonObject } from './types.js';
 import { checkElement } from './validate-elements.js';
 
@@ -33,7 +33,7 @@ export const formatIssue = (issue: BlockIssue): string =>
  */
 export function validateMessageBlocks(blocks: unknown, basePath = '/blocks'): BlockIssue[] {
   const issues = new IssueList();
-  checkBlockList(issues, blocks, basePath, 'message', BLOCK_KIT_LIMITS.messageBlocks);
+  checkBlockList(issues, blocks, basePath, 'message', SLACK_LIMITS.message.blocks);
   return issues.issues;
 }
 
@@ -55,17 +55,17 @@ export function validateView(view: unknown, basePath = '/view'): BlockIssue[] {
   const surface: Surface = view.type;
   const modal = surface === 'modal';
   checkTextObject(issues, view.title, `${basePath}/title`, {
-    max: BLOCK_KIT_LIMITS.viewTitle,
+    max: SLACK_LIMITS.view.title,
     plainOnly: true,
     required: modal,
   });
   checkTextObject(issues, view.submit, `${basePath}/submit`, {
-    max: BLOCK_KIT_LIMITS.viewSubmit,
+    max: SLACK_LIMITS.view.submit,
     plainOnly: true,
     required: false,
   });
   checkTextObject(issues, view.close, `${basePath}/close`, {
-    max: BLOCK_KIT_LIMITS.viewClose,
+    max: SLACK_LIMITS.view.close,
     plainOnly: true,
     required: false,
   });
@@ -73,13 +73,13 @@ export function validateView(view: unknown, basePath = '/view'): BlockIssue[] {
     issues,
     view.private_metadata,
     `${basePath}/private_metadata`,
-    BLOCK_KIT_LIMITS.privateMetadata,
+    SLACK_LIMITS.view.privateMetadata,
   );
   checkOptionalString(
     issues,
     view.callback_id,
     `${basePath}/callback_id`,
-    BLOCK_KIT_LIMITS.viewCallbackId,
+    SLACK_LIMITS.view.callbackId,
   );
   checkOptionalString(issues, view.external_id, `${basePath}/external_id`, 255);
   const blocks = checkBlockList(
@@ -87,7 +87,7 @@ export function validateView(view: unknown, basePath = '/view'): BlockIssue[] {
     view.blocks,
     `${basePath}/blocks`,
     surface,
-    BLOCK_KIT_LIMITS.modalBlocks,
+    SLACK_LIMITS.view.blocks,
   );
   const firstInput = blocks?.findIndex((b) => isJsonObject(b) && b.type === 'input') ?? -1;
   if (modal && firstInput >= 0 && view.submit === undefined) {
@@ -137,11 +137,11 @@ function checkBlockList(
       markdownTotal += charCount(block.text);
     }
   });
-  if (markdownTotal > BLOCK_KIT_LIMITS.markdownTotalPerMessage) {
+  if (markdownTotal > SLACK_LIMITS.message.markdownTotal) {
     issues.add(
       BLOCK_RULES.markdownTotalTooLong,
       path,
-      `markdown blocks may hold at most ${BLOCK_KIT_LIMITS.markdownTotalPerMessage} characters in total per message (got ${markdownTotal})`,
+      `markdown blocks may hold at most ${SLACK_LIMITS.message.markdownTotal} characters in total per message (got ${markdownTotal})`,
     );
   }
   return blocks;
@@ -150,7 +150,7 @@ function checkBlockList(
 function checkBlockId(issues: IssueList, block: JsonObject, path: string, seen: Set<string>): void {
   const blockId = block.block_id;
   if (blockId === undefined) return;
-  checkString(issues, blockId, `${path}/block_id`, { max: BLOCK_KIT_LIMITS.blockId, min: 1 });
+  checkString(issues, blockId, `${path}/block_id`, { max: SLACK_LIMITS.blockId, min: 1 });
   if (typeof blockId !== 'string') return;
   if (seen.has(blockId)) {
     issues.add(
@@ -176,7 +176,7 @@ function checkBlock(issues: IssueList, block: JsonObject, path: string, surface:
   switch (type) {
     case 'header':
       checkTextObject(issues, block.text, `${path}/text`, {
-        max: BLOCK_KIT_LIMITS.headerText,
+        max: SLACK_LIMITS.header.text,
         plainOnly: true,
       });
       return;
@@ -191,7 +191,7 @@ function checkBlock(issues: IssueList, block: JsonObject, path: string, surface:
     case 'actions': {
       const elements = checkArray(issues, block.elements, `${path}/elements`, {
         min: 1,
-        max: BLOCK_KIT_LIMITS.actionsElements,
+        max: SLACK_LIMITS.actions.elements,
       });
       elements?.forEach((element, i) => {
         checkElement(issues, element, `${path}/elements/${i}`, {
@@ -211,7 +211,7 @@ function checkBlock(issues: IssueList, block: JsonObject, path: string, surface:
         );
       }
       checkString(issues, block.text, `${path}/text`, {
-        max: BLOCK_KIT_LIMITS.markdownText,
+        max: SLACK_LIMITS.markdown.text,
         min: 1,
       });
       return;
@@ -234,17 +234,17 @@ function checkSection(
     issues.add(BLOCK_RULES.missingField, path, 'must define either `text` or `fields`');
   }
   checkTextObject(issues, block.text, `${path}/text`, {
-    max: BLOCK_KIT_LIMITS.sectionText,
+    max: SLACK_LIMITS.section.text,
     required: false,
   });
   const fields = checkArray(issues, block.fields, `${path}/fields`, {
     min: 1,
-    max: BLOCK_KIT_LIMITS.sectionFields,
+    max: SLACK_LIMITS.section.fields,
     required: false,
   });
   fields?.forEach((field, i) => {
     checkTextObject(issues, field, `${path}/fields/${i}`, {
-      max: BLOCK_KIT_LIMITS.sectionFieldText,
+      max: SLACK_LIMITS.section.fieldText,
     });
   });
   if (block.accessory !== undefined) {
@@ -259,7 +259,7 @@ function checkSection(
 function checkContext(issues: IssueList, block: JsonObject, path: string): void {
   const elements = checkArray(issues, block.elements, `${path}/elements`, {
     min: 1,
-    max: BLOCK_KIT_LIMITS.contextElements,
+    max: SLACK_LIMITS.context.elements,
   });
   elements?.forEach((element, i) => {
     const elementPath = `${path}/elements/${i}`;
@@ -271,7 +271,7 @@ function checkContext(issues: IssueList, block: JsonObject, path: string): void 
       });
       return;
     }
-    checkTextObject(issues, element, elementPath, { max: BLOCK_KIT_LIMITS.text });
+    checkTextObject(issues, element, elementPath, { max: SLACK_LIMITS.text });
   });
 }
 
@@ -290,11 +290,11 @@ function checkInput(
     );
   }
   checkTextObject(issues, block.label, `${path}/label`, {
-    max: BLOCK_KIT_LIMITS.inputLabel,
+    max: SLACK_LIMITS.input.label,
     plainOnly: true,
   });
   checkTextObject(issues, block.hint, `${path}/hint`, {
-    max: BLOCK_KIT_LIMITS.inputHint,
+    max: SLACK_LIMITS.input.hint,
     plainOnly: true,
     required: false,
   });
@@ -370,7 +370,7 @@ function checkInline(issues: IssueList, item: unknown, path: string): void {
     return;
   }
   if (item.type === 'text') {
-    checkString(issues, item.text, `${path}/text`, { max: BLOCK_KIT_LIMITS.markdownText });
+    checkString(issues, item.text, `${path}/text`, { max: SLACK_LIMITS.markdown.text });
   }
   if (item.type === 'link') checkString(issues, item.url, `${path}/url`, { max: 3000, min: 1 });
 }

@@ -1,4 +1,3 @@
-import { BLOCK_KIT_LIMITS } from '../../../src/core/slack/block-kit-limits.js';
 import { BLOCK_RULES, KNOWN_ELEMENT_TYPES, type KnownElementType } from './block-rules.js';
 import {
   checkArray,
@@ -10,6 +9,7 @@ import {
   type IssueList,
   sameOption,
 } from './composition-checks.js';
+import { SLACK_LIMITS } from './slack-limits.js';
 import { isJsonObject, type JsonObject } from './types.js';
 
 /** Where an element sits, for the messages and for duplicate action_id detection. */
@@ -62,7 +62,7 @@ function checkActionId(
 ): void {
   const actionId = element.action_id;
   if (actionId === undefined) return;
-  checkString(issues, actionId, `${path}/action_id`, { max: BLOCK_KIT_LIMITS.actionId, min: 1 });
+  checkString(issues, actionId, `${path}/action_id`, { max: SLACK_LIMITS.actionId, min: 1 });
   if (typeof actionId !== 'string') return;
   if (actionIds.has(actionId)) {
     issues.add(
@@ -78,17 +78,17 @@ type ElementCheck = (issues: IssueList, element: JsonObject, path: string) => vo
 
 const placeholder = (issues: IssueList, element: JsonObject, path: string) =>
   checkTextObject(issues, element.placeholder, `${path}/placeholder`, {
-    max: BLOCK_KIT_LIMITS.selectPlaceholder,
+    max: SLACK_LIMITS.select.placeholder,
     plainOnly: true,
     required: false,
   });
 
 function checkButton(issues: IssueList, element: JsonObject, path: string): void {
   checkTextObject(issues, element.text, `${path}/text`, {
-    max: BLOCK_KIT_LIMITS.buttonText,
+    max: SLACK_LIMITS.button.text,
     plainOnly: true,
   });
-  checkOptionalString(issues, element.value, `${path}/value`, BLOCK_KIT_LIMITS.buttonValue);
+  checkOptionalString(issues, element.value, `${path}/value`, SLACK_LIMITS.button.value);
   checkOptionalString(issues, element.url, `${path}/url`, 3000);
   checkOptionalString(issues, element.accessibility_label, `${path}/accessibility_label`, 75);
   if (element.style !== undefined && element.style !== 'primary' && element.style !== 'danger') {
@@ -99,7 +99,7 @@ function checkButton(issues: IssueList, element: JsonObject, path: string): void
 
 /** Options of a static select, flattening option_groups. */
 function staticSelectOptions(issues: IssueList, element: JsonObject, path: string): unknown[] {
-  const limit = BLOCK_KIT_LIMITS.selectOptions;
+  const limit = SLACK_LIMITS.select.options;
   if (element.options !== undefined && element.option_groups !== undefined) {
     issues.add(BLOCK_RULES.invalidField, path, 'provide either options or option_groups, not both');
   }
@@ -145,8 +145,12 @@ function checkInitialOptions(
   const field = multi ? 'initial_options' : 'initial_option';
   const initial = element[field];
   if (initial === undefined) return;
+  // Slack publishes no count for the initial options of an external select (its options are
+  // not in the element); of a static one, they can be no more than its options.
   const chosen = multi
-    ? checkArray(issues, initial, `${path}/${field}`, { max: options?.length ?? 100 })
+    ? checkArray(issues, initial, `${path}/${field}`, {
+        max: options?.length ?? Number.POSITIVE_INFINITY,
+      })
     : [initial];
   chosen?.forEach((option, i) => {
     const optionPath = multi ? `${path}/${field}/${i}` : `${path}/${field}`;
@@ -222,7 +226,7 @@ const ELEMENT_CHECKS: Record<KnownElementType, ElementCheck> = {
     const options =
       checkArray(issues, element.options, `${path}/options`, {
         min: 1,
-        max: BLOCK_KIT_LIMITS.radioOptions,
+        max: SLACK_LIMITS.radioButtons.options,
       }) ?? [];
     options.forEach((option, i) => {
       checkOption(issues, option, `${path}/options/${i}`, { plainOnly: false });
@@ -234,7 +238,7 @@ const ELEMENT_CHECKS: Record<KnownElementType, ElementCheck> = {
     const options =
       checkArray(issues, element.options, `${path}/options`, {
         min: 1,
-        max: BLOCK_KIT_LIMITS.checkboxOptions,
+        max: SLACK_LIMITS.checkboxes.options,
       }) ?? [];
     options.forEach((option, i) => {
       checkOption(issues, option, `${path}/options/${i}`, { plainOnly: false });
@@ -246,7 +250,7 @@ const ELEMENT_CHECKS: Record<KnownElementType, ElementCheck> = {
     const options =
       checkArray(issues, element.options, `${path}/options`, {
         min: 1,
-        max: BLOCK_KIT_LIMITS.overflowOptions,
+        max: SLACK_LIMITS.overflow.options,
       }) ?? [];
     options.forEach((option, i) => {
       checkOption(issues, option, `${path}/options/${i}`, { plainOnly: true, allowUrl: true });
@@ -255,7 +259,7 @@ const ELEMENT_CHECKS: Record<KnownElementType, ElementCheck> = {
   },
   plain_text_input(issues, element, path) {
     placeholder(issues, element, path);
-    const max = BLOCK_KIT_LIMITS.plainTextInputMax;
+    const max = SLACK_LIMITS.plainTextInput.maxLength;
     checkOptionalString(issues, element.initial_value, `${path}/initial_value`, max);
     for (const field of ['min_length', 'max_length'] as const) {
       const n = element[field];
