@@ -208,6 +208,9 @@ export function watchRuns(
   });
   const watchRoot = (root: string) => {
     if (polling || closed) return;
+    // the root may be a run itself; told before its children, its sync (most often nothing
+    // to do) does not wait for a turn behind theirs
+    onEvent({ type: 'run-seen', runDir: root });
     relister.watch(root);
     const listing = folders.watchRoot(root);
     if (!scanned) listings.push(listing);
@@ -241,7 +244,8 @@ export function watchRuns(
     }
     for (const runEvent of toEvents(event, resolved, roots)) {
       onEvent(runEvent);
-      if (runEvent.type === 'run-seen') tellAgainLater(runEvent);
+      // (the first scan lists what is there already; the queue reads all of it at its start)
+      if (runEvent.type === 'run-seen' && scanned) tellAgainLater(runEvent);
     }
   });
   watcher.on('error', (err: unknown) => {
