@@ -6,6 +6,7 @@ import { channelForPath, channelsOf } from '../core/slack/channel-routes.js';
 import { checkEscalationTarget, escalationProblem } from '../slack/escalation-target.js';
 import { compareScopes, REQUIRED_BOT_SCOPES } from '../slack/required-scopes.js';
 import { describeSlackError, fixFor } from '../slack/slack-errors.js';
+import { readPresentation } from '../slack/slack-presentation.js';
 import {
   type BotIdentity,
   checkAppToken,
@@ -108,8 +109,13 @@ export async function runDoctor(config: Config, io: Io, deps: DoctorDeps): Promi
   );
   for (const record of refused) {
     const { code, fix, at } = record.undeliverable as NonNullable<BatchRecord['undeliverable']>;
+    // with several channels, say which one: the one it was shown in, else its folder's
+    const channel =
+      channels.length > 1
+        ? ` in ${readPresentation(record.presentation)?.channel ?? channelForPath(watchedRoots(config), config.slack.channelId, record.runDir)}`
+        : '';
     io.out(
-      `note  run ${path.basename(record.runDir)}, batch ${record.seq}: Slack refused to show it (${code}) at ${at}\n      fix: ${fix}`,
+      `note  run ${path.basename(record.runDir)}, batch ${record.seq}${channel}: Slack refused to show it (${code}) at ${at}\n      fix: ${fix}`,
     );
   }
   if (failures === 0 && refused.length > 0) {

@@ -8,6 +8,7 @@ import {
   MANIFEST_BOT_SCOPES,
   startFakeSlack,
 } from '../support/fake-slack/index.js';
+import { makeRecord } from '../support/make-record.js';
 import { configFor, freePort, type Harness, startRelayHarness } from '../support/relay-harness.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
@@ -145,6 +146,41 @@ describe('doctor against the stand-in', () => {
       .filter((c) => c.method === 'conversations.info')
       .map((c) => c.args.channel);
     assert.deepEqual(looked, ['C0RELAY01', 'C0BETA001', 'C0GAMMA01', 'C0MISSING']);
+  });
+
+  test('with several channels, a batch Slack refused names its channel', async () => {
+    slack.addChannel({ id: 'C0BETA001', name: 'beta', members: ['U0ALICE01'] });
+    const routed: Config = {
+      ...config,
+      watch: [
+        { path: '/srv/alpha/runs', channel: 'C0RELAY01' },
+        { path: '/srv/beta/runs', channel: 'C0BETA001' },
+      ],
+    };
+    const refusal = {
+      code: 'msg_too_long',
+      fix: 'shorten it',
+      at: '2026-12-01T10:00:00.000Z',
+      told: true,
+    };
+    const records = [
+      // never shown: the channel its folder is routed to
+      makeRecord('/srv/beta/runs/r1', 1, { undeliverable: refusal }),
+      // shown before (its continuation was refused): the channel it is in
+      makeRecord('/srv/alpha/runs/r2', 2, {
+        undeliverable: refusal,
+        presentation: { channel: 'C0BETA001', ts: '1.000100' },
+      }),
+    ];
+    const { out } = await doctor(routed, { readRecords: async () => records });
+    assert.match(
+      out,
+      /^note {2}run r1, batch 1 in C0BETA001: Slack refused to show it \(msg_too_long\)/m,
+    );
+    assert.match(out, /^note {2}run r2, batch 2 in C0BETA001: Slack refused to show it/m);
+    // with one channel, nothing is added
+    const single = await doctor(config, { readRecords: async () => records.slice(0, 1) });
+    assert.match(single.out, /^note {2}run r1, batch 1: Slack refused to show it/m);
   });
 
   test('RELAY_ESCALATE_TO is checked when set', async () => {
