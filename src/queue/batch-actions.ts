@@ -30,7 +30,7 @@ export type { CancelOutcome, ClaimOutcome, DraftOutcome, SubmitOutcome };
 
 /**
  * Shared mode: what only the relay on the machine holding a batch's run can do, asked of it
- * by the relay that got the click (see `src/shared/`).
+ * by the relay that got the click (see `src/cluster/`).
  */
 export interface ElsewhereWork {
   /** Whether this relay holds the batch's run (a batch of a single relay always is). */
