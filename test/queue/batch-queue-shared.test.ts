@@ -48,26 +48,38 @@ describe('batch queue in shared mode (Redis store)', () => {
   });
   after(() => server?.dispose());
 
+  /** A queue of this node on a fresh namespace of the test server, recording what it shows. */
+  async function openSharedQueue(retryBaseMs?: number) {
+    const { dir, cleanup } = await makeTempDir();
+    const store = await openTestRedisStore({
+      url: (server as RedisTestServer).url,
+      node: NODE,
+      namespace: freshNamespace(),
+    });
+    const shown: BatchRecord[] = [];
+    const queue = createBatchQueue({
+      store,
+      presenter: recording(shown),
+      log,
+      settleMs: 50,
+      ...(retryBaseMs !== undefined ? { retryBaseMs } : {}),
+      shared: { node: NODE, elsewhere: nothingElsewhere },
+    });
+    const close = async () => {
+      await queue.close();
+      await store.close();
+      await cleanup();
+    };
+    return { dir, shown, queue, close };
+  }
+
   // The Redis store shows a new record once Redis has it (the file store at once): a batch
   // opened by the only sync its run gets must still be shown.
   it(
     'a batch on disk at start is shown, and so is the next one of its run once it is answered',
     needsRedis,
     async () => {
-      const { dir, cleanup } = await makeTempDir();
-      const store = await openTestRedisStore({
-        url: (server as RedisTestServer).url,
-        node: NODE,
-        namespace: freshNamespace(),
-      });
-      const shown: BatchRecord[] = [];
-      const queue = createBatchQueue({
-        store,
-        presenter: recording(shown),
-        log,
-        settleMs: 50,
-        shared: { node: NODE, elsewhere: nothingElsewhere },
-      });
+      const { dir, shown, queue, close } = await openSharedQueue();
       try {
         const run = path.join(dir, 'runs', 'run-a');
         await mkdir(run, { recursive: true });
@@ -98,30 +110,14 @@ describe('batch queue in shared mode (Redis store)', () => {
           ],
         );
       } finally {
-        await queue.close();
-        await store.close();
-        await cleanup();
+        await close();
       }
     },
   );
 
   it('a batch written while Redis is away is shown once it is back', needsRedis, async () => {
     const redis = server as RedisTestServer;
-    const { dir, cleanup } = await makeTempDir();
-    const store = await openTestRedisStore({
-      url: redis.url,
-      node: NODE,
-      namespace: freshNamespace(),
-    });
-    const shown: BatchRecord[] = [];
-    const queue = createBatchQueue({
-      store,
-      presenter: recording(shown),
-      log,
-      settleMs: 50,
-      retryBaseMs: 20,
-      shared: { node: NODE, elsewhere: nothingElsewhere },
-    });
+    const { dir, shown, queue, close } = await openSharedQueue(20);
     try {
       queue.start();
       await redis.stop();
@@ -139,9 +135,7 @@ describe('batch queue in shared mode (Redis store)', () => {
         [[1, 'open']],
       );
     } finally {
-      await queue.close();
-      await store.close();
-      await cleanup();
+      await close();
     }
   });
 });
