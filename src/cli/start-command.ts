@@ -103,8 +103,14 @@ export async function runStart(
   // about batches posted and answered and about Slack's availability. It follows the store,
   // the Slack app's clients and connection, and the watcher, which are handed to it below.
   const ops = createRelayOps(config, log.child({ component: 'ops' }));
+  // Made before anything opens; it connects to Slack only at `app.start`.
+  const app = createSlackApp(config.slack, log, bot, ops.slackHooks, options.slackApiRetry);
   // Shared mode (RELAY_REDIS_URL): records in Redis, and any relay acts on any batch.
-  const shared = config.shared && (await openSharedMode(config.shared, config.stateDir, log));
+  const shared =
+    config.shared &&
+    (await openSharedMode(config.shared, config.stateDir, log, {
+      tellOwnerAway: createWaitingNotePoster(app.client),
+    }));
   const store = ops.observeStore(
     shared
       ? shared.store
@@ -115,7 +121,6 @@ export async function runStart(
   const asks = asksRoot(config.stateDir);
   const roots = watchedRoots(config);
   const channelFor = (place: string) => channelForPath(roots, config.slack.channelId, place);
-  const app = createSlackApp(config.slack, log, bot, ops.slackHooks, options.slackApiRetry);
   const home = createAppHome({
     client: app.client,
     store,
@@ -240,7 +245,6 @@ export async function runStart(
   const channels = channelsOf(roots);
   for (const channel of channels) await checkChannel(app.client, channel, log);
   queue.start();
-  shared?.tellOwnerAway(createWaitingNotePoster(app.client));
   shared?.serve(queue);
   // batches of other machines change there: the Home tabs shown here follow
   if (shared) store.watch(() => home.refreshSoon());

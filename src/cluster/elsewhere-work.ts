@@ -41,7 +41,7 @@ export async function createElsewhereWork(deps: {
    * Told once per batch (for as long as Redis remembers: a day) that its Submit or Cancel
    * waits for a relay that is not running, so people can be told in the batch's thread.
    */
-  ownerAway?: () => OwnerAway | undefined;
+  ownerAway?: OwnerAway;
 }): Promise<ElsewhereWork & { close(): Promise<void> }> {
   const { connection, keys, node, log } = deps;
   const replyWaitMs = deps.replyWaitMs ?? REPLY_WAIT_MS;
@@ -65,7 +65,7 @@ export async function createElsewhereWork(deps: {
 
   /** Tells of a batch waiting for its relay, once: the first relay to mark it tells. */
   async function tellAway(record: BatchRecord, owner: string, how: AwayKind): Promise<void> {
-    const tell = deps.ownerAway?.();
+    const tell = deps.ownerAway;
     if (!tell) return;
     try {
       const first = await connection.call('marking a batch as waiting', (client) =>

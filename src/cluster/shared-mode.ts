@@ -32,8 +32,6 @@ export interface SharedMode {
   stopServing(): Promise<void>;
   /** Whether this relay holds the record's run. */
   holds(record: BatchRecord): boolean;
-  /** How people are told that a batch's answers wait for its machine's relay (once each). */
-  tellOwnerAway(tell: OwnerAway): void;
   close(): Promise<void>;
 }
 
@@ -47,6 +45,10 @@ export async function openSharedMode(
   shared: SharedConfig,
   stateDir: string,
   log: Logger,
+  opts: {
+    /** How people are told, once per batch, that its answers wait for its machine's relay. */
+    tellOwnerAway?: OwnerAway;
+  } = {},
 ): Promise<SharedMode> {
   const { node } = shared;
   const keys = redisKeys();
@@ -91,9 +93,8 @@ export async function openSharedMode(
     closers.push(() => store.close());
     const sealKey = await sharedSealKey(connection, keys.sealKey);
     const questions = createSharedQuestions({ connection, keys, log });
-    let ownerAway: OwnerAway | undefined;
     const elsewhere = await createElsewhereWork({
-      ownerAway: () => ownerAway,
+      ownerAway: opts.tellOwnerAway,
       connection,
       keys,
       node,
@@ -112,9 +113,6 @@ export async function openSharedMode(
       present: (inner) => withSharedQuestions(inner, questions),
       elsewhere,
       holds: (record) => elsewhere.holds(record),
-      tellOwnerAway(tell) {
-        ownerAway = tell;
-      },
       serve(actions) {
         owner ??= startOwnerWork({
           reader,
