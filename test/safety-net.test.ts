@@ -1,18 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { NODE_LOADER_ARGS, projectModule } from './support/project-paths.js';
 
-const script = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  'support',
-  'stray-errors.ts',
-);
+const script = projectModule('test/support/stray-errors');
 
 /** Runs the stray-errors script in a real process; its JSON lines and how it ended. */
 async function runStrayErrors(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  const child = spawn(process.execPath, [...NODE_LOADER_ARGS, script, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { startFakeSlack } from '../support/fake-slack/index.js';
+import { repoFile } from '../support/project-paths.js';
 import { CHANNEL } from '../support/relay-harness.js';
 import { spawnRelay } from '../support/spawn-relay.js';
 import { makeTempDir, sampleBatch } from '../support/temp-dir.js';
@@ -49,9 +50,7 @@ describe('the o7-slack-relay command', () => {
 
   test('--version prints the package version; --help and <command> --help print help and exit 0', async () => {
     const { dir, cleanup } = await makeTempDir();
-    const { version } = JSON.parse(
-      await readFile(new URL('../../package.json', import.meta.url), 'utf8'),
-    );
+    const { version } = JSON.parse(await readFile(repoFile('package.json'), 'utf8'));
     const shown = await run(['--version'], {}, dir);
     assert.deepEqual(shown, { code: 0, out: `${version}\n`, err: '' });
     const overview = await run(['--help'], {}, dir);

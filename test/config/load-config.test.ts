@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { parse as parseDotenv } from 'dotenv';
 import { loadConfig } from '../../src/config/load-config.js';
 import { ErrorCode, RelayError } from '../../src/errors.js';
+import { REPO } from '../support/project-paths.js';
 
 const base = {
   SLACK_BOT_TOKEN: 'xoxb-1-2-abc',
@@ -107,8 +107,7 @@ describe('loadConfig', () => {
   });
 
   test('.env.example copied as it is does not pass: each placeholder is named', () => {
-    const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-    const example = parseDotenv(readFileSync(path.join(repo, '.env.example'), 'utf8'));
+    const example = parseDotenv(readFileSync(path.join(REPO, '.env.example'), 'utf8'));
     let caught: unknown;
     try {
       loadConfig(example, '/p');

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DockerfileParser } from 'dockerfile-ast';
 
-export const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+import { REPO } from '../support/project-paths.js';
+
+export const repo = REPO;
 
 /** One build stage of the Dockerfile, as the tests compare it. */
 export interface Stage {

@@ -2,10 +2,9 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { REPO } from '../support/project-paths.js';
 import { spawnRelay } from '../support/spawn-relay.js';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const EXAMPLE = 'examples/run/qa/q-out-001.json';
 
 /** The first ```json block after `heading` in the README. */
@@ -19,7 +18,7 @@ function readmeBlockAfter(readme: string, heading: string): string {
 
 describe('the examples folder', () => {
   test('`o7-slack-relay check examples/` accepts the example question and answer files', async () => {
-    const check = spawnRelay(['check', 'examples/'], { env: {}, cwd: repo });
+    const check = spawnRelay(['check', 'examples/'], { env: {}, cwd: REPO });
     const { code } = await check.exited;
     assert.equal(code, 0, check.stderr());
     assert.equal(check.stderr(), '');
@@ -31,14 +30,14 @@ describe('the examples folder', () => {
   });
 
   test('the README shows the example q-out file exactly as it is', async () => {
-    const readme = await readFile(path.join(repo, 'README.md'), 'utf8');
-    const example = await readFile(path.join(repo, EXAMPLE), 'utf8');
+    const readme = await readFile(path.join(REPO, 'README.md'), 'utf8');
+    const example = await readFile(path.join(REPO, EXAMPLE), 'utf8');
     assert.ok(readme.includes(`[\`${EXAMPLE}\`](${EXAMPLE})`), 'the README links the example');
     assert.equal(readmeBlockAfter(readme, '## The file protocol'), example);
   });
 
   test('the example has one question of each type, and a markdown and an ascii preview', async () => {
-    const example = JSON.parse(await readFile(path.join(repo, EXAMPLE), 'utf8')) as {
+    const example = JSON.parse(await readFile(path.join(REPO, EXAMPLE), 'utf8')) as {
       questions: { type: string; preview?: { type: string } }[];
     };
     assert.deepEqual(

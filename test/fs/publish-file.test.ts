@@ -5,16 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { parseQaFileName } from '../../src/core/protocol/run-folder.js';
 import { ErrorCode } from '../../src/errors.js';
 import { tempPathBeside } from '../../src/fs/durable-io.js';
 import { FileWriteError } from '../../src/fs/file-write-error.js';
 import { publishFileNoClobber } from '../../src/fs/publish-file.js';
+import { NODE_LOADER_ARGS, projectModule } from '../support/project-paths.js';
 import { raceContent } from '../support/publish/race-content.js';
 import { waitFor } from '../support/wait.js';
 
-const WRITER_SCRIPT = fileURLToPath(new URL('../support/publish/race-writer.ts', import.meta.url));
+const WRITER_SCRIPT = projectModule('test/support/publish/race-writer');
 const WRITERS = 8;
 const ROUNDS = 3;
 const BIG = 1024 * 1024;
@@ -40,7 +40,7 @@ interface Writer {
 function startWriter(dir: string, writer: number): Writer {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', WRITER_SCRIPT, dir, String(writer), String(BIG)],
+    [...NODE_LOADER_ARGS, WRITER_SCRIPT, dir, String(writer), String(BIG)],
     { stdio: ['pipe', 'pipe', 'pipe'] },
   );
   const lines: string[] = [];

@@ -19,11 +19,11 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { type TestContext, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { RunFsEvent } from '../../src/fs/run-events.js';
 import { watchErrorHint } from '../../src/fs/watch-error-hint.js';
 import { watchRuns } from '../../src/fs/watch-runs.js';
 import { captureLog } from '../support/log-capture.js';
+import { NODE_LOADER_ARGS, projectModule } from '../support/project-paths.js';
 import { waitFor } from '../support/wait.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -504,12 +504,12 @@ test('an unreadable run folder is logged as an error with its path and a hint', 
   await chmod(locked, 0o000);
   // root reads anything, so the watcher runs in a child process as nobody when we are root
   const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD], {
+  const child = spawn(process.execPath, [...NODE_LOADER_ARGS, '--input-type=module', '-e', CHILD], {
     ...asNobody,
     env: {
       ...process.env,
       WATCH_PATH: runs,
-      WATCH_RUNS_MODULE: fileURLToPath(new URL('../../src/fs/watch-runs.ts', import.meta.url)),
+      WATCH_RUNS_MODULE: projectModule('src/fs/watch-runs'),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -10,13 +10,11 @@ import type { BatchRecord } from '../../src/core/batch/batch-record.js';
 import { answerPath } from '../../src/core/protocol/run-folder.js';
 import { createElsewhereAnswers } from '../../src/queue/elsewhere-answers.js';
 import { makeRecord } from '../support/make-record.js';
+import { repoFile } from '../support/project-paths.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 const SETTLE_MS = 1000;
-const WHOLE = path.join(
-  import.meta.dirname,
-  '../fixtures/answer-files/valid/protocol-example/q-answers-001.json',
-);
+const WHOLE = repoFile('test/fixtures/answer-files/valid/protocol-example/q-answers-001.json');
 
 describe('answers from another provider', () => {
   let root: string;

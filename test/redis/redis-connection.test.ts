@@ -107,8 +107,8 @@ describe('connectRedis', () => {
         await connection.call('writing', (c) => c.set('kept', 'yes'));
         await server.stop();
         await waitFor(() => !connection.ready, 'the connection to notice');
+        // refused at once: the reason is the lost connection, not a deadline waited out
         for (let i = 0; i < 5; i += 1) {
-          const started = Date.now();
           await assert.rejects(
             connection.call('saving batch k.1', (c) => c.set('k', String(i))),
             (error: unknown) =>
@@ -117,7 +117,7 @@ describe('connectRedis', () => {
               /^saving batch k\.1: Redis at 127\.0\.0\.1:\d+ is not available right now \(.+\); try again in a moment$/.test(
                 error.message,
               ) &&
-              Date.now() - started < 1000,
+              !/no answer within/.test(error.message),
           );
         }
         // several reconnect attempts fail while it is down; none of them is logged again
@@ -151,12 +151,11 @@ describe('connectRedis', () => {
       await admin.connect();
       try {
         await admin.sendCommand(['CLIENT', 'PAUSE', '10000', 'WRITE']);
-        const started = Date.now();
+        // the 300 ms deadline ended it (a hang would have lasted the 10 s pause)
         await assert.rejects(
           connection.call('saving batch k.2', (c) => c.set('paused', '1')),
           /saving batch k\.2: Redis at .* is not available right now \(no answer within 300 ms\)/,
         );
-        assert.ok(Date.now() - started < 1500);
         await admin.sendCommand(['CLIENT', 'UNPAUSE']);
         assert.equal(await connection.call('reading', (c) => c.get('paused')), '1');
       } finally {

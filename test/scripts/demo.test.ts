@@ -3,11 +3,9 @@ import { spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { REPO } from '../support/project-paths.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
-
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
  * `npm run demo` as a person runs it, in its own process group (as a terminal would put it,
@@ -15,7 +13,7 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
  */
 function runDemo(tmp: string, args: string[] = []) {
   const child = spawn('npm', ['run', '--silent', 'demo', ...(args.length ? ['--', ...args] : [])], {
-    cwd: repo,
+    cwd: REPO,
     env: { ...process.env, TMPDIR: tmp },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
@@ -97,7 +95,7 @@ describe('npm run demo', () => {
         .map((line) => line.slice(4))
         .join('\n')}\n`;
       const expected = await readFile(
-        path.join(repo, 'examples', 'run', 'qa', 'q-answers-001.json'),
+        path.join(REPO, 'examples', 'run', 'qa', 'q-answers-001.json'),
         'utf8',
       );
       assert.equal(answerText, expected);

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import {
   APP_TOKEN_METHODS,
   BOT_METHOD_SCOPES,
@@ -10,12 +9,11 @@ import {
   REQUIRED_BOT_SCOPES,
 } from '../../src/slack/required-scopes.js';
 import { MANIFEST_BOT_SCOPES } from '../support/fake-slack/index.js';
-
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+import { REPO } from '../support/project-paths.js';
 
 /** The bot scopes listed under oauth_config.scopes.bot in manifest.yml. */
 function manifestBotScopes(): string[] {
-  const lines = readFileSync(path.join(repo, 'manifest.yml'), 'utf8').split('\n');
+  const lines = readFileSync(path.join(REPO, 'manifest.yml'), 'utf8').split('\n');
   const start = lines.findIndex((line) => /^ {4}bot:\s*$/.test(line));
   assert.ok(start >= 0, 'manifest.yml has oauth_config.scopes.bot');
   const scopes: string[] = [];
@@ -43,7 +41,7 @@ function methodsCalledInSource(): Set<string> {
       }
     }
   };
-  walk(path.join(repo, 'src'));
+  walk(path.join(REPO, 'src'));
   return found;
 }
 

@@ -102,16 +102,17 @@ describe('the Redis store beyond the contract', () => {
         await waitFor(() => b.all().length === 2, 'b has both');
         await live.stop();
         await waitFor(() => !a.connection.ready, 'a notices');
-        const started = Date.now();
+        // refused at once: the reason is the lost connection, not a deadline waited out
+        const atOnce = (error: unknown) =>
+          error instanceof RedisUnavailableError &&
+          error.code === ErrorCode.RedisUnavailable &&
+          /try again in a moment/.test(error.message) &&
+          !/no answer within/.test(error.message);
         await assert.rejects(
           a.update(kept.key, (current) => ({ ...current, claimedBy: 'U1' })),
-          (error: unknown) =>
-            error instanceof RedisUnavailableError &&
-            error.code === ErrorCode.RedisUnavailable &&
-            /try again in a moment/.test(error.message),
+          atOnce,
         );
-        await assert.rejects(a.put(makeRecord('/r', 2)), RedisUnavailableError);
-        assert.ok(Date.now() - started < 2000, 'refused at once, not after a wait');
+        await assert.rejects(a.put(makeRecord('/r', 2)), atOnce);
         assert.equal(a.get(kept.key)?.drafts.q, 'before the outage');
         assert.equal(a.all().length, 2);
 

@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { createConnection, createServer } from 'node:net';
 import path from 'node:path';
 import { connect as tlsConnect } from 'node:tls';
-import { fileURLToPath } from 'node:url';
+import { repoFile } from './project-paths.js';
 import { makeTempDir } from './temp-dir.js';
 
 /** How to get `redis-server` where it is missing; said wherever Redis tests are not run. */
@@ -30,10 +30,8 @@ export interface RedisServerOptions {
 }
 
 /** The TLS test server's self-signed certificate: trust it (e.g. NODE_EXTRA_CA_CERTS) to connect. */
-export const TEST_TLS_CA = fileURLToPath(
-  new URL('../fixtures/tls/server-cert.pem', import.meta.url),
-);
-const TEST_TLS_KEY = fileURLToPath(new URL('../fixtures/tls/server-key.pem', import.meta.url));
+export const TEST_TLS_CA = repoFile('test/fixtures/tls/server-cert.pem');
+const TEST_TLS_KEY = repoFile('test/fixtures/tls/server-key.pem');
 
 /** A real `redis-server` on a loopback port, in a temp folder of its own. */
 export interface RedisTestServer {

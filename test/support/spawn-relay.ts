@@ -1,17 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterEach, beforeEach } from 'node:test';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type FakeSlack, startFakeSlack } from './fake-slack/index.js';
+import { NODE_LOADER_ARGS, projectModule } from './project-paths.js';
 import { CHANNEL } from './relay-harness.js';
 import { makeTempDir } from './temp-dir.js';
 import { waitFor } from './wait.js';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const tsxLoader = pathToFileURL(createRequire(path.join(repo, 'package.json')).resolve('tsx')).href;
-const mainTs = path.join(repo, 'src', 'main.ts');
+const main = projectModule('src/main');
 
 /** A relay (or other CLI command) running as a real child process; its JSON log lines are kept. */
 export interface RelayProcess {
@@ -29,7 +26,7 @@ export interface RelayProcess {
 }
 
 /**
- * Runs `o7-slack-relay <args>` from the TypeScript sources in a child process, with exactly
+ * Runs `o7-slack-relay <args>` in a child process (the same build of the code as the test), with exactly
  * the environment given (plus PATH) and `cwd` (so no developer .env is picked up). With
  * `stdin`, that text is piped to the process's standard input, which is then closed.
  */
@@ -43,7 +40,7 @@ export function spawnRelay(
     user?: { uid: number; gid: number };
   },
 ): RelayProcess {
-  const child = spawn(process.execPath, ['--import', tsxLoader, mainTs, ...args], {
+  const child = spawn(process.execPath, [...NODE_LOADER_ARGS, main, ...args], {
     cwd: opts.cwd,
     env: { PATH: process.env.PATH ?? '', ...opts.env },
     stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],

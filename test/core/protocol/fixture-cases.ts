@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseQaFileName } from '../../../src/core/protocol/run-folder.js';
+import { REPO } from '../../support/project-paths.js';
 
 /** The repository root, so fixture paths in messages are the ones a user would type. */
-export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const REPO_ROOT = `${REPO}/`;
 
 /** One case folder of a fixture corpus: its protocol files and the expected error text. */
 export interface FixtureCase {
