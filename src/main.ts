@@ -2,25 +2,16 @@
 import './prefer-small-heap.js';
 import { hostname } from 'node:os';
 import { config as loadDotenv } from 'dotenv';
-import { findRunningRelay } from './ask/find-running-relay.js';
-import { runAsk } from './cli/ask-command.js';
-import { runCheck } from './cli/check-command.js';
 import { readCommandLine } from './cli/command-line.js';
-import { runDoctor } from './cli/doctor-command.js';
-import { runNodes } from './cli/nodes-command.js';
 import { packageVersion } from './cli/package-version.js';
-import { runPreview } from './cli/preview-command.js';
-import { type RunningRelay, runStart } from './cli/start-command.js';
-import { loadConfig, loadSharedConfig } from './config/load-config.js';
+import type { RunningRelay } from './cli/start-command.js';
 import { CONFIG_ERROR_CODES, RelayError } from './errors.js';
-import { createLogger } from './log/create-logger.js';
-import { installSafetyNet } from './safety-net.js';
-import { readStoredRecords } from './store/file-state-store.js';
-import { processIsAlive } from './store/state-dir-lock.js';
 
 /**
  * The composition root and the only place that exits the process: reads argv and the
- * environment, builds what the command needs, and turns failures into exit codes.
+ * environment, builds what the command needs, and turns failures into exit codes. Each command
+ * loads its own modules when it runs: `check` or `--help` need neither Bolt nor Redis, and a
+ * CLI that loads them all takes several times as long to answer.
  */
 async function main(argv: string[]): Promise<number> {
   // Output piped into `head` and closed early is not an error.
@@ -41,12 +32,17 @@ async function main(argv: string[]): Promise<number> {
     case 'usage-error':
       err(`${args.message}\n\n${args.usage}`);
       return 2;
-    case 'check':
+    case 'check': {
+      const { runCheck } = await import('./cli/check-command.js');
       return runCheck(args.paths, { out, err });
-    case 'preview':
+    }
+    case 'preview': {
+      const { runPreview } = await import('./cli/preview-command.js');
       return runPreview(args.file, { out, err });
+    }
     case 'ask': {
       loadDotenv({ quiet: true });
+      const { runAsk } = await import('./cli/ask-command.js');
       const controller = new AbortController();
       const stop = (signal: NodeJS.Signals) => controller.abort(signal);
       process.once('SIGINT', stop);
@@ -65,8 +61,19 @@ async function main(argv: string[]): Promise<number> {
         process.off('SIGTERM', stop);
       }
     }
-    case 'doctor':
+    case 'doctor': {
       loadDotenv({ quiet: true });
+      const [{ runDoctor }, { loadConfig }, { createLogger }, { findRunningRelay }] =
+        await Promise.all([
+          import('./cli/doctor-command.js'),
+          import('./config/load-config.js'),
+          import('./log/create-logger.js'),
+          import('./ask/find-running-relay.js'),
+        ]);
+      const [{ readStoredRecords }, { processIsAlive }] = await Promise.all([
+        import('./store/file-state-store.js'),
+        import('./store/state-dir-lock.js'),
+      ]);
       return runDoctor(
         loadConfig(process.env, process.cwd()),
         { out },
@@ -85,8 +92,14 @@ async function main(argv: string[]): Promise<number> {
           },
         },
       );
-    case 'nodes':
+    }
+    case 'nodes': {
       loadDotenv({ quiet: true });
+      const [{ runNodes }, { loadSharedConfig }, { createLogger }] = await Promise.all([
+        import('./cli/nodes-command.js'),
+        import('./config/load-config.js'),
+        import('./log/create-logger.js'),
+      ]);
       return runNodes(
         loadSharedConfig(process.env),
         { out, err },
@@ -94,8 +107,16 @@ async function main(argv: string[]): Promise<number> {
           log: createLogger({ level: 'silent', pretty: false }),
         },
       );
+    }
     case 'start': {
       loadDotenv({ quiet: true });
+      const [{ runStart }, { loadConfig }, { createLogger }, { installSafetyNet }] =
+        await Promise.all([
+          import('./cli/start-command.js'),
+          import('./config/load-config.js'),
+          import('./log/create-logger.js'),
+          import('./safety-net.js'),
+        ]);
       const config = loadConfig(process.env, process.cwd());
       const log = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true });
       // `doctor`, once every check passes, asks for this (so may `kill -USR2 <pid>`). Node
