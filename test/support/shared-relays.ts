@@ -1,8 +1,12 @@
+import { appendFileSync } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { FakeSlack } from './fake-slack/index.js';
+import { afterEach, beforeEach } from 'node:test';
+import { type FakeSlack, startFakeSlack } from './fake-slack/index.js';
+import { type RedisTestServer, startRedisServer } from './redis-server.js';
 import { CHANNEL, elementsOf, findElement } from './relay-harness.js';
 import { type RelayProcess, spawnRelayFor } from './spawn-relay.js';
+import { makeTempDir } from './temp-dir.js';
 import { waitFor } from './wait.js';
 
 /** One machine of a shared-mode team: a relay process with its own run and state folders. */
@@ -159,5 +163,127 @@ export function sampleClicks(slack: FakeSlack, ts: string) {
       if (shown) await waitFor(() => shows(notes), 'typed text shown');
     },
     submit: (user: string) => slack.clickButton(at('o7.submit', user)),
+  };
+}
+
+const NAMES = ['node-a', 'node-b', 'node-c'] as const;
+
+/** A run folder of a node, by name. */
+export const runOf = (node: SharedNode, name: string) => path.join(node.root, 'runs', name);
+
+/** The sample batch's answers as the shared-mode tests give them (see answerSample). */
+export const EXPECTED = (notes: string) => ['CSV', ['ios'], notes, false];
+
+/**
+ * Socket Mode envelopes spread evenly over the open connections (a low-discrepancy sequence),
+ * so every relay takes clicks on every node's batches, whatever else the stand-in draws.
+ */
+export function inTurn(): () => number {
+  let i = 0;
+  return () => {
+    i += 1;
+    return ((i * 0.618034) % 1) * 0.999;
+  };
+}
+
+/**
+ * Waits until every connection of every relay that lost Redis has it back, after `outages`
+ * outages (each relay has two connections, and each logs its outage once).
+ */
+export function allBackOnRedis(nodes: readonly SharedNode[], outages: number) {
+  const count = (node: SharedNode, msg: string) =>
+    node.relay.logs.filter((l) => String(l.msg).startsWith(msg)).length;
+  return Promise.all(
+    nodes.map((node) =>
+      waitFor(
+        () => {
+          const lost = count(node, 'Redis connection lost');
+          return lost >= outages && count(node, 'Redis connection is back') >= lost;
+        },
+        `${node.name} back on Redis after ${outages} outage(s)`,
+        30_000,
+      ),
+    ),
+  );
+}
+
+/** Answers the whole sample batch in message `ts` as `user`, then presses Submit. */
+export async function answerSample(slack: FakeSlack, ts: string, user: string, notes: string) {
+  const clicks = sampleClicks(slack, ts);
+  await clicks.chooseCsv(user);
+  await clicks.chooseTargets(user, ['1']);
+  await clicks.sayNo(user);
+  // the owner shows every choice (another relay may have taken it) before Submit is pressed
+  await clicks.write(user, notes);
+  await clicks.submit(user);
+}
+
+/** The channel message of a node's run (its first batch), once posted. */
+export function messageOfRun(slack: FakeSlack, node: SharedNode, run: string) {
+  return waitFor(
+    () =>
+      slack
+        .messages(CHANNEL)
+        .find((m) => JSON.stringify(m.blocks).includes(run) || m.text.includes(run)),
+    `the batch of ${node.name}/${run} posted`,
+    30_000,
+  );
+}
+
+/**
+ * Per test: a temp folder and a real Redis (AOF on); `start` adds the stand-in and three
+ * relays on it (Socket Mode with envelopes spread over the connections, or HTTP on the given
+ * ports). All of it is stopped after the test. SHARED_TEST_LOGS=<file> appends each relay's
+ * log to that file after each test, for a look at what happened.
+ */
+export function sharedClusterPerTest() {
+  let redis: RedisTestServer | undefined;
+  let slack: FakeSlack | undefined;
+  let base = '';
+  let cleanup = async () => {};
+  let nodes: SharedNode[] = [];
+
+  beforeEach(async () => {
+    ({ dir: base, cleanup } = await makeTempDir('o7-shared-'));
+    redis = await startRedisServer({ aof: true });
+  });
+  afterEach(async () => {
+    if (process.env.SHARED_TEST_LOGS) {
+      for (const node of nodes) {
+        const tail = node.relay.logs
+          .filter((l) => l.component !== 'bolt')
+          .map(
+            (l) =>
+              `${l.time} ${l.level} ${l.component} ${l.msg} ${l.key ?? ''} ${l.kind ?? ''} ${l.outcome ?? ''} ${l.owner ?? ''} ${l.reason ?? ''}`,
+          );
+        appendFileSync(
+          process.env.SHARED_TEST_LOGS,
+          `${node.name}:\n${tail.join('\n')}\n${node.relay.stderr().slice(-800)}\n`,
+        );
+      }
+    }
+    await Promise.all(nodes.map((node) => node.relay.kill()));
+    nodes = [];
+    await slack?.close();
+    slack = undefined;
+    await redis?.dispose();
+    await cleanup();
+  });
+
+  return {
+    get redis(): RedisTestServer {
+      if (!redis) throw new Error('sharedClusterPerTest: Redis starts before each test');
+      return redis;
+    },
+    async start(http?: { httpPorts: readonly number[]; requestUrl: string }) {
+      slack = await startFakeSlack(http ? {} : { pickConnection: inTurn() });
+      nodes = await startSharedNodes(slack, {
+        base,
+        redisUrl: this.redis.url,
+        names: NAMES,
+        ...(http ?? {}),
+      });
+      return { slack, nodes };
+    },
   };
 }
