@@ -5,7 +5,12 @@ import path from 'node:path';
 import { afterEach, describe, test } from 'node:test';
 import type { FakeSlack } from '../support/fake-slack/index.js';
 import { CHANNEL } from '../support/relay-harness.js';
-import { relayProcessPerTest, spawnRelayFor } from '../support/spawn-relay.js';
+import {
+  noStack,
+  relayProcessPerTest,
+  spawnRelayFor,
+  startUntilExit,
+} from '../support/spawn-relay.js';
 import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
 
@@ -49,9 +54,8 @@ const httpMode = async (slack: FakeSlack) => ({
   PORT: String(await unusedPort()),
 });
 
-const noStack = (text: string) =>
-  assert.doesNotMatch(text, /\n\s+at /, `no stack trace in ${text}`);
-
+// RELAY_ESCALATE_TO checked at start: start-up-escalation.test.ts (a file of its own, so that
+// the two run side by side).
 describe('starting against Slack', () => {
   const fx = relayProcessPerTest('o7-start-up-');
   let forwarder: Server | undefined;
@@ -61,12 +65,7 @@ describe('starting against Slack', () => {
     forwarder = undefined;
   });
 
-  /** Starts the relay and waits for it to exit; returns its exit code and stderr. */
-  async function startAndExit(env: Record<string, string>) {
-    fx.relay = spawnRelayFor(fx.slack, fx.root, { logLevel: 'info', env });
-    const { code } = await fx.relay.exited;
-    return { code, err: fx.relay.stderr() };
-  }
+  const startAndExit = (env: Record<string, string>) => startUntilExit(fx, env);
 
   for (const mode of ['socket', 'http'] as const) {
     test(`a bot token Slack refuses ends the start with one message naming SLACK_BOT_TOKEN and exit 2 (${mode} mode)`, async () => {
@@ -156,62 +155,5 @@ describe('starting against Slack', () => {
     const retried = await fx.relay.waitForLog('showing the batches Slack refused again');
     assert.ok(fx.relay.logs.indexOf(retried) > fx.relay.logs.indexOf(ready), 'done once running');
     noStack(fx.relay.stderr());
-  });
-
-  const escalation = (to: string) => ({ RELAY_ESCALATE_AFTER: '1h', RELAY_ESCALATE_TO: to });
-
-  const unusable: [string, string, (slack: FakeSlack) => void, RegExp][] = [
-    ['an unknown user', 'U0NOBODY1', () => {}, /Slack knows no user with that ID/],
-    [
-      'a deactivated user',
-      'U0GONE001',
-      (s) => s.addUser({ id: 'U0GONE001', name: 'gone', deleted: true }),
-      /a deactivated account/,
-    ],
-    [
-      'a bot',
-      'U0ROBOT01',
-      (s) => s.addUser({ id: 'U0ROBOT01', name: 'robot', isBot: true }),
-      /a bot or app/,
-    ],
-    ['an unknown user group', 'S0NOGROUP', () => {}, /no user group with that ID/],
-    [
-      'a disabled user group',
-      'S0OLDTEAM',
-      (s) => s.addUserGroup({ id: 'S0OLDTEAM', users: [], handle: 'old', disabled: true }),
-      /a disabled user group/,
-    ],
-  ];
-  for (const [what, to, setup, said] of unusable) {
-    test(`RELAY_ESCALATE_TO naming ${what} ends the start with exit 2 and says why`, async () => {
-      setup(fx.slack);
-      const { code, err } = await startAndExit(escalation(to));
-      assert.equal(code, 2, err);
-      assert.ok(err.startsWith(`The relay cannot start: RELAY_ESCALATE_TO is ${to}, `), err);
-      assert.match(err, said);
-      noStack(err);
-      assert.equal(fx.slack.connectionsOpened, 0, 'the relay never connected');
-    });
-  }
-
-  test('RELAY_ESCALATE_TO that Slack cannot look up right now is no configuration error', async () => {
-    fx.slack.addUserGroup({ id: 'S0ONCALL1', users: ['U0BOB0001'], handle: 'oncall' });
-    fx.slack.failNext('usergroups.list', { status: 503 });
-    fx.relay = spawnRelayFor(fx.slack, fx.root, { logLevel: 'info', env: escalation('S0ONCALL1') });
-    await fx.relay.waitForLog('relay ready');
-    const warned = fx.relay.logs.find((l) =>
-      String(l.msg).startsWith('could not check RELAY_ESCALATE_TO'),
-    );
-    assert.equal(warned?.reason, 'HTTP 503 from Slack');
-  });
-
-  test('RELAY_ESCALATE_TO naming an active person or an enabled group starts', async () => {
-    fx.slack.addUserGroup({ id: 'S0ONCALL1', users: ['U0BOB0001'], handle: 'oncall' });
-    for (const to of ['U0BOB0001', 'S0ONCALL1']) {
-      fx.relay = spawnRelayFor(fx.slack, fx.root, { logLevel: 'info', env: escalation(to) });
-      await fx.relay.waitForLog('relay ready');
-      assert.ok(!fx.relay.logs.some((l) => String(l.msg).includes('RELAY_ESCALATE_TO')));
-      await fx.relay.kill('SIGTERM');
-    }
   });
 });

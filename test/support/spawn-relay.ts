@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -161,4 +162,16 @@ export function relayProcessPerTest(
     await cleanup();
   });
   return fixture;
+}
+
+/** Starts the fixture's relay and waits for it to exit: its exit code and stderr. */
+export async function startUntilExit(fx: RelayProcessFixture, env: Record<string, string>) {
+  fx.relay = spawnRelayFor(fx.slack, fx.root, { logLevel: 'info', env });
+  const { code } = await fx.relay.exited;
+  return { code, err: fx.relay.stderr() };
+}
+
+/** What the relay printed has no stack trace (its errors say what to do instead). */
+export function noStack(text: string): void {
+  assert.doesNotMatch(text, /\n\s+at /, `no stack trace in ${text}`);
 }
