@@ -6,12 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseDotenv } from 'dotenv';
 import { loadConfig } from '../../src/config/load-config.js';
 import { ErrorCode, RelayError } from '../../src/errors.js';
-
-const base = {
-  SLACK_BOT_TOKEN: 'xoxb-1-2-abc',
-  SLACK_APP_TOKEN: 'xapp-1-A1-2-abc',
-  SLACK_CHANNEL_ID: 'C0123ABCD',
-};
+import { SOCKET_ENV as base } from './config-env.js';
 
 describe('loadConfig', () => {
   test('Socket Mode with defaults', () => {

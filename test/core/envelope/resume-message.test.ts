@@ -11,6 +11,7 @@ import {
 } from './envelope-samples.js';
 
 const threeQuestions = envelopeOf([rateLimitQuestion, reposQuestion, channelsQuestion]);
+const reposThenRateLimit = envelopeOf([reposQuestion, rateLimitQuestion]);
 
 type Envelope = ReturnType<typeof envelopeOf>;
 
@@ -61,7 +62,7 @@ const cases: {
   },
   {
     name: 'adds the follow-up text on the next line, indented',
-    envelope: envelopeOf([reposQuestion, rateLimitQuestion]),
+    envelope: reposThenRateLimit,
     picks: { q1: 'Multi-repo', q2: 'Sliding window per IP' },
     texts: { q1: 'web: /abs/path/web' },
     lines: [
@@ -72,7 +73,7 @@ const cases: {
   },
   {
     name: 'keeps the lines of a follow-up or Other… text apart, each indented',
-    envelope: envelopeOf([reposQuestion, rateLimitQuestion]),
+    envelope: reposThenRateLimit,
     picks: { q1: 'Multi-repo', q2: OTHER_OPTION },
     texts: { q1: '\nweb: /abs/path/web\napi: /abs/path/api\n', q2: 'Per user\nand per IP' },
     lines: [
@@ -87,7 +88,7 @@ const cases: {
   },
   {
     name: 'says when a promised follow-up or Other… got no text',
-    envelope: envelopeOf([reposQuestion, rateLimitQuestion]),
+    envelope: reposThenRateLimit,
     picks: { q1: 'Multi-repo', q2: OTHER_OPTION },
     texts: { q1: '  ' },
     lines: [
