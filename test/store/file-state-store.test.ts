@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import pino from 'pino';
 import type { BatchRecord } from '../../src/core/batch/batch-record.js';
 import { ErrorCode } from '../../src/errors.js';
@@ -10,18 +9,11 @@ import { openFileStateStore, StateDirLockedError } from '../../src/store/file-st
 import { runFileName } from '../../src/store/run-file.js';
 import { captureLog } from '../support/log-capture.js';
 import { makeRecord } from '../support/make-record.js';
+import { tempRootForFile } from '../support/temp-root.js';
 
 const log = pino({ level: 'silent' });
 
-let root: string;
-before(async () => {
-  root = await mkdtemp(join(tmpdir(), 'file-state-store-'));
-});
-after(async () => {
-  await rm(root, { recursive: true, force: true });
-});
-
-const freshDir = () => mkdtemp(join(root, 'state-'));
+const freshDir = tempRootForFile('file-state-store-');
 
 /** A logger that keeps what it logs, to check that problems are reported. */
 function capturingLogger() {
