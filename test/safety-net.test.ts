@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { collectOutput } from './support/child-output.js';
 
 const script = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -15,20 +16,14 @@ async function runStrayErrors(args: string[]) {
   const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    err += chunk.toString();
-  });
+  const output = collectOutput(child);
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const lines = out
+  const lines = output
+    .out()
     .split('\n')
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as Record<string, unknown>);
-  return { code, lines, err };
+  return { code, lines, err: output.err() };
 }
 
 describe('the safety net', () => {

@@ -4,6 +4,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { collectOutput } from '../support/child-output.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
 
@@ -20,22 +21,14 @@ function runDemo(tmp: string, args: string[] = []) {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    err += chunk.toString();
-  });
+  const output = collectOutput(child);
   // npm ends itself by the same signal when its script was interrupted, which a shell reports
   // as 128 + the signal's number, like the demo's own exit code
   const exited = new Promise<number | null>((resolve) =>
     child.once('close', (code, signal) => resolve(signal === 'SIGINT' ? 130 : code)),
   );
   return {
-    out: () => out,
-    err: () => err,
+    ...output,
     exited,
     /** Ctrl-C: SIGINT to the whole process group. */
     interrupt: () => process.kill(-(child.pid as number), 'SIGINT'),
