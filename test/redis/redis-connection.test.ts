@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createClient } from '@redis/client';
 import { ErrorCode, RelayError } from '../../src/errors.js';
 import { connectRedis, RedisUnavailableError } from '../../src/redis/redis-connection.js';
 import { captureLog } from '../support/log-capture.js';
-import { needsRedis, type RedisTestServer, startRedisServer } from '../support/redis-server.js';
+import { redisForSuite } from '../support/redis-for-suite.js';
+import { needsRedis, startRedisServer } from '../support/redis-server.js';
 import { waitFor } from '../support/wait.js';
 
 /** A logger that keeps its lines. */
@@ -25,14 +26,7 @@ async function relayErrorOf(work: Promise<unknown>): Promise<RelayError> {
 }
 
 describe('connectRedis', () => {
-  let server: RedisTestServer | undefined;
-  before(async () => {
-    if (needsRedis.skip === false) {
-      server = await startRedisServer({ users: [{ name: 'relay', password: 'right' }] });
-    }
-  });
-  after(() => server?.dispose());
-  const live = () => server as RedisTestServer;
+  const live = redisForSuite({ users: [{ name: 'relay', password: 'right' }] });
 
   it(
     'at start, no Redis at the address is "cannot be reached", naming RELAY_REDIS_URL',

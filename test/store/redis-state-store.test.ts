@@ -1,22 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createClient } from '@redis/client';
 import { ErrorCode } from '../../src/errors.js';
 import { RedisUnavailableError } from '../../src/redis/redis-connection.js';
 import { redisKeys } from '../../src/redis/redis-keys.js';
 import { captureLog } from '../support/log-capture.js';
 import { makeRecord } from '../support/make-record.js';
-import { needsRedis, type RedisTestServer, startRedisServer } from '../support/redis-server.js';
+import { redisForSuite } from '../support/redis-for-suite.js';
+import { needsRedis } from '../support/redis-server.js';
 import { freshNamespace, openTestRedisStore } from '../support/redis-store.js';
 import { waitFor } from '../support/wait.js';
 
 describe('the Redis store beyond the contract', () => {
-  let server: RedisTestServer | undefined;
-  before(async () => {
-    if (needsRedis.skip === false) server = await startRedisServer({ aof: true });
-  });
-  after(() => server?.dispose());
-  const url = () => (server as RedisTestServer).url;
+  const redisServer = redisForSuite({ aof: true });
+  const url = () => redisServer().url;
 
   type TestStore = Awaited<ReturnType<typeof openTestRedisStore>>;
 
@@ -95,7 +92,7 @@ describe('the Redis store beyond the contract', () => {
     'writes while Redis is down say "try again" at once; reads go on; back, it catches up',
     needsRedis,
     async () => {
-      const live = server as RedisTestServer;
+      const live = redisServer();
       await withTwoNodes(async (a, b) => {
         const kept = makeRecord('/r', 1, { drafts: { q: 'before the outage' } });
         const doomed = makeRecord('/gone', 1);
