@@ -50,6 +50,37 @@ export function knownType<T extends string>(
   return undefined;
 }
 
+/** How one kind of id is checked: its field, its length limit, its rule, and where it must be unique. */
+export interface IdKind {
+  field: 'block_id' | 'action_id';
+  max: number;
+  rule: BlockRule;
+  /** e.g. "a block" */
+  within: string;
+}
+
+/** Checks the optional id `kind.field` of `object` and that `seen` does not hold it yet; adds it. */
+export function checkUniqueId(
+  issues: IssueList,
+  object: JsonObject,
+  path: string,
+  kind: IdKind,
+  seen: Set<string>,
+): void {
+  const id = object[kind.field];
+  if (id === undefined) return;
+  checkString(issues, id, `${path}/${kind.field}`, { max: kind.max, min: 1 });
+  if (typeof id !== 'string') return;
+  if (seen.has(id)) {
+    issues.add(
+      kind.rule,
+      `${path}/${kind.field}`,
+      `duplicate ${kind.field} "${id}": ${kind.field}s must be unique within ${kind.within}`,
+    );
+  }
+  seen.add(id);
+}
+
 /** True when `value` is absent; records it as missing when it was `required` (the default). */
 function isAbsent(issues: IssueList, value: unknown, path: string, required?: boolean): boolean {
   if (value !== undefined) return false;

@@ -118,6 +118,17 @@ describe('fake Slack acting as users', () => {
     return app;
   }
 
+  /** A Socket Mode app that acks every click on Send and keeps its payload. */
+  async function recordSendClicks(target: FakeSlack): Promise<BlockAction[]> {
+    const app = await startSocketApp(target);
+    const bodies: BlockAction[] = [];
+    app.action<BlockAction>('send', async ({ ack, body }) => {
+      await ack();
+      bodies.push(body);
+    });
+    return bodies;
+  }
+
   /** A bare SocketModeClient that acks everything with an empty payload. */
   async function startAckingClient(target: FakeSlack): Promise<void> {
     const client = socketClientFor(target);
@@ -128,12 +139,7 @@ describe('fake Slack acting as users', () => {
 
   it('builds block_actions payloads like Slack, with the full message and a response_url', async () => {
     fake = await startFakeSlack();
-    const app = await startSocketApp(fake);
-    const bodies: BlockAction[] = [];
-    app.action<BlockAction>('send', async ({ ack, body }) => {
-      await ack();
-      bodies.push(body);
-    });
+    const bodies = await recordSendClicks(fake);
     const posted = await webClientFor(fake).chat.postMessage({
       channel: CHANNEL,
       text: 'Run 42 asks',
@@ -191,12 +197,7 @@ describe('fake Slack acting as users', () => {
 
   it('a thread parent carries thread_ts equal to its own ts in payloads, as in Slack', async () => {
     fake = await startFakeSlack();
-    const app = await startSocketApp(fake);
-    const bodies: BlockAction[] = [];
-    app.action<BlockAction>('send', async ({ ack, body }) => {
-      await ack();
-      bodies.push(body);
-    });
+    const bodies = await recordSendClicks(fake);
     const parent = await postWithSend(fake, 'p');
     const reply = await postWithSend(fake, 'r', parent);
     await clickSend(fake, parent);

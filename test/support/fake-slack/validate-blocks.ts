@@ -14,6 +14,8 @@ import {
   checkOptionalString,
   checkString,
   checkTextObject,
+  checkUniqueId,
+  type IdKind,
   IssueList,
   isObjectAt,
   knownType,
@@ -130,7 +132,7 @@ function checkBlockList(
   blocks.forEach((block, i) => {
     const blockPath = `${path}/${i}`;
     if (!isObjectAt(issues, block, blockPath)) return;
-    checkBlockId(issues, block, blockPath, blockIds);
+    checkUniqueId(issues, block, blockPath, BLOCK_ID, blockIds);
     checkBlock(issues, block, blockPath, surface);
     if (block.type === 'markdown' && typeof block.text === 'string') {
       markdownTotal += charCount(block.text);
@@ -146,20 +148,12 @@ function checkBlockList(
   return blocks;
 }
 
-function checkBlockId(issues: IssueList, block: JsonObject, path: string, seen: Set<string>): void {
-  const blockId = block.block_id;
-  if (blockId === undefined) return;
-  checkString(issues, blockId, `${path}/block_id`, { max: SLACK_LIMITS.blockId, min: 1 });
-  if (typeof blockId !== 'string') return;
-  if (seen.has(blockId)) {
-    issues.add(
-      BLOCK_RULES.duplicateBlockId,
-      `${path}/block_id`,
-      `duplicate block_id "${blockId}": block_ids must be unique within a message or view`,
-    );
-  }
-  seen.add(blockId);
-}
+const BLOCK_ID: IdKind = {
+  field: 'block_id',
+  max: SLACK_LIMITS.blockId,
+  rule: BLOCK_RULES.duplicateBlockId,
+  within: 'a message or view',
+};
 
 function checkBlock(issues: IssueList, block: JsonObject, path: string, surface: Surface): void {
   const type = knownType(

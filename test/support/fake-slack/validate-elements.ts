@@ -6,6 +6,8 @@ import {
   checkOptionalString,
   checkString,
   checkTextObject,
+  checkUniqueId,
+  type IdKind,
   type IssueList,
   isObjectAt,
   knownType,
@@ -42,29 +44,16 @@ export function checkElement(
     );
     return;
   }
-  if (known !== 'image') checkActionId(issues, value, path, site.actionIds);
+  if (known !== 'image') checkUniqueId(issues, value, path, ACTION_ID, site.actionIds);
   ELEMENT_CHECKS[known](issues, value, path);
 }
 
-function checkActionId(
-  issues: IssueList,
-  element: JsonObject,
-  path: string,
-  actionIds: Set<string>,
-): void {
-  const actionId = element.action_id;
-  if (actionId === undefined) return;
-  checkString(issues, actionId, `${path}/action_id`, { max: SLACK_LIMITS.actionId, min: 1 });
-  if (typeof actionId !== 'string') return;
-  if (actionIds.has(actionId)) {
-    issues.add(
-      BLOCK_RULES.duplicateActionId,
-      `${path}/action_id`,
-      `duplicate action_id "${actionId}": action_ids must be unique within a block`,
-    );
-  }
-  actionIds.add(actionId);
-}
+const ACTION_ID: IdKind = {
+  field: 'action_id',
+  max: SLACK_LIMITS.actionId,
+  rule: BLOCK_RULES.duplicateActionId,
+  within: 'a block',
+};
 
 type ElementCheck = (issues: IssueList, element: JsonObject, path: string) => void;
 
