@@ -291,6 +291,34 @@ export function waitForAnswered(slack: FakeSlack, ts: string): Promise<StoredMes
   );
 }
 
+/** "Proceed?": the yes-no question that ends the one-choice batches of the e2e tests. */
+export const GO = { id: 'go', type: 'yes-no', prompt: 'Proceed?' } as const;
+
+/**
+ * Says Yes to {@link GO} (question 2) and presses Submit on the batch at `ts` of `run`, then
+ * checks the answer file: `answer` to the first question, Yes to GO. Returns the final message.
+ */
+export async function submitWithGo(
+  h: Harness,
+  run: string,
+  ts: string,
+  batch: { seq: number; questions: readonly Record<string, unknown>[] },
+  answer: unknown,
+): Promise<StoredMessage> {
+  await pressYesNo(h.slack, ts, 1, true);
+  await pressSubmit(h.slack, ts);
+  const { id, type, prompt, options } = batch.questions[0] as Record<string, unknown>;
+  assert.deepEqual(await answerFile(h.runDir(run)), {
+    seq: batch.seq,
+    answers: [
+      { id, type, prompt, ...(options === undefined ? {} : { options }), answer },
+      { ...GO, answer: true },
+    ],
+    questions: batch.questions,
+  });
+  return waitForAnswered(h.slack, ts);
+}
+
 /** Waits until the message's blocks contain `fragment`. */
 export function waitForText(slack: FakeSlack, ts: string, fragment: string) {
   return waitForMessage(
