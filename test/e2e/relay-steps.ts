@@ -194,6 +194,13 @@ export async function publishRun(runDir: string, files: Record<string, unknown>)
   await rename(temp, runDir);
 }
 
+/** Publishes batch 1 of {@link formatBatch} into the run `name` of `h`; waits for its message. */
+export async function postFormatBatch(h: Harness, name: string) {
+  const run = h.runDir(name);
+  await publishRun(run, { 'q-out-001.json': formatBatch(1) });
+  return { run, posted: await waitForBatchMessage(h.slack, name, 1) };
+}
+
 /** A two-question batch answered with a radio pick and a yes-no button. */
 export const formatBatch = (seq: number) => ({
   seq,
