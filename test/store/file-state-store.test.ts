@@ -15,6 +15,15 @@ const log = pino({ level: 'silent' });
 
 const freshDir = tempRootForFile('file-state-store-');
 
+/** A fresh state folder holding one record, batch 1 of /runs/a, written by a store now closed. */
+async function stateWithRunA(): Promise<string> {
+  const dir = await freshDir();
+  const store = await openFileStateStore(dir, { log });
+  await store.put(makeRecord('/runs/a', 1));
+  await store.close();
+  return dir;
+}
+
 /** A logger that keeps what it logs, to check that problems are reported. */
 function capturingLogger() {
   const { log: logger, records: entries } = captureLog('info');
@@ -189,10 +198,7 @@ describe('openFileStateStore', () => {
   });
 
   it('moves aside a file whose name does not match its runDir', async () => {
-    const dir = await freshDir();
-    const store = await openFileStateStore(dir, { log });
-    await store.put(makeRecord('/runs/a', 1));
-    await store.close();
+    const dir = await stateWithRunA();
     const runs = join(dir, 'runs');
     const text = await readFile(join(runs, runFileName('/runs/a')), 'utf8');
     await writeFile(join(runs, 'renamed-by-hand.json'), text);
@@ -212,10 +218,7 @@ describe('openFileStateStore', () => {
   });
 
   it('removes temp files a crash left in the state folder', async () => {
-    const dir = await freshDir();
-    const store = await openFileStateStore(dir, { log });
-    await store.put(makeRecord('/runs/a', 1));
-    await store.close();
+    const dir = await stateWithRunA();
     const leftover = `.${runFileName('/runs/a')}.12345.abcdef.tmp`;
     await writeFile(join(dir, 'runs', leftover), '{"half');
 
