@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { startFakeSlack } from '../support/fake-slack/index.js';
 import { CHANNEL } from '../support/relay-harness.js';
 import { spawnRelay } from '../support/spawn-relay.js';
-import { makeTempDir, sampleBatch } from '../support/temp-dir.js';
+import { makeTempDir, sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
 
 /** Runs the CLI as a real process and returns its exit code and output. */
 async function run(args: string[], env: Record<string, string>, cwd: string) {
@@ -87,13 +87,11 @@ describe('the o7-slack-relay command', () => {
 
   test('check exits 0 for valid files and 1 with the error for a bad one', async () => {
     const { dir, cleanup } = await makeTempDir();
-    const qa = path.join(dir, 'run', 'qa');
-    await mkdir(qa, { recursive: true });
-    await writeFile(path.join(qa, 'q-out-001.json'), JSON.stringify(sampleBatch(1)));
+    await writeQuestionFile(path.join(dir, 'run'), 1, sampleBatch(1));
     const good = await run(['check', path.join(dir, 'run')], {}, dir);
     assert.equal(good.code, 0, good.err);
     assert.match(good.out, /ok {2}.*q-out-001\.json/);
-    await writeFile(path.join(qa, 'q-out-002.json'), '{"seq": 3, "questions": []}');
+    await writeQuestionFile(path.join(dir, 'run'), 2, '{"seq": 3, "questions": []}');
     const bad = await run(['check', path.join(dir, 'run')], {}, dir);
     assert.equal(bad.code, 1);
     assert.match(bad.out + bad.err, /q-out-002\.json/);
@@ -103,10 +101,8 @@ describe('the o7-slack-relay command', () => {
 
   test('preview prints only JSON on stdout, and a Block Kit Builder link per message on stderr', async () => {
     const { dir, cleanup } = await makeTempDir();
-    const qa = path.join(dir, 'run-p', 'qa');
-    await mkdir(qa, { recursive: true });
-    await writeFile(path.join(qa, 'q-out-001.json'), JSON.stringify(sampleBatch(1)));
-    const result = await run(['preview', path.join(qa, 'q-out-001.json')], {}, dir);
+    const file = await writeQuestionFile(path.join(dir, 'run-p'), 1, sampleBatch(1));
+    const result = await run(['preview', file], {}, dir);
     assert.equal(result.code, 0, result.err);
     const messages = JSON.parse(result.out);
     assert.ok(Array.isArray(messages));
