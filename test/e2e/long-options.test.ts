@@ -6,14 +6,12 @@ import { ALICE, type Harness } from '../support/relay-harness.js';
 import { waitFor } from '../support/wait.js';
 import {
   at,
-  controlOf,
   E2E_MODE,
   elementById,
-  GO,
   healthyRelayPerTest,
   mrkdwnTexts,
   plainTexts,
-  postBatch,
+  postPickAndGo,
   shownLabel,
   submitWithGo,
   waitForSelection,
@@ -66,11 +64,7 @@ describe(`options longer than a label (${mode} mode)`, () => {
   test('cut radio labels list their full text under the control; the answer is the full string', async () => {
     const options = ['Short', longOption(2, 76), 'Also short', longOption(4, 200)];
     const pick = { id: 'plan', type: 'choose-one', prompt: 'Which plan?', options };
-    const batch = { seq: 1, questions: [pick, GO] };
-    const posted = await postBatch(h, RUN, batch);
-    const { ts } = posted;
-
-    const control = controlOf(posted.blocks, 0);
+    const { batch, posted, ts, control } = await postPickAndGo(h, RUN, pick);
     assert.equal(control.type, 'radio_buttons');
     const labels = (control.element.options as { text: { text: string } }[]).map(
       (o) => o.text.text,
@@ -102,11 +96,7 @@ describe(`options longer than a label (${mode} mode)`, () => {
   test('too many long options for one line open a "Show full options" modal with every option whole', async () => {
     const options = Array.from({ length: 12 }, (_, i) => longOption(i + 1, 300));
     const pick = { id: 'plans', type: 'choose-many', prompt: 'Which plans?', options };
-    const batch = { seq: 1, questions: [pick, GO] };
-    const posted = await postBatch(h, RUN, batch);
-    const { ts } = posted;
-
-    const control = controlOf(posted.blocks, 0);
+    const { batch, posted, ts, control } = await postPickAndGo(h, RUN, pick);
     assert.equal(control.type, 'multi_static_select');
     assert.ok(
       plainTexts(posted.blocks).includes('12 options are longer than the 75 characters shown.'),
@@ -122,11 +112,7 @@ describe(`options longer than a label (${mode} mode)`, () => {
   test('150 long options: search reaches past the cut label, the modal lists them all, the answer is whole', async () => {
     const options = Array.from({ length: 150 }, (_, i) => longOption(i + 1, 110));
     const pick = { id: 'site', type: 'choose-one', prompt: 'Which site?', options };
-    const batch = { seq: 1, questions: [pick, GO] };
-    const posted = await postBatch(h, RUN, batch);
-    const { ts } = posted;
-
-    const control = controlOf(posted.blocks, 0);
+    const { batch, posted, ts, control } = await postPickAndGo(h, RUN, pick);
     assert.equal(control.type, 'external_select');
     const view = await openOptionsModal(h, ts, posted.blocks);
     assert.equal(modalBody(view), escapeMrkdwn(numberedLines(options)));

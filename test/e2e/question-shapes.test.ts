@@ -10,6 +10,7 @@ import {
   mrkdwnTexts,
   numberedOptions,
   postBatch,
+  postPickAndGo,
   qaFiles,
   submitWithGo,
   waitForSelection,
@@ -107,10 +108,7 @@ describe(`question shapes (${mode} mode)`, () => {
   test('choose-one with 150 options is an external_select answered through block_suggestion', async () => {
     const options = numberedOptions(150);
     const pick = { id: 'region', type: 'choose-one', prompt: 'Which region?', options };
-    const batch = { seq: 1, questions: [pick, GO] };
-    const posted = await postBatch(h, RUN, batch);
-    const { ts } = posted;
-    const control = controlOf(posted.blocks, 0);
+    const { batch, ts, control } = await postPickAndGo(h, RUN, pick);
     assert.equal(control.type, 'external_select');
     assert.equal(control.element.options, undefined, 'an external select lists no options itself');
     assert.equal(control.element.min_query_length, 0);
@@ -155,10 +153,7 @@ describe(`question shapes (${mode} mode)`, () => {
   test('choose-many with 150 options is a multi_external_select built up over several searches', async () => {
     const options = numberedOptions(150);
     const pick = { id: 'regions', type: 'choose-many', prompt: 'Which regions?', options };
-    const batch = { seq: 1, questions: [pick, GO] };
-    const posted = await postBatch(h, RUN, batch);
-    const { ts } = posted;
-    const control = controlOf(posted.blocks, 0);
+    const { batch, ts, control } = await postPickAndGo(h, RUN, pick);
     assert.equal(control.type, 'multi_external_select');
     assert.equal(control.element.options, undefined);
     assert.equal(control.element.min_query_length, 0);

@@ -254,6 +254,13 @@ export async function postBatch(
   return waitForBatchMessage(h.slack, runName, batch.seq);
 }
 
+/** Posts a batch of `pick` then {@link GO} into the run `runName`; finds the control of `pick`. */
+export async function postPickAndGo(h: Harness, runName: string, pick: Record<string, unknown>) {
+  const batch = { seq: 1, questions: [pick, GO] };
+  const posted = await postBatch(h, runName, batch);
+  return { batch, posted, ts: posted.ts, control: controlOf(posted.blocks, 0) };
+}
+
 /** A channel message as it is now (top-level or a thread reply); throws if it is gone. */
 export function current(slack: FakeSlack, ts: string): StoredMessage {
   const found = slack.message(CHANNEL, ts);
