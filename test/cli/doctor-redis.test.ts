@@ -11,8 +11,8 @@ import { connectRedis } from '../../src/redis/redis-connection.js';
 import { MIN_REDIS_VERSION, versionAtLeast } from '../../src/redis/redis-version.js';
 import { processIsAlive } from '../../src/store/state-dir-lock.js';
 import { startFakeSlack } from '../support/fake-slack/index.js';
-import { redisForSuite } from '../support/redis-for-suite.js';
-import { needsRedis, startRedisServer } from '../support/redis-server.js';
+import { portNoRedisListensOn, redisForSuite } from '../support/redis-for-suite.js';
+import { needsRedis } from '../support/redis-server.js';
 import { freshNamespace } from '../support/redis-store.js';
 import { configFor } from '../support/relay-harness.js';
 import { makeTempDir } from '../support/temp-dir.js';
@@ -79,9 +79,7 @@ describe('doctor in shared mode', () => {
         /^FAIL {2}Redis at 127\.0\.0\.1:\d+ \(RELAY_REDIS_URL=redis:\/\/relay:\*\*\*@127\.0\.0\.1:\d+\) refused the relay's credentials \(WRONGPASS.*\); nothing else about Redis could be checked\n {6}fix: Fix the user name and password in RELAY_REDIS_URL/m,
       );
       assert.doesNotMatch(refused, /hunter2/);
-      const spare = await startRedisServer();
-      const gone = `redis://127.0.0.1:${spare.port}`;
-      await spare.dispose();
+      const gone = `redis://127.0.0.1:${await portNoRedisListensOn()}`;
       const unreachable = await check({ redisUrl: gone, node: 'ci-1' });
       assert.match(unreachable, /^FAIL {2}Redis at .* cannot be reached \(connect ECONNREFUSED/m);
       assert.match(unreachable, /fix: Check that Redis is running there/);

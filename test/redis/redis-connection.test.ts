@@ -4,7 +4,11 @@ import { createClient } from '@redis/client';
 import { ErrorCode, RelayError } from '../../src/errors.js';
 import { connectRedis, RedisUnavailableError } from '../../src/redis/redis-connection.js';
 import { captureLog } from '../support/log-capture.js';
-import { redisForSuite } from '../support/redis-for-suite.js';
+import {
+  portNoRedisListensOn,
+  redisForSuite,
+  withRedisServer,
+} from '../support/redis-for-suite.js';
 import { needsRedis, startRedisServer } from '../support/redis-server.js';
 import { waitFor } from '../support/wait.js';
 
@@ -32,9 +36,7 @@ describe('connectRedis', () => {
     'at start, no Redis at the address is "cannot be reached", naming RELAY_REDIS_URL',
     needsRedis,
     async () => {
-      const spare = await startRedisServer();
-      const url = `redis://relay:hunter2@127.0.0.1:${spare.port}`;
-      await spare.dispose();
+      const url = `redis://relay:hunter2@127.0.0.1:${await portNoRedisListensOn()}`;
       const { log, lines } = keptLog();
       const error = await relayErrorOf(connectRedis({ url, log }));
       assert.equal(error.code, ErrorCode.RedisUnreachable);
@@ -71,8 +73,7 @@ describe('connectRedis', () => {
     'at start, a TLS server whose certificate is not trusted is told as a TLS problem',
     needsRedis,
     async () => {
-      const tls = await startRedisServer({ tls: true });
-      try {
+      await withRedisServer({ tls: true }, async (tls) => {
         const error = await relayErrorOf(connectRedis({ url: tls.url, log: keptLog().log }));
         assert.equal(error.code, ErrorCode.RedisUnreachable);
         assert.match(
@@ -80,9 +81,7 @@ describe('connectRedis', () => {
           /^The TLS connection to Redis at 127\.0\.0\.1:\d+ \(RELAY_REDIS_URL=rediss:\/\/127\.0\.0\.1:\d+\) failed \((SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT)/,
         );
         assert.match(error.message, /NODE_EXTRA_CA_CERTS/);
-      } finally {
-        await tls.dispose();
-      }
+      });
     },
   );
 

@@ -22,3 +22,23 @@ export function redisForSuite(opts: RedisServerOptions = {}): () => RedisTestSer
     return server;
   };
 }
+
+/** Starts a Redis server as `opts` say, runs `body` with it, and disposes of it whatever happens. */
+export async function withRedisServer(
+  opts: RedisServerOptions,
+  body: (server: RedisTestServer) => Promise<void>,
+): Promise<void> {
+  const server = await startRedisServer(opts);
+  try {
+    await body(server);
+  } finally {
+    await server.dispose();
+  }
+}
+
+/** A loopback port a Redis server listened on a moment ago: nothing answers there now. */
+export async function portNoRedisListensOn(): Promise<number> {
+  const spare = await startRedisServer();
+  await spare.dispose();
+  return spare.port;
+}
