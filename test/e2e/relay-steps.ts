@@ -210,6 +210,16 @@ export const formatBatch = (seq: number) => ({
   ],
 });
 
+/** Batch 1 of `count` questions of one `type`, question n (from 1) asking `prompt(n)`, ids q1, q2, … */
+export const batchOfMany = (count: number, type: string, prompt: (n: number) => string) => ({
+  seq: 1,
+  questions: Array.from({ length: count }, (_, i) => ({
+    id: `q${i + 1}`,
+    type,
+    prompt: prompt(i + 1),
+  })),
+});
+
 /** `count` options named `Option 001`, `Option 002`, … */
 export const numberedOptions = (count: number): string[] =>
   Array.from({ length: count }, (_, i) => `Option ${String(i + 1).padStart(3, '0')}`);
