@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { describe, test } from 'node:test';
+import { collectOutput } from './support/child-output.js';
 import { NODE_LOADER_ARGS, projectModule } from './support/project-paths.js';
 
 const script = projectModule('test/support/stray-errors');
@@ -10,20 +11,14 @@ async function runStrayErrors(args: string[]) {
   const child = spawn(process.execPath, [...NODE_LOADER_ARGS, script, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    err += chunk.toString();
-  });
+  const output = collectOutput(child);
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const lines = out
+  const lines = output
+    .out()
     .split('\n')
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as Record<string, unknown>);
-  return { code, lines, err };
+  return { code, lines, err: output.err() };
 }
 
 describe('the safety net', () => {

@@ -4,21 +4,14 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { startFakeSlack } from '../support/fake-slack/index.js';
 import { CHANNEL } from '../support/relay-harness.js';
-import { spawnRelay } from '../support/spawn-relay.js';
 import { makeTempDir } from '../support/temp-dir.js';
-
-/** Runs the CLI as a real process and returns its exit code and output. */
-async function run(args: string[], env: Record<string, string>, cwd: string) {
-  const proc = spawnRelay(args, { env, cwd });
-  const { code } = await proc.exited;
-  return { code, out: proc.stdout(), err: proc.stderr() };
-}
+import { runCli } from './run-cli.js';
 
 describe('channels per watched folder on the command line', () => {
   test('without SLACK_CHANNEL_ID, a folder that names no channel stops the start (exit 2) and is named, beside a wrong entry', async () => {
     const { dir, cleanup } = await makeTempDir();
     try {
-      const result = await run(
+      const result = await runCli(
         ['start'],
         {
           SLACK_BOT_TOKEN: 'xoxb-1-2-abc',
@@ -47,7 +40,7 @@ describe('channels per watched folder on the command line', () => {
     const { dir, cleanup } = await makeTempDir();
     try {
       slack.addChannel({ id: 'C0OUTSIDE', name: 'outside', members: [], botIsMember: false });
-      const result = await run(
+      const result = await runCli(
         ['doctor'],
         {
           SLACK_BOT_TOKEN: slack.botToken,

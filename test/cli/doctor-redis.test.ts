@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { after, before, describe, it, test } from 'node:test';
+import { describe, it, test } from 'node:test';
 import { createClient } from '@redis/client';
 import pino from 'pino';
 import { runDoctor } from '../../src/cli/doctor-command.js';
@@ -11,7 +11,8 @@ import { connectRedis } from '../../src/redis/redis-connection.js';
 import { MIN_REDIS_VERSION, versionAtLeast } from '../../src/redis/redis-version.js';
 import { processIsAlive } from '../../src/store/state-dir-lock.js';
 import { startFakeSlack } from '../support/fake-slack/index.js';
-import { needsRedis, type RedisTestServer, startRedisServer } from '../support/redis-server.js';
+import { portNoRedisListensOn, redisForSuite } from '../support/redis-for-suite.js';
+import { needsRedis } from '../support/redis-server.js';
 import { freshNamespace } from '../support/redis-store.js';
 import { configFor } from '../support/relay-harness.js';
 import { makeTempDir } from '../support/temp-dir.js';
@@ -49,15 +50,8 @@ test('versionAtLeast: 6.2 and later pass', () => {
 });
 
 describe('doctor in shared mode', () => {
-  let server: RedisTestServer | undefined;
-  before(async () => {
-    if (needsRedis.skip === false) {
-      server = await startRedisServer({ users: [{ name: 'relay', password: 'right' }] });
-    }
-  });
-  after(() => server?.dispose());
-  const url = (password = 'right') =>
-    `redis://relay:${password}@127.0.0.1:${(server as RedisTestServer).port}`;
+  const redisServer = redisForSuite({ users: [{ name: 'relay', password: 'right' }] });
+  const url = (password = 'right') => `redis://relay:${password}@127.0.0.1:${redisServer().port}`;
 
   it(
     'passes a reachable Redis with a free RELAY_NODE, with notes on settings that lose data',
@@ -85,9 +79,7 @@ describe('doctor in shared mode', () => {
         /^FAIL {2}Redis at 127\.0\.0\.1:\d+ \(RELAY_REDIS_URL=redis:\/\/relay:\*\*\*@127\.0\.0\.1:\d+\) refused the relay's credentials \(WRONGPASS.*\); nothing else about Redis could be checked\n {6}fix: Fix the user name and password in RELAY_REDIS_URL/m,
       );
       assert.doesNotMatch(refused, /hunter2/);
-      const spare = await startRedisServer();
-      const gone = `redis://127.0.0.1:${spare.port}`;
-      await spare.dispose();
+      const gone = `redis://127.0.0.1:${await portNoRedisListensOn()}`;
       const unreachable = await check({ redisUrl: gone, node: 'ci-1' });
       assert.match(unreachable, /^FAIL {2}Redis at .* cannot be reached \(connect ECONNREFUSED/m);
       assert.match(unreachable, /fix: Check that Redis is running there/);

@@ -5,20 +5,13 @@ import { describe, test } from 'node:test';
 import { startFakeSlack } from '../support/fake-slack/index.js';
 import { repoFile } from '../support/project-paths.js';
 import { CHANNEL } from '../support/relay-harness.js';
-import { spawnRelay } from '../support/spawn-relay.js';
-import { makeTempDir, sampleBatch } from '../support/temp-dir.js';
-
-/** Runs the CLI as a real process and returns its exit code and output. */
-async function run(args: string[], env: Record<string, string>, cwd: string) {
-  const proc = spawnRelay(args, { env, cwd });
-  const { code } = await proc.exited;
-  return { code, out: proc.stdout(), err: proc.stderr() };
-}
+import { makeTempDir, sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
+import { runCli } from './run-cli.js';
 
 describe('the o7-slack-relay command', () => {
   test('start with a bad configuration exits 2 and names each variable', async () => {
     const { dir, cleanup } = await makeTempDir();
-    const result = await run(['start'], { SLACK_CHANNEL_ID: 'general' }, dir);
+    const result = await runCli(['start'], { SLACK_CHANNEL_ID: 'general' }, dir);
     assert.equal(result.code, 2);
     assert.match(result.err, /SLACK_BOT_TOKEN is not set/);
     assert.match(result.err, /SLACK_CHANNEL_ID must be a channel ID/);
@@ -32,7 +25,7 @@ describe('the o7-slack-relay command', () => {
       path.join(dir, '.env'),
       'SLACK_BOT_TOKEN=xoxb-1-2-fromdotenv\nSLACK_CHANNEL_ID=nope\n',
     );
-    const result = await run(['start'], {}, dir);
+    const result = await runCli(['start'], {}, dir);
     assert.equal(result.code, 2);
     assert.doesNotMatch(result.err, /SLACK_BOT_TOKEN/, 'the token came from .env');
     assert.match(result.err, /SLACK_CHANNEL_ID must be a channel ID/);
@@ -41,7 +34,7 @@ describe('the o7-slack-relay command', () => {
 
   test('an unknown command prints usage and exits 2', async () => {
     const { dir, cleanup } = await makeTempDir();
-    const result = await run(['frobnicate'], {}, dir);
+    const result = await runCli(['frobnicate'], {}, dir);
     assert.equal(result.code, 2);
     assert.match(result.err, /unknown command: frobnicate/);
     assert.match(result.err, /Usage:/);
@@ -51,13 +44,13 @@ describe('the o7-slack-relay command', () => {
   test('--version prints the package version; --help and <command> --help print help and exit 0', async () => {
     const { dir, cleanup } = await makeTempDir();
     const { version } = JSON.parse(await readFile(repoFile('package.json'), 'utf8'));
-    const shown = await run(['--version'], {}, dir);
+    const shown = await runCli(['--version'], {}, dir);
     assert.deepEqual(shown, { code: 0, out: `${version}\n`, err: '' });
-    const overview = await run(['--help'], {}, dir);
+    const overview = await runCli(['--help'], {}, dir);
     assert.equal(overview.code, 0);
     assert.match(overview.out, /^Usage: o7-slack-relay \[command\] \[options\]\n/);
     assert.equal(overview.err, '');
-    const command = await run(['preview', '--help'], {}, dir);
+    const command = await runCli(['preview', '--help'], {}, dir);
     assert.equal(command.code, 0);
     assert.match(command.out, /^Usage: o7-slack-relay preview <q-out file>\n/);
     await cleanup();
@@ -65,7 +58,7 @@ describe('the o7-slack-relay command', () => {
 
   test("an unknown option exits 2 with the command's usage on stderr and nothing on stdout", async () => {
     const { dir, cleanup } = await makeTempDir();
-    const result = await run(['doctor', '--verbose'], {}, dir);
+    const result = await runCli(['doctor', '--verbose'], {}, dir);
     assert.equal(result.code, 2);
     assert.equal(result.out, '');
     assert.match(
@@ -78,7 +71,7 @@ describe('the o7-slack-relay command', () => {
   test('check exits 1 and says so when it finds no Q&A files', async () => {
     const { dir, cleanup } = await makeTempDir();
     await mkdir(path.join(dir, 'runs', 'r1'), { recursive: true });
-    const result = await run(['check', path.join(dir, 'runs')], {}, dir);
+    const result = await runCli(['check', path.join(dir, 'runs')], {}, dir);
     assert.equal(result.code, 1);
     assert.match(result.err, /found no Q&A files to check/);
     await cleanup();
@@ -86,14 +79,12 @@ describe('the o7-slack-relay command', () => {
 
   test('check exits 0 for valid files and 1 with the error for a bad one', async () => {
     const { dir, cleanup } = await makeTempDir();
-    const qa = path.join(dir, 'run', 'qa');
-    await mkdir(qa, { recursive: true });
-    await writeFile(path.join(qa, 'q-out-001.json'), JSON.stringify(sampleBatch(1)));
-    const good = await run(['check', path.join(dir, 'run')], {}, dir);
+    await writeQuestionFile(path.join(dir, 'run'), 1, sampleBatch(1));
+    const good = await runCli(['check', path.join(dir, 'run')], {}, dir);
     assert.equal(good.code, 0, good.err);
     assert.match(good.out, /ok {2}.*q-out-001\.json/);
-    await writeFile(path.join(qa, 'q-out-002.json'), '{"seq": 3, "questions": []}');
-    const bad = await run(['check', path.join(dir, 'run')], {}, dir);
+    await writeQuestionFile(path.join(dir, 'run'), 2, '{"seq": 3, "questions": []}');
+    const bad = await runCli(['check', path.join(dir, 'run')], {}, dir);
     assert.equal(bad.code, 1);
     assert.match(bad.out + bad.err, /q-out-002\.json/);
     assert.match(bad.out + bad.err, /seq/);
@@ -102,10 +93,8 @@ describe('the o7-slack-relay command', () => {
 
   test('preview prints only JSON on stdout, and a Block Kit Builder link per message on stderr', async () => {
     const { dir, cleanup } = await makeTempDir();
-    const qa = path.join(dir, 'run-p', 'qa');
-    await mkdir(qa, { recursive: true });
-    await writeFile(path.join(qa, 'q-out-001.json'), JSON.stringify(sampleBatch(1)));
-    const result = await run(['preview', path.join(qa, 'q-out-001.json')], {}, dir);
+    const file = await writeQuestionFile(path.join(dir, 'run-p'), 1, sampleBatch(1));
+    const result = await runCli(['preview', file], {}, dir);
     assert.equal(result.code, 0, result.err);
     const messages = JSON.parse(result.out);
     assert.ok(Array.isArray(messages));
@@ -137,7 +126,7 @@ describe('the o7-slack-relay command', () => {
       RELAY_WATCH: path.join(dir, 'runs'),
       RELAY_STATE_DIR: stateDir,
     };
-    const result = await run(['start'], env, dir);
+    const result = await runCli(['start'], env, dir);
     assert.equal(result.code, 1, result.err);
     const said = `another relay (pid ${process.pid}) is using ${stateDir}; stop it`;
     assert.ok(result.err.includes(said), result.err);
@@ -156,7 +145,7 @@ describe('the o7-slack-relay command', () => {
       SLACK_CHANNEL_ID: CHANNEL,
       SLACK_API_URL: slack.apiUrl,
     };
-    const healthy = await run(['doctor'], env, dir);
+    const healthy = await runCli(['doctor'], env, dir);
     assert.equal(healthy.code, 0, healthy.out + healthy.err);
     assert.match(healthy.out, /ok {4}SLACK_BOT_TOKEN works/);
     assert.match(healthy.out, /ok {4}channel #\S+ \(C0RELAY01\) exists and the bot is in it/);
@@ -164,7 +153,7 @@ describe('the o7-slack-relay command', () => {
     assert.equal(slack.connectionsOpened, 0, 'doctor opened no Socket Mode connection');
 
     slack.addChannel({ id: 'C0OUTSIDE', name: 'outside', members: [], botIsMember: false });
-    const broken = await run(
+    const broken = await runCli(
       ['doctor'],
       { ...env, SLACK_CHANNEL_ID: 'C0OUTSIDE', SLACK_APP_TOKEN: 'xapp-1-A1-2-wrong' },
       dir,
@@ -175,7 +164,7 @@ describe('the o7-slack-relay command', () => {
     assert.match(broken.out, /FAIL {2}Slack refused SLACK_APP_TOKEN \(invalid_auth\)/);
     assert.match(broken.out, /2 check\(s\) failed/);
 
-    const badToken = await run(['doctor'], { ...env, SLACK_BOT_TOKEN: 'xoxb-1-2-wrong' }, dir);
+    const badToken = await runCli(['doctor'], { ...env, SLACK_BOT_TOKEN: 'xoxb-1-2-wrong' }, dir);
     assert.equal(badToken.code, 1);
     assert.match(
       badToken.out,

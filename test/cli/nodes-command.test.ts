@@ -6,6 +6,7 @@ import { acquireNodeLease } from '../../src/redis/node-lease.js';
 import { connectRedis } from '../../src/redis/redis-connection.js';
 import { processIsAlive } from '../../src/store/state-dir-lock.js';
 import { makeRecord } from '../support/make-record.js';
+import { portNoRedisListensOn, withRedisServer } from '../support/redis-for-suite.js';
 import {
   needsRedis,
   type RedisTestServer,
@@ -95,17 +96,14 @@ describe('o7-slack-relay nodes', () => {
   );
 
   it('reaches Redis over TLS (rediss://) with its certificate trusted', needsRedis, async () => {
-    const tls = await startRedisServer({ tls: true, password: 'door' });
-    try {
+    await withRedisServer({ tls: true, password: 'door' }, async (tls) => {
       const { code, out, err } = await nodes({
         RELAY_REDIS_URL: `rediss://:door@127.0.0.1:${tls.port}`,
         NODE_EXTRA_CA_CERTS: TEST_TLS_CA,
       });
       assert.equal(code, 0, err);
       assert.equal(out, 'No relay has used this Redis yet.\n');
-    } finally {
-      await tls.dispose();
-    }
+    });
   });
 
   it(
@@ -127,9 +125,7 @@ describe('o7-slack-relay nodes', () => {
       );
       assert.doesNotMatch(refused.err, /hunter2/);
 
-      const spare = await startRedisServer();
-      const gone = `redis://127.0.0.1:${spare.port}`;
-      await spare.dispose();
+      const gone = `redis://127.0.0.1:${await portNoRedisListensOn()}`;
       const unreachable = await nodes({ RELAY_REDIS_URL: gone, RELAY_NODE: 'x' });
       assert.equal(unreachable.code, 2);
       assert.match(

@@ -1,12 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadConfig } from '../../src/config/load-config.js';
-
-const base = {
-  SLACK_BOT_TOKEN: 'xoxb-1-2-abc',
-  SLACK_APP_TOKEN: 'xapp-1-A1-2-abc',
-  SLACK_CHANNEL_ID: 'C0123ABCD',
-};
+import { SOCKET_ENV as base } from './config-env.js';
 
 describe('RELAY_ALLOWED_USERS', () => {
   test('unset or blank: no allow list, so anyone may answer', () => {

@@ -1,42 +1,45 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadConfig } from '../../src/config/load-config.js';
+import { SOCKET_TOKENS as tokens } from './config-env.js';
 import { configProblems as problems } from './config-problems.js';
 
-const tokens = { SLACK_BOT_TOKEN: 'xoxb-1-2-abc', SLACK_APP_TOKEN: 'xapp-1-A1-2-abc' };
+/** One watched folder and the channel its batches go to. */
+const at = (path: string, channel: string) => ({ path, channel });
 
 describe('channels per watched folder (RELAY_WATCH=folder=CHANNEL_ID)', () => {
-  test('every entry names its channel: SLACK_CHANNEL_ID may be left out, ask uses the first', () => {
-    const config = loadConfig(
-      { ...tokens, RELAY_WATCH: '/srv/a/.7/runs=C0AAAA,/srv/b/.7/runs=C0BBBB' },
-      '/p',
-    );
-    assert.deepEqual(config.watch, [
-      { path: '/srv/a/.7/runs', channel: 'C0AAAA' },
-      { path: '/srv/b/.7/runs', channel: 'C0BBBB' },
-    ]);
-    assert.equal(config.slack.channelId, 'C0AAAA');
-  });
-
-  test('entries without a channel use SLACK_CHANNEL_ID, which is also the one for ask', () => {
-    const config = loadConfig(
-      { ...tokens, SLACK_CHANNEL_ID: 'C0DEFAULT', RELAY_WATCH: 'runs, /srv/b=G0PRIVATE' },
-      '/p',
-    );
-    assert.deepEqual(config.watch, [
-      { path: '/p/runs', channel: 'C0DEFAULT' },
-      { path: '/srv/b', channel: 'G0PRIVATE' },
-    ]);
-    assert.equal(config.slack.channelId, 'C0DEFAULT');
-  });
-
-  test('RUN_STATE_DIR is one folder: an = in it is part of its path', () => {
-    const config = loadConfig(
-      { ...tokens, SLACK_CHANNEL_ID: 'C0DEFAULT', RUN_STATE_DIR: '/runs/x=C0AAAA' },
-      '/p',
-    );
-    assert.deepEqual(config.watch, [{ path: '/runs/x=C0AAAA', channel: 'C0DEFAULT' }]);
-  });
+  const cases: {
+    name: string;
+    env: Record<string, string>;
+    watch: { path: string; channel: string }[];
+    askChannel: string;
+  }[] = [
+    {
+      name: 'every entry names its channel: SLACK_CHANNEL_ID may be left out, ask uses the first',
+      env: { RELAY_WATCH: '/srv/a/.7/runs=C0AAAA,/srv/b/.7/runs=C0BBBB' },
+      watch: [at('/srv/a/.7/runs', 'C0AAAA'), at('/srv/b/.7/runs', 'C0BBBB')],
+      askChannel: 'C0AAAA',
+    },
+    {
+      name: 'entries without a channel use SLACK_CHANNEL_ID, which is also the one for ask',
+      env: { SLACK_CHANNEL_ID: 'C0DEFAULT', RELAY_WATCH: 'runs, /srv/b=G0PRIVATE' },
+      watch: [at('/p/runs', 'C0DEFAULT'), at('/srv/b', 'G0PRIVATE')],
+      askChannel: 'C0DEFAULT',
+    },
+    {
+      name: 'RUN_STATE_DIR is one folder: an = in it is part of its path',
+      env: { SLACK_CHANNEL_ID: 'C0DEFAULT', RUN_STATE_DIR: '/runs/x=C0AAAA' },
+      watch: [at('/runs/x=C0AAAA', 'C0DEFAULT')],
+      askChannel: 'C0DEFAULT',
+    },
+  ];
+  for (const c of cases) {
+    test(c.name, () => {
+      const config = loadConfig({ ...tokens, ...c.env }, '/p');
+      assert.deepEqual(config.watch, c.watch);
+      assert.equal(config.slack.channelId, c.askChannel);
+    });
+  }
 
   test('without SLACK_CHANNEL_ID, the entries that name no channel are listed with the fix', () => {
     assert.deepEqual(problems({ ...tokens, RELAY_WATCH: '/srv/a=C0AAAA, runs, /srv/c' }), [

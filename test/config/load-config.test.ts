@@ -6,12 +6,7 @@ import { parse as parseDotenv } from 'dotenv';
 import { loadConfig } from '../../src/config/load-config.js';
 import { ErrorCode, RelayError } from '../../src/errors.js';
 import { REPO } from '../support/project-paths.js';
-
-const base = {
-  SLACK_BOT_TOKEN: 'xoxb-1-2-abc',
-  SLACK_APP_TOKEN: 'xapp-1-A1-2-abc',
-  SLACK_CHANNEL_ID: 'C0123ABCD',
-};
+import { SOCKET_ENV as base } from './config-env.js';
 
 describe('loadConfig', () => {
   test('Socket Mode with defaults', () => {

@@ -1,18 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadConfig } from '../../src/config/load-config.js';
+import { HTTP_ENV as http, SOCKET_ENV as socket } from './config-env.js';
 import { configProblems as problems } from './config-problems.js';
-
-const socket = {
-  SLACK_BOT_TOKEN: 'xoxb-1-2-abc',
-  SLACK_APP_TOKEN: 'xapp-1-A1-2-abc',
-  SLACK_CHANNEL_ID: 'C0123ABCD',
-};
-const http = {
-  SLACK_BOT_TOKEN: 'xoxb-1-2-abc',
-  SLACK_SIGNING_SECRET: 'secret',
-  SLACK_CHANNEL_ID: 'C0123ABCD',
-};
 
 describe('RELAY_METRICS_PORT', () => {
   test('off unless set; blank is off', () => {

@@ -3,12 +3,7 @@ import { describe, test } from 'node:test';
 import { loadConfig, loadSharedConfig } from '../../src/config/load-config.js';
 import { ErrorCode, RelayError } from '../../src/errors.js';
 import { createLogger } from '../../src/log/create-logger.js';
-
-const base = {
-  SLACK_BOT_TOKEN: 'xoxb-1-2-abc',
-  SLACK_APP_TOKEN: 'xapp-1-A1-2-abc',
-  SLACK_CHANNEL_ID: 'C0123ABCD',
-};
+import { SOCKET_ENV as base } from './config-env.js';
 
 /** The RelayError `run` throws (failing the test if it throws none or another kind). */
 function configErrorOf(run: () => unknown): RelayError {

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { cp, mkdir, readdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { collectOutput } from '../support/child-output.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { readDockerfile, repo } from './read-dockerfile.js';
 
@@ -15,16 +16,9 @@ function run(
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
+    const output = collectOutput(child);
     child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
+    child.once('close', (code) => resolve({ code, stdout: output.out(), stderr: output.err() }));
   });
 }
 

@@ -16,7 +16,7 @@ import {
 } from '../support/relay-harness.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
-import { answerFile, E2E_MODE } from './relay-steps.js';
+import { answerFile, at, E2E_MODE } from './relay-steps.js';
 
 const BATCH = {
   seq: 1,
@@ -60,22 +60,9 @@ describe(`an answer file that cannot be written (${mode} mode)`, () => {
     const ts = posted.ts;
     const current = () => h.slack.message(CHANNEL, ts) ?? posted;
     const choose = findElement(current().blocks, 'o7.choose');
-    await h.slack.selectOption({
-      channel: CHANNEL,
-      ts,
-      blockId: choose.blockId,
-      actionId: choose.actionId,
-      user: ALICE,
-      value: '1',
-    });
+    await h.slack.selectOption({ ...at(ts, choose), value: '1' });
     const submit = findElement(current().blocks, 'o7.submit');
-    await h.slack.clickButton({
-      channel: CHANNEL,
-      ts,
-      blockId: submit.blockId,
-      actionId: submit.actionId,
-      user: ALICE,
-    });
+    await h.slack.clickButton(at(ts, submit));
 
     const notice = await waitFor(() => h.slack.ephemerals(ALICE)[0], 'failure notice');
     assert.match(notice.text, /could not be written/);
@@ -96,13 +83,7 @@ describe(`an answer file that cannot be written (${mode} mode)`, () => {
     );
 
     const again = findElement(current().blocks, 'o7.submit');
-    await h.slack.clickButton({
-      channel: CHANNEL,
-      ts,
-      blockId: again.blockId,
-      actionId: again.actionId,
-      user: ALICE,
-    });
+    await h.slack.clickButton(at(ts, again));
     const written = await answerFile(run);
     assert.equal(
       (written.answers as { answer: unknown }[])[0]?.answer,

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { OTHER_OPTION } from '../../src/core/envelope/other-option.js';
 import {
   channelsQuestion,
@@ -8,7 +8,8 @@ import {
   rateLimitQuestion,
   reposQuestion,
 } from '../core/envelope/envelope-samples.js';
-import { ALICE, elementsOf, type Harness, startRelayHarness } from '../support/relay-harness.js';
+import { ALICE, elementsOf, type Harness } from '../support/relay-harness.js';
+import type { RelayProcess } from '../support/spawn-relay.js';
 import { waitFor } from '../support/wait.js';
 import { askDir, exitCodeOf, spawnAsk } from './ask-process.js';
 import {
@@ -18,6 +19,7 @@ import {
   click,
   current,
   E2E_MODE,
+  healthyRelayPerTest,
   qaFiles,
   saveFollowUp,
   waitForText,
@@ -35,33 +37,32 @@ const finalMessage = (questions: unknown[]) =>
 const controls = (blocks: readonly Record<string, unknown>[]) =>
   elementsOf(blocks).map((e) => `${e.type} ${e.actionId}`);
 
-function assertHealthy(h: Harness) {
-  assert.deepEqual(h.slack.failures, [], 'every interaction was acknowledged');
-  const refused = h.slack.calls.filter((c) => c.response.ok === false);
-  assert.deepEqual(
-    refused.map((c) => [c.method, c.response.error]),
-    [],
-    'Slack refused no call',
-  );
+/** Starts ask on an agent message asking `questions`, and waits for its message in Slack. */
+async function startAsk(h: Harness, questions: unknown[], args: string[] = []) {
+  const ask = spawnAsk(h.config.stateDir, h.root, finalMessage(questions), args);
+  return { ask, posted: await askMessage(h.slack) };
 }
+
+/** Presses Submit on the message at `ts`; ask must end well, printing the resume `lines`. */
+async function submitAndExpect(h: Harness, ask: RelayProcess, ts: string, lines: string[]) {
+  await click(h.slack, ts, 'o7.submit');
+  assert.equal(await exitCodeOf(ask), 0, ask.stderr());
+  assert.equal(ask.stdout(), [...lines, ''].join('\n'));
+}
+
+/** The follow-up modal Alice has open. */
+const followUpModal = (h: Harness) =>
+  waitFor(
+    () => h.slack.views(ALICE).find((v) => v.callback_id === 'o7.follow-up'),
+    'the follow-up modal',
+  );
 
 const mode = E2E_MODE;
 describe(`ask: one question answered (${mode} mode)`, () => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await startRelayHarness(mode);
-  });
-  afterEach(async () => {
-    try {
-      assertHealthy(h);
-    } finally {
-      await h.stop();
-    }
-  });
+  const h = healthyRelayPerTest(mode);
 
   test('shows header, every description and Other…, and prints the resume message', async () => {
-    const ask = spawnAsk(h.config.stateDir, h.root, finalMessage([rateLimitQuestion]));
-    const posted = await askMessage(h.slack);
+    const { ask, posted } = await startAsk(h, [rateLimitQuestion]);
     const seen = JSON.stringify(posted.blocks);
     assert.match(seen, /\*Rate limit\*/, 'the header as a label');
     for (const option of rateLimitQuestion.options) {
@@ -86,9 +87,7 @@ describe(`ask: one question answered (${mode} mode)`, () => {
     ]);
 
     await choose(h.slack, posted.ts, 0, [0]);
-    await click(h.slack, posted.ts, 'o7.submit');
-    assert.equal(await exitCodeOf(ask), 0, ask.stderr());
-    assert.equal(ask.stdout(), 'Rate limit: Token bucket per IP (Recommended)\n');
+    await submitAndExpect(h, ask, posted.ts, ['Rate limit: Token bucket per IP (Recommended)']);
 
     const dir = await askDir(h.config.stateDir);
     const answers = await answerFile(dir);
@@ -109,22 +108,11 @@ describe(`ask: one question answered (${mode} mode)`, () => {
 });
 
 describe('ask (socket mode)', () => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await startRelayHarness('socket');
-  });
-  afterEach(async () => {
-    try {
-      assertHealthy(h);
-    } finally {
-      await h.stop();
-    }
-  });
+  const h = healthyRelayPerTest('socket');
 
   test('four questions, one of them multiSelect, are answered in one message', async () => {
     const questions = [rateLimitQuestion, reposQuestion, channelsQuestion, numberedQuestion(4)];
-    const ask = spawnAsk(h.config.stateDir, h.root, finalMessage(questions));
-    const posted = await askMessage(h.slack);
+    const { ask, posted } = await startAsk(h, questions);
     assert.equal(
       elementsOf(posted.blocks).filter((e) => e.actionId.startsWith('o7.choose')).length,
       4,
@@ -133,53 +121,31 @@ describe('ask (socket mode)', () => {
     await choose(h.slack, posted.ts, 1, [0]);
     await choose(h.slack, posted.ts, 2, [0, 2]);
     await choose(h.slack, posted.ts, 3, [0]);
-    await click(h.slack, posted.ts, 'o7.submit');
-    assert.equal(await exitCodeOf(ask), 0, ask.stderr());
-    assert.equal(
-      ask.stdout(),
-      [
-        'Rate limit: Sliding window per IP',
-        'Repos: Single repo (Recommended if unsure)',
-        'Alerts: Email, Pager',
-        'Q4: Yes 4',
-        '',
-      ].join('\n'),
-    );
+    await submitAndExpect(h, ask, posted.ts, [
+      'Rate limit: Sliding window per IP',
+      'Repos: Single repo (Recommended if unsure)',
+      'Alerts: Email, Pager',
+      'Q4: Yes 4',
+    ]);
   });
 
   test('with five questions the first four are asked and the fifth is reported not asked', async () => {
-    const ask = spawnAsk(
-      h.config.stateDir,
-      h.root,
-      finalMessage([1, 2, 3, 4, 5].map(numberedQuestion)),
-    );
-    const posted = await askMessage(h.slack);
+    const { ask, posted } = await startAsk(h, [1, 2, 3, 4, 5].map(numberedQuestion));
     const seen = JSON.stringify(posted.blocks);
     assert.ok(seen.includes('Question number 4?'));
     assert.ok(!seen.includes('Question number 5?'), 'the fifth question is not shown');
     for (const q of [0, 1, 2, 3]) await choose(h.slack, posted.ts, q, [0]);
-    await click(h.slack, posted.ts, 'o7.submit');
-    assert.equal(await exitCodeOf(ask), 0, ask.stderr());
-    assert.equal(
-      ask.stdout(),
-      [
-        'Q1: Yes 1',
-        'Q2: Yes 2',
-        'Q3: Yes 3',
-        'Q4: Yes 4',
-        'Not asked (over the 4-question limit): Question number 5?',
-        '',
-      ].join('\n'),
-    );
+    await submitAndExpect(h, ask, posted.ts, [
+      'Q1: Yes 1',
+      'Q2: Yes 2',
+      'Q3: Yes 3',
+      'Q4: Yes 4',
+      'Not asked (over the 4-question limit): Question number 5?',
+    ]);
   });
 
   test('"Other…" opens a modal; the text typed there goes into the answer and the resume message', async () => {
-    const ask = spawnAsk(
-      h.config.stateDir,
-      h.root,
-      finalMessage([rateLimitQuestion, channelsQuestion]),
-    );
-    const posted = await askMessage(h.slack);
+    const { ask, posted } = await startAsk(h, [rateLimitQuestion, channelsQuestion]);
     await choose(h.slack, posted.ts, 0, [3]); // Other…
     await saveFollowUp(h.slack, 'Leaky bucket <at> the edge & log');
     await waitForText(h.slack, posted.ts, 'Leaky bucket &lt;at&gt; the edge &amp; log');
@@ -190,16 +156,10 @@ describe('ask (socket mode)', () => {
     await choose(h.slack, posted.ts, 1, [1, 3]); // Slack and Other…
     await saveFollowUp(h.slack, 'SMS to on-call');
     await waitForText(h.slack, posted.ts, 'SMS to on-call');
-    await click(h.slack, posted.ts, 'o7.submit');
-    assert.equal(await exitCodeOf(ask), 0, ask.stderr());
-    assert.equal(
-      ask.stdout(),
-      [
-        'Rate limit: Other: Leaky bucket <at> the edge & log',
-        'Alerts: Slack, Other: SMS to on-call',
-        '',
-      ].join('\n'),
-    );
+    await submitAndExpect(h, ask, posted.ts, [
+      'Rate limit: Other: Leaky bucket <at> the edge & log',
+      'Alerts: Slack, Other: SMS to on-call',
+    ]);
     const answers = await answerFile(await askDir(h.config.stateDir));
     assert.deepEqual(answers.followUpText, {
       q1: 'Leaky bucket <at> the edge & log',
@@ -210,13 +170,9 @@ describe('ask (socket mode)', () => {
   });
 
   test('an option promising a follow-up asks for its text, which can be edited, before submitting', async () => {
-    const ask = spawnAsk(h.config.stateDir, h.root, finalMessage([reposQuestion]));
-    const posted = await askMessage(h.slack);
+    const { ask, posted } = await startAsk(h, [reposQuestion]);
     await choose(h.slack, posted.ts, 0, [1]); // Multi-repo
-    const modal = await waitFor(
-      () => h.slack.views(ALICE).find((v) => v.callback_id === 'o7.follow-up'),
-      'the follow-up modal',
-    );
+    const modal = await followUpModal(h);
     assert.ok(
       JSON.stringify(modal.blocks).includes(
         "asking for each additional repo's slug and absolute path",
@@ -233,29 +189,19 @@ describe('ask (socket mode)', () => {
     assert.ok(JSON.stringify(editing.blocks).includes('web: /abs/web'), 'holds the text so far');
     await saveFollowUp(h.slack, 'web: /abs/web\napi: /abs/api');
     await waitForText(h.slack, posted.ts, 'api: /abs/api');
-    await click(h.slack, posted.ts, 'o7.submit');
-    assert.equal(await exitCodeOf(ask), 0, ask.stderr());
-    assert.equal(
-      ask.stdout(),
-      ['Repos: Multi-repo', '  Follow-up:', '    web: /abs/web', '    api: /abs/api', ''].join(
-        '\n',
-      ),
-    );
+    await submitAndExpect(h, ask, posted.ts, [
+      'Repos: Multi-repo',
+      '  Follow-up:',
+      '    web: /abs/web',
+      '    api: /abs/api',
+    ]);
   });
 
   test('Submit is refused, naming the question, while a chosen option still needs its text', async () => {
-    const ask = spawnAsk(
-      h.config.stateDir,
-      h.root,
-      finalMessage([rateLimitQuestion, reposQuestion]),
-    );
-    const posted = await askMessage(h.slack);
+    const { ask, posted } = await startAsk(h, [rateLimitQuestion, reposQuestion]);
     await choose(h.slack, posted.ts, 0, [0]);
     await choose(h.slack, posted.ts, 1, [1]); // Multi-repo: the modal opens…
-    const modal = await waitFor(
-      () => h.slack.views(ALICE).find((v) => v.callback_id === 'o7.follow-up'),
-      'the follow-up modal',
-    );
+    const modal = await followUpModal(h);
     await h.slack.closeView({ viewId: String(modal.id), user: ALICE }); // …and is closed unsaved
     await waitForText(h.slack, posted.ts, 'Add text');
     await click(h.slack, posted.ts, 'o7.submit');
@@ -268,22 +214,15 @@ describe('ask (socket mode)', () => {
     await click(h.slack, posted.ts, 'o7.follow-up:1'); // Add text
     await saveFollowUp(h.slack, 'api: /abs/api');
     await waitForText(h.slack, posted.ts, 'api: /abs/api');
-    await click(h.slack, posted.ts, 'o7.submit');
-    assert.equal(await exitCodeOf(ask), 0, ask.stderr());
-    assert.equal(
-      ask.stdout(),
-      [
-        'Rate limit: Token bucket per IP (Recommended)',
-        'Repos: Multi-repo',
-        '  Follow-up: api: /abs/api',
-        '',
-      ].join('\n'),
-    );
+    await submitAndExpect(h, ask, posted.ts, [
+      'Rate limit: Token bucket per IP (Recommended)',
+      'Repos: Multi-repo',
+      '  Follow-up: api: /abs/api',
+    ]);
   });
 
   test('Cancel closes the batch as cancelled: ask exits 5 and no answer file is written', async () => {
-    const ask = spawnAsk(h.config.stateDir, h.root, finalMessage([rateLimitQuestion]));
-    const posted = await askMessage(h.slack);
+    const { ask, posted } = await startAsk(h, [rateLimitQuestion]);
     await choose(h.slack, posted.ts, 0, [1]);
     await click(h.slack, posted.ts, 'o7.cancel');
     assert.equal(await exitCodeOf(ask), 5, ask.stderr());
@@ -300,11 +239,7 @@ describe('ask (socket mode)', () => {
   });
 
   test('--timeout withdraws the questions: q-out removed, message shows withdrawn, exit 6', async () => {
-    const ask = spawnAsk(h.config.stateDir, h.root, finalMessage([rateLimitQuestion]), [
-      '--timeout',
-      '5s',
-    ]);
-    const posted = await askMessage(h.slack);
+    const { ask, posted } = await startAsk(h, [rateLimitQuestion], ['--timeout', '5s']);
     assert.equal(await exitCodeOf(ask), 6, ask.stderr());
     assert.match(ask.stderr(), /No answer within 5s; the questions were withdrawn from Slack\./);
     assert.equal(ask.stdout(), '');

@@ -4,16 +4,18 @@ import assert from 'node:assert/strict';
 import { unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import type { FakeSlack } from '../support/fake-slack/index.js';
 import {
   ALICE,
-  CHANNEL,
   channelMessages,
   elementsOf,
+  type FoundElement,
   findElement,
   visibleText,
 } from '../support/relay-harness.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
 import {
+  at,
   choose,
   current,
   E2E_MODE,
@@ -21,8 +23,8 @@ import {
   formatBatch,
   hasNoControls,
   holdMessageUpdates,
-  ids,
   nextEphemeral,
+  postFormatBatch,
   pressSubmit,
   pressYesNo,
   publishRun,
@@ -34,6 +36,17 @@ import {
   waitForMessage,
   writeAnswerFileAsOtherTool,
 } from './relay-steps.js';
+
+/**
+ * Alice acts on `element` of a version of the message at `ts` she still sees: picks option
+ * `value` of radio buttons, presses anything else. Returns the ephemeral she is told next.
+ */
+async function aliceActsOn(slack: FakeSlack, ts: string, element: FoundElement, value = '0') {
+  const seen = slack.ephemerals(ALICE).length;
+  if (element.type === 'radio_buttons') await slack.selectOption({ ...at(ts, element), value });
+  else await slack.clickButton(at(ts, element));
+  return nextEphemeral(slack, ALICE, seen);
+}
 
 const mode = E2E_MODE;
 describe(`a batch closed while people look at it (${mode} mode)`, () => {
@@ -56,25 +69,12 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
     await writeAnswerFileAsOtherTool(run, 1, JSON.parse(tuiAnswers));
     await hold.waitRefused();
 
-    let seen = h.slack.ephemerals(ALICE).length;
-    const radio = findElement(old.blocks, 'o7.choose:0');
-    await h.slack.selectOption({
-      channel: CHANNEL,
-      ts: one.ts,
-      ...ids(radio),
-      user: ALICE,
-      value: '1',
-    });
-    const onPick = await nextEphemeral(h.slack, ALICE, seen++);
+    const onPick = await aliceActsOn(h.slack, one.ts, findElement(old.blocks, 'o7.choose:0'), '1');
     assert.match(onPick.text, /already answered in another tool; nothing was changed/);
-    const yes = findElement(old.blocks, 'o7.yes-no:1:yes');
-    await h.slack.clickButton({ channel: CHANNEL, ts: one.ts, ...ids(yes), user: ALICE });
-    const onYes = await nextEphemeral(h.slack, ALICE, seen++);
-    assert.match(onYes.text, /already answered in another tool/);
-    const submit = findElement(old.blocks, 'o7.submit');
-    await h.slack.clickButton({ channel: CHANNEL, ts: one.ts, ...ids(submit), user: ALICE });
-    const onSubmit = await nextEphemeral(h.slack, ALICE, seen++);
-    assert.match(onSubmit.text, /already answered in another tool/);
+    for (const prefix of ['o7.yes-no:1:yes', 'o7.submit']) {
+      const notice = await aliceActsOn(h.slack, one.ts, findElement(old.blocks, prefix));
+      assert.match(notice.text, /already answered in another tool/, `after ${prefix}`);
+    }
     assert.equal(await readAnswerFile(run, 1), tuiAnswers, "the other tool's file is untouched");
     assert.deepEqual(await qaNames(run), [
       'q-answers-001.json',
@@ -123,26 +123,8 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
     await unlink(path.join(run, 'qa', 'q-out-001.json'));
     await hold.waitRefused();
 
-    let seen = h.slack.ephemerals(ALICE).length;
     for (const prefix of ['o7.choose:0', 'o7.yes-no:1:no', 'o7.free-write:2', 'o7.submit']) {
-      const element = findElement(old.blocks, prefix);
-      if (element.type === 'radio_buttons') {
-        await h.slack.selectOption({
-          channel: CHANNEL,
-          ts: posted.ts,
-          ...ids(element),
-          user: ALICE,
-          value: '0',
-        });
-      } else {
-        await h.slack.clickButton({
-          channel: CHANNEL,
-          ts: posted.ts,
-          ...ids(element),
-          user: ALICE,
-        });
-      }
-      const notice = await nextEphemeral(h.slack, ALICE, seen++);
+      const notice = await aliceActsOn(h.slack, posted.ts, findElement(old.blocks, prefix));
       assert.match(notice.text, /withdrew this batch; nothing was changed/, `after ${prefix}`);
     }
     assert.deepEqual(h.slack.views(ALICE), [], 'no free-write modal for a withdrawn batch');
@@ -163,9 +145,7 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
   });
 
   test('rewritten: the same message shows the new questions; clicks on the old version are refused as changed', async () => {
-    const run = h.runDir('run-redo');
-    await publishRun(run, { 'q-out-001.json': formatBatch(1) });
-    const posted = await waitForBatchMessage(h.slack, 'run-redo', 1);
+    const { run, posted } = await postFormatBatch(h, 'run-redo');
     await choose(h.slack, posted.ts, 0, [0]);
     await pressYesNo(h.slack, posted.ts, 1, true);
     const old = current(h.slack, posted.ts);
@@ -185,18 +165,10 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
     await writeQuestionFile(run, 1, rewritten);
     await hold.waitRefused();
 
-    let seen = h.slack.ephemerals(ALICE).length;
-    await h.slack.clickButton({ channel: CHANNEL, ts: posted.ts, ...ids(oldYes), user: ALICE });
-    const onYes = await nextEphemeral(h.slack, ALICE, seen++);
-    assert.match(onYes.text, /changed this batch/);
-    await h.slack.clickButton({
-      channel: CHANNEL,
-      ts: posted.ts,
-      ...ids(oldSubmit),
-      user: ALICE,
-    });
-    const onSubmit = await nextEphemeral(h.slack, ALICE, seen++);
-    assert.match(onSubmit.text, /changed this batch/);
+    for (const element of [oldYes, oldSubmit]) {
+      const notice = await aliceActsOn(h.slack, posted.ts, element);
+      assert.match(notice.text, /changed this batch/, `after ${element.actionId}`);
+    }
     assert.deepEqual(await qaNames(run), ['q-out-001.json']);
 
     await hold.release();
@@ -235,9 +207,7 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
   });
 
   test('answered in another tool: the final message does not show Slack drafts as the answers', async () => {
-    const run = h.runDir('run-drafted');
-    await publishRun(run, { 'q-out-001.json': formatBatch(1) });
-    const posted = await waitForBatchMessage(h.slack, 'run-drafted', 1);
+    const { run, posted } = await postFormatBatch(h, 'run-drafted');
     await choose(h.slack, posted.ts, 0, [0]); // JSON, drafted in Slack and never submitted
     await pressYesNo(h.slack, posted.ts, 1, true);
     await writeAnswerFileAsOtherTool(
@@ -257,9 +227,7 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
   });
 
   test('rewritten: a click on an old element whose question changed type is refused as changed, not ignored', async () => {
-    const run = h.runDir('run-retyped');
-    await publishRun(run, { 'q-out-001.json': formatBatch(1) });
-    const posted = await waitForBatchMessage(h.slack, 'run-retyped', 1);
+    const { run, posted } = await postFormatBatch(h, 'run-retyped');
     const oldRadio = findElement(posted.blocks, 'o7.choose:0');
     const retyped = {
       seq: 1,
@@ -271,15 +239,7 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
     const hold = holdMessageUpdates(h.slack);
     await writeQuestionFile(run, 1, retyped);
     await hold.waitRefused();
-    const seen = h.slack.ephemerals(ALICE).length;
-    await h.slack.selectOption({
-      channel: CHANNEL,
-      ts: posted.ts,
-      ...ids(oldRadio),
-      user: ALICE,
-      value: '1',
-    });
-    const notice = await nextEphemeral(h.slack, ALICE, seen);
+    const notice = await aliceActsOn(h.slack, posted.ts, oldRadio, '1');
     assert.match(notice.text, /changed this batch/);
     assert.deepEqual(await qaNames(run), ['q-out-001.json']);
     await hold.release();

@@ -11,7 +11,6 @@ import {
 } from '../support/relay-harness.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
 import {
-  answerFileText,
   batchMessages,
   choose,
   E2E_MODE,
@@ -64,20 +63,7 @@ describe(`a batch's life end to end (${mode} mode)`, () => {
     await pressSubmit(h.slack, one.ts);
     assert.equal(
       await waitForAnswerFile(run, 1),
-      answerFileText({
-        seq: 1,
-        answers: [
-          {
-            id: 'lang',
-            type: 'choose-one',
-            prompt: 'Language?',
-            options: ['Go', 'Rust', 'TS'],
-            answer: 'TS',
-          },
-          { id: 'tests', type: 'yes-no', prompt: 'Write tests?', answer: true },
-        ],
-        questions: first.questions,
-      }),
+      expectedAnswerFile(first, { lang: 'TS', tests: true }),
     );
     const done = await waitForMessage(h.slack, one.ts, hasNoControls, 'batch 1 final');
     assert.match(visibleText(done), new RegExp(`Answered by <@${ALICE}>`));
@@ -91,25 +77,7 @@ describe(`a batch's life end to end (${mode} mode)`, () => {
     await pressSubmit(h.slack, two.ts);
     assert.equal(
       await waitForAnswerFile(run, 2),
-      answerFileText({
-        seq: 2,
-        answers: [
-          {
-            id: 'name',
-            type: 'free-write',
-            prompt: 'Project name?',
-            answer: 'relay & <friends>',
-          },
-          {
-            id: 'ci',
-            type: 'choose-many',
-            prompt: 'CI on?',
-            options: ['linux', 'mac', 'win'],
-            answer: ['linux', 'win'],
-          },
-        ],
-        questions: second.questions,
-      }),
+      expectedAnswerFile(second, { name: 'relay & <friends>', ci: ['linux', 'win'] }),
     );
     await waitForMessage(h.slack, two.ts, hasNoControls, 'batch 2 final');
     assert.deepEqual(await qaNames(run), [

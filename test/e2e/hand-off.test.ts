@@ -50,6 +50,15 @@ describe(`hand-off and claim end to end (${mode} mode)`, () => {
   const blocksAt = (channel: string, ts: string) => h.slack.message(channel, ts)?.blocks ?? [];
 
   const handOff = (input: Parameters<typeof handOffBatch>[1]) => handOffBatch(h.slack, input);
+
+  /** Why Alice's hand-off modal `viewId` refuses the person chosen in it, once it says so. */
+  async function refusalIn(viewId: string, what: string): Promise<string> {
+    const view = await waitFor(
+      () => h.slack.views(ALICE).find((v) => String(v.id) === viewId && v.errors),
+      what,
+    );
+    return String(view.errors?.[HAND_OFF_INPUTS.user.blockId]);
+  }
   const dmCopy = (user: string) => directCopy(h.slack, user);
 
   const shows = (channel: string, ts: string, pattern: RegExp, what: string) =>
@@ -226,11 +235,7 @@ describe(`hand-off and claim end to end (${mode} mode)`, () => {
     ];
     for (const { to, reason } of cases) {
       const { viewId } = await handOff({ channel: CHANNEL, ts, from: ALICE, to });
-      const view = await waitFor(
-        () => h.slack.views(ALICE).find((v) => String(v.id) === viewId && v.errors),
-        `refusal for ${to}`,
-      );
-      assert.match(String(view.errors?.[HAND_OFF_INPUTS.user.blockId]), reason);
+      assert.match(await refusalIn(viewId, `refusal for ${to}`), reason);
       await h.slack.closeView({ viewId, user: ALICE });
     }
     assert.equal(h.slack.calls.filter((c) => c.method === 'conversations.open').length, 0);
@@ -245,11 +250,7 @@ describe(`hand-off and claim end to end (${mode} mode)`, () => {
     // Rate-limited: the Slack client would wait 3 s before asking again, past the ack deadline.
     h.slack.failNext('users.info', { status: 429, retryAfter: 3 });
     const { viewId } = await handOff({ channel: CHANNEL, ts, from: ALICE, to: BOB });
-    const view = await waitFor(
-      () => h.slack.views(ALICE).find((v) => String(v.id) === viewId && v.errors),
-      'the refusal in the modal',
-    );
-    assert.match(String(view.errors?.[HAND_OFF_INPUTS.user.blockId]), /could not tell who/);
+    assert.match(await refusalIn(viewId, 'the refusal in the modal'), /could not tell who/);
     assert.deepEqual(h.slack.failures, [], 'the modal was answered within 3 s');
     await h.slack.closeView({ viewId, user: ALICE });
 
@@ -270,11 +271,7 @@ describe(`hand-off and claim end to end (${mode} mode)`, () => {
       if (slack) h.slack.failNext('users.info', { error: slack });
       const { result, viewId } = await handOff({ channel: CHANNEL, ts, from: ALICE, to });
       assert.equal(result.acked, true);
-      const view = await waitFor(
-        () => h.slack.views(ALICE).find((v) => String(v.id) === viewId && v.errors),
-        `refusal for ${to}`,
-      );
-      assert.match(String(view.errors?.[HAND_OFF_INPUTS.user.blockId]), reason);
+      assert.match(await refusalIn(viewId, `refusal for ${to}`), reason);
       await h.slack.closeView({ viewId, user: ALICE });
     }
     assert.equal(h.slack.calls.filter((c) => c.method === 'conversations.open').length, 0);
@@ -296,11 +293,7 @@ describe(`hand-off and claim end to end (${mode} mode)`, () => {
     const { result, viewId } = await handOff({ channel: CHANNEL, ts, from: ALICE, to: CAROL });
     assert.equal(result.acked, true);
     assert.deepEqual(h.slack.failures, [], 'the modal was answered within 3 s');
-    const view = await waitFor(
-      () => h.slack.views(ALICE).find((v) => String(v.id) === viewId && v.errors),
-      'the refusal in the modal',
-    );
-    assert.match(String(view.errors?.[HAND_OFF_INPUTS.user.blockId]), /try again/);
+    assert.match(await refusalIn(viewId, 'the refusal in the modal'), /try again/);
     await h.slack.closeView({ viewId, user: ALICE });
 
     // Slack answers again: carol, who joined the allowed group after the last fetch, takes it

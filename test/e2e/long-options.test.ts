@@ -5,25 +5,19 @@ import { CALLBACK_IDS } from '../../src/core/slack/ids.js';
 import { ALICE, type Harness } from '../support/relay-harness.js';
 import { waitFor } from '../support/wait.js';
 import {
-  answerFile,
   at,
-  controlOf,
   E2E_MODE,
   elementById,
   healthyRelayPerTest,
   mrkdwnTexts,
   plainTexts,
-  postBatch,
-  pressSubmit,
-  pressYesNo,
+  postPickAndGo,
   shownLabel,
-  waitForAnswered,
+  submitWithGo,
   waitForSelection,
 } from './relay-steps.js';
 
 const RUN = 'run-long';
-const GO = { id: 'go', type: 'yes-no', prompt: 'Proceed?' } as const;
-const GO_ANSWER = { id: 'go', type: 'yes-no', prompt: 'Proceed?', answer: true };
 
 /** A sentence of exactly `length` characters that ends in a word found nowhere else. */
 function longOption(n: number, length: number): string {
@@ -70,11 +64,7 @@ describe(`options longer than a label (${mode} mode)`, () => {
   test('cut radio labels list their full text under the control; the answer is the full string', async () => {
     const options = ['Short', longOption(2, 76), 'Also short', longOption(4, 200)];
     const pick = { id: 'plan', type: 'choose-one', prompt: 'Which plan?', options };
-    const batch = { seq: 1, questions: [pick, GO] };
-    const posted = await postBatch(h, RUN, batch);
-    const { ts } = posted;
-
-    const control = controlOf(posted.blocks, 0);
+    const { batch, posted, ts, control } = await postPickAndGo(h, RUN, pick);
     assert.equal(control.type, 'radio_buttons');
     const labels = (control.element.options as { text: { text: string } }[]).map(
       (o) => o.text.text,
@@ -97,18 +87,7 @@ describe(`options longer than a label (${mode} mode)`, () => {
       (shown.element.initial_option as { text: { text: string } }).text.text,
       shownLabel(options[3] as string),
     );
-    await pressYesNo(h.slack, ts, 1, true);
-    await pressSubmit(h.slack, ts);
-
-    assert.deepEqual(await answerFile(h.runDir(RUN)), {
-      seq: 1,
-      answers: [
-        { id: 'plan', type: 'choose-one', prompt: 'Which plan?', options, answer: options[3] },
-        GO_ANSWER,
-      ],
-      questions: batch.questions,
-    });
-    const final = await waitForAnswered(h.slack, ts);
+    const final = await submitWithGo(h, RUN, ts, batch, options[3]);
     assert.ok(
       mrkdwnTexts(final.blocks).includes(`*Answer:*\n>${escapeMrkdwn(options[3] as string)}`),
     );
@@ -117,11 +96,7 @@ describe(`options longer than a label (${mode} mode)`, () => {
   test('too many long options for one line open a "Show full options" modal with every option whole', async () => {
     const options = Array.from({ length: 12 }, (_, i) => longOption(i + 1, 300));
     const pick = { id: 'plans', type: 'choose-many', prompt: 'Which plans?', options };
-    const batch = { seq: 1, questions: [pick, GO] };
-    const posted = await postBatch(h, RUN, batch);
-    const { ts } = posted;
-
-    const control = controlOf(posted.blocks, 0);
+    const { batch, posted, ts, control } = await postPickAndGo(h, RUN, pick);
     assert.equal(control.type, 'multi_static_select');
     assert.ok(
       plainTexts(posted.blocks).includes('12 options are longer than the 75 characters shown.'),
@@ -131,32 +106,13 @@ describe(`options longer than a label (${mode} mode)`, () => {
 
     await h.slack.selectOptions({ ...at(ts, control), values: ['9', '1'] });
     await waitForSelection(h.slack, ts, 0, ['1', '9']);
-    await pressYesNo(h.slack, ts, 1, true);
-    await pressSubmit(h.slack, ts);
-    assert.deepEqual(await answerFile(h.runDir(RUN)), {
-      seq: 1,
-      answers: [
-        {
-          id: 'plans',
-          type: 'choose-many',
-          prompt: 'Which plans?',
-          options,
-          answer: [options[1], options[9]],
-        },
-        GO_ANSWER,
-      ],
-      questions: batch.questions,
-    });
+    await submitWithGo(h, RUN, ts, batch, [options[1], options[9]]);
   });
 
   test('150 long options: search reaches past the cut label, the modal lists them all, the answer is whole', async () => {
     const options = Array.from({ length: 150 }, (_, i) => longOption(i + 1, 110));
     const pick = { id: 'site', type: 'choose-one', prompt: 'Which site?', options };
-    const batch = { seq: 1, questions: [pick, GO] };
-    const posted = await postBatch(h, RUN, batch);
-    const { ts } = posted;
-
-    const control = controlOf(posted.blocks, 0);
+    const { batch, posted, ts, control } = await postPickAndGo(h, RUN, pick);
     assert.equal(control.type, 'external_select');
     const view = await openOptionsModal(h, ts, posted.blocks);
     assert.equal(modalBody(view), escapeMrkdwn(numberedLines(options)));
@@ -170,17 +126,7 @@ describe(`options longer than a label (${mode} mode)`, () => {
     );
     await h.slack.selectOption({ ...at(ts, control), value: '41' });
     await waitForSelection(h.slack, ts, 0, ['41']);
-    await pressYesNo(h.slack, ts, 1, true);
-    await pressSubmit(h.slack, ts);
-    assert.deepEqual(await answerFile(h.runDir(RUN)), {
-      seq: 1,
-      answers: [
-        { id: 'site', type: 'choose-one', prompt: 'Which site?', options, answer: options[41] },
-        GO_ANSWER,
-      ],
-      questions: batch.questions,
-    });
-    const final = await waitForAnswered(h.slack, ts);
+    const final = await submitWithGo(h, RUN, ts, batch, options[41]);
     assert.ok(
       mrkdwnTexts(final.blocks).includes(`*Answer:*\n>${escapeMrkdwn(options[41] as string)}`),
     );

@@ -1,25 +1,22 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  answerFile,
   at,
   controlOf,
   current,
   E2E_MODE,
+  GO,
   healthyRelayPerTest,
   mrkdwnTexts,
   numberedOptions,
   postBatch,
-  pressSubmit,
-  pressYesNo,
+  postPickAndGo,
   qaFiles,
-  waitForAnswered,
+  submitWithGo,
   waitForSelection,
 } from './relay-steps.js';
 
 const RUN = 'run-shapes';
-const GO = { id: 'go', type: 'yes-no', prompt: 'Proceed?' } as const;
-const GO_ANSWER = { id: 'go', type: 'yes-no', prompt: 'Proceed?', answer: true };
 
 /** Each option count and the control Slack gets for it, per question type. */
 const STATIC_SHAPES = [
@@ -93,25 +90,7 @@ describe(`question shapes (${mode} mode)`, () => {
       assert.equal(result.acked, true);
       const sorted = [...shape.pick].sort((a, b) => Number(a) - Number(b));
       await waitForSelection(h.slack, ts, 0, sorted);
-      await pressYesNo(h.slack, ts, 1, true);
-
-      await pressSubmit(h.slack, ts);
-      assert.deepEqual(await answerFile(h.runDir(RUN)), {
-        seq: 1,
-        answers: [
-          {
-            id: 'pick',
-            type: shape.type,
-            prompt: pick.prompt,
-            options: pick.options,
-            answer: shape.answer,
-          },
-          GO_ANSWER,
-        ],
-        questions: batch.questions,
-      });
-
-      const final = await waitForAnswered(h.slack, ts);
+      const final = await submitWithGo(h, RUN, ts, batch, shape.answer);
       const quoted =
         typeof shape.answer === 'string'
           ? [`>${shape.answer}`]
@@ -129,10 +108,7 @@ describe(`question shapes (${mode} mode)`, () => {
   test('choose-one with 150 options is an external_select answered through block_suggestion', async () => {
     const options = numberedOptions(150);
     const pick = { id: 'region', type: 'choose-one', prompt: 'Which region?', options };
-    const batch = { seq: 1, questions: [pick, GO] };
-    const posted = await postBatch(h, RUN, batch);
-    const { ts } = posted;
-    const control = controlOf(posted.blocks, 0);
+    const { batch, ts, control } = await postPickAndGo(h, RUN, pick);
     assert.equal(control.type, 'external_select');
     assert.equal(control.element.options, undefined, 'an external select lists no options itself');
     assert.equal(control.element.min_query_length, 0);
@@ -170,34 +146,14 @@ describe(`question shapes (${mode} mode)`, () => {
       text: 'Option 137',
       emoji: true,
     });
-    await pressYesNo(h.slack, ts, 1, true);
-
-    await pressSubmit(h.slack, ts);
-    assert.deepEqual(await answerFile(h.runDir(RUN)), {
-      seq: 1,
-      answers: [
-        {
-          id: 'region',
-          type: 'choose-one',
-          prompt: 'Which region?',
-          options,
-          answer: 'Option 137',
-        },
-        GO_ANSWER,
-      ],
-      questions: batch.questions,
-    });
-    const final = await waitForAnswered(h.slack, ts);
+    const final = await submitWithGo(h, RUN, ts, batch, 'Option 137');
     assert.ok(mrkdwnTexts(final.blocks).includes('*Answer:*\n>Option 137'));
   });
 
   test('choose-many with 150 options is a multi_external_select built up over several searches', async () => {
     const options = numberedOptions(150);
     const pick = { id: 'regions', type: 'choose-many', prompt: 'Which regions?', options };
-    const batch = { seq: 1, questions: [pick, GO] };
-    const posted = await postBatch(h, RUN, batch);
-    const { ts } = posted;
-    const control = controlOf(posted.blocks, 0);
+    const { batch, ts, control } = await postPickAndGo(h, RUN, pick);
     assert.equal(control.type, 'multi_external_select');
     assert.equal(control.element.options, undefined);
     assert.equal(control.element.min_query_length, 0);
@@ -226,24 +182,7 @@ describe(`question shapes (${mode} mode)`, () => {
     // Un-picking one leaves the other two.
     await h.slack.selectOptions({ ...at(ts, three), values: ['139', '6'] });
     await waitForSelection(h.slack, ts, 0, ['6', '139']);
-    await pressYesNo(h.slack, ts, 1, true);
-
-    await pressSubmit(h.slack, ts);
-    assert.deepEqual(await answerFile(h.runDir(RUN)), {
-      seq: 1,
-      answers: [
-        {
-          id: 'regions',
-          type: 'choose-many',
-          prompt: 'Which regions?',
-          options,
-          answer: ['Option 007', 'Option 140'],
-        },
-        GO_ANSWER,
-      ],
-      questions: batch.questions,
-    });
-    const final = await waitForAnswered(h.slack, ts);
+    const final = await submitWithGo(h, RUN, ts, batch, ['Option 007', 'Option 140']);
     assert.ok(mrkdwnTexts(final.blocks).includes('*Answer:*\n>• Option 007\n>• Option 140'));
     assert.equal(current(h.slack, ts).blocks.length, final.blocks.length);
   });

@@ -194,6 +194,13 @@ export async function publishRun(runDir: string, files: Record<string, unknown>)
   await rename(temp, runDir);
 }
 
+/** Publishes batch 1 of {@link formatBatch} into the run `name` of `h`; waits for its message. */
+export async function postFormatBatch(h: Harness, name: string) {
+  const run = h.runDir(name);
+  await publishRun(run, { 'q-out-001.json': formatBatch(1) });
+  return { run, posted: await waitForBatchMessage(h.slack, name, 1) };
+}
+
 /** A two-question batch answered with a radio pick and a yes-no button. */
 export const formatBatch = (seq: number) => ({
   seq,
@@ -201,6 +208,16 @@ export const formatBatch = (seq: number) => ({
     { id: 'format', type: 'choose-one', prompt: 'Output format?', options: ['JSON', 'CSV'] },
     { id: 'go', type: 'yes-no', prompt: 'Proceed?' },
   ],
+});
+
+/** Batch 1 of `count` questions of one `type`, question n (from 1) asking `prompt(n)`, ids q1, q2, … */
+export const batchOfMany = (count: number, type: string, prompt: (n: number) => string) => ({
+  seq: 1,
+  questions: Array.from({ length: count }, (_, i) => ({
+    id: `q${i + 1}`,
+    type,
+    prompt: prompt(i + 1),
+  })),
 });
 
 /** `count` options named `Option 001`, `Option 002`, … */
@@ -247,6 +264,13 @@ export async function postBatch(
   return waitForBatchMessage(h.slack, runName, batch.seq);
 }
 
+/** Posts a batch of `pick` then {@link GO} into the run `runName`; finds the control of `pick`. */
+export async function postPickAndGo(h: Harness, runName: string, pick: Record<string, unknown>) {
+  const batch = { seq: 1, questions: [pick, GO] };
+  const posted = await postBatch(h, runName, batch);
+  return { batch, posted, ts: posted.ts, control: controlOf(posted.blocks, 0) };
+}
+
 /** A channel message as it is now (top-level or a thread reply); throws if it is gone. */
 export function current(slack: FakeSlack, ts: string): StoredMessage {
   const found = slack.message(CHANNEL, ts);
@@ -289,6 +313,34 @@ export function waitForAnswered(slack: FakeSlack, ts: string): Promise<StoredMes
       mrkdwnTexts(m.blocks).some((t) => t.startsWith(`Answered by <@${ALICE}>`)),
     'the message in its answered state',
   );
+}
+
+/** "Proceed?": the yes-no question that ends the one-choice batches of the e2e tests. */
+export const GO = { id: 'go', type: 'yes-no', prompt: 'Proceed?' } as const;
+
+/**
+ * Says Yes to {@link GO} (question 2) and presses Submit on the batch at `ts` of `run`, then
+ * checks the answer file: `answer` to the first question, Yes to GO. Returns the final message.
+ */
+export async function submitWithGo(
+  h: Harness,
+  run: string,
+  ts: string,
+  batch: { seq: number; questions: readonly Record<string, unknown>[] },
+  answer: unknown,
+): Promise<StoredMessage> {
+  await pressYesNo(h.slack, ts, 1, true);
+  await pressSubmit(h.slack, ts);
+  const { id, type, prompt, options } = batch.questions[0] as Record<string, unknown>;
+  assert.deepEqual(await answerFile(h.runDir(run)), {
+    seq: batch.seq,
+    answers: [
+      { id, type, prompt, ...(options === undefined ? {} : { options }), answer },
+      { ...GO, answer: true },
+    ],
+    questions: batch.questions,
+  });
+  return waitForAnswered(h.slack, ts);
 }
 
 /** Waits until the message's blocks contain `fragment`. */

@@ -3,11 +3,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import type { FakeSlack } from '../support/fake-slack/index.js';
-import { ALICE, BOB, CHANNEL, elementsOf, findElement } from '../support/relay-harness.js';
+import { BOB, CHANNEL, elementsOf, findElement } from '../support/relay-harness.js';
 import { relayProcessPerTest, spawnRelayFor } from '../support/spawn-relay.js';
 import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
-import { answerFile } from './relay-steps.js';
+import { answerFile, at } from './relay-steps.js';
 
 /** Successful chat.postMessage calls, i.e. messages people would see appear. */
 const posts = (slack: FakeSlack) =>
@@ -35,25 +35,12 @@ describe('a relay process killed with SIGKILL and started again', () => {
 
     // Alice makes two choices; both are stored before the message is updated.
     const choose = findElement(blocks(), 'o7.choose');
-    await fx.slack.selectOption({
-      channel: CHANNEL,
-      ts,
-      blockId: choose.blockId,
-      actionId: choose.actionId,
-      user: ALICE,
-      value: '1',
-    });
+    await fx.slack.selectOption({ ...at(ts, choose), value: '1' });
     const yes = elementsOf(blocks()).find(
       (e) => e.actionId.startsWith('o7.yes-no') && e.element.value === 'no',
     );
     assert.ok(yes);
-    await fx.slack.clickButton({
-      channel: CHANNEL,
-      ts,
-      blockId: yes.blockId,
-      actionId: yes.actionId,
-      user: ALICE,
-    });
+    await fx.slack.clickButton(at(ts, yes));
     await waitFor(
       () => fx.slack.calls.filter((c) => c.method === 'chat.update').length >= 2,
       'both choices shown',
@@ -71,14 +58,7 @@ describe('a relay process killed with SIGKILL and started again', () => {
 
     // Bob (whose Slack client holds no selections) finishes run-a: Alice's choices come from the store.
     const many = findElement(blocks(), 'o7.choose-many');
-    await fx.slack.selectOptions({
-      channel: CHANNEL,
-      ts,
-      blockId: many.blockId,
-      actionId: many.actionId,
-      user: BOB,
-      values: ['1'],
-    });
+    await fx.slack.selectOptions({ ...at(ts, many, BOB), values: ['1'] });
     // (an update count would not do: a restart may re-send what a kill left unrecorded)
     await waitFor(() => {
       const chosen = findElement(blocks(), 'o7.choose-many').element.initial_options;
@@ -89,13 +69,7 @@ describe('a relay process killed with SIGKILL and started again', () => {
     proc = start();
     await proc.waitForLog('relay ready');
     const write = findElement(blocks(), 'o7.free-write');
-    await fx.slack.clickButton({
-      channel: CHANNEL,
-      ts,
-      blockId: write.blockId,
-      actionId: write.actionId,
-      user: BOB,
-    });
+    await fx.slack.clickButton(at(ts, write, BOB));
     const modal = await waitFor(() => fx.slack.views(BOB)[0], 'free-write modal');
     await fx.slack.submitView({
       viewId: String(modal.id),
@@ -104,13 +78,7 @@ describe('a relay process killed with SIGKILL and started again', () => {
     });
     await waitFor(() => JSON.stringify(blocks()).includes('after two crashes'), 'text shown');
     const submit = findElement(blocks(), 'o7.submit');
-    await fx.slack.clickButton({
-      channel: CHANNEL,
-      ts,
-      blockId: submit.blockId,
-      actionId: submit.actionId,
-      user: BOB,
-    });
+    await fx.slack.clickButton(at(ts, submit, BOB));
 
     const answers = await answerFile(run);
     assert.deepEqual(

@@ -28,6 +28,7 @@ import {
   holdMessageUpdates,
   ids,
   okCalls,
+  postFormatBatch,
   pressSubmit,
   pressYesNo,
   publishRun,
@@ -82,9 +83,7 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
 
   test('a 429 on chat.postMessage: the batch is posted exactly once after Retry-After, and answers work', async () => {
     h.slack.failNext('chat.postMessage', { status: 429, retryAfter: 1 });
-    const run = h.runDir('run-limited');
-    await publishRun(run, { 'q-out-001.json': formatBatch(1) });
-    const posted = await waitForBatchMessage(h.slack, 'run-limited', 1);
+    const { run, posted } = await postFormatBatch(h, 'run-limited');
     assert.deepEqual(
       failedCalls(h.slack, 'chat.postMessage').map((c) => c.status),
       [429],
@@ -103,9 +102,7 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
   });
 
   test('a 429 on chat.update at Submit: the file is written, then the final message appears after the retry', async () => {
-    const run = h.runDir('run-update-limited');
-    await publishRun(run, { 'q-out-001.json': formatBatch(1) });
-    const posted = await waitForBatchMessage(h.slack, 'run-update-limited', 1);
+    const { run, posted } = await postFormatBatch(h, 'run-update-limited');
     await choose(h.slack, posted.ts, 0, [0]);
     await pressYesNo(h.slack, posted.ts, 1, false);
     const updatesBefore = okCalls(h.slack, 'chat.update').length;
@@ -146,9 +143,7 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
   test("503s on chat.postMessage beyond the client's own retries: the queue retries, posts once, answers work", async () => {
     // The Web API client tries 5 times (1 + 4 retries); all of them fail.
     h.slack.failNext('chat.postMessage', { status: 503 }, 5);
-    const run = h.runDir('run-outage');
-    await publishRun(run, { 'q-out-001.json': formatBatch(1) });
-    const posted = await waitForBatchMessage(h.slack, 'run-outage', 1);
+    const { run, posted } = await postFormatBatch(h, 'run-outage');
     assert.deepEqual(
       failedCalls(h.slack, 'chat.postMessage').map((c) => c.status),
       [503, 503, 503, 503, 503],
@@ -194,9 +189,7 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
   });
 
   test("chat.update refused after Submit: the file is written, another run's batch is posted meanwhile, the final message follows", async () => {
-    const run = h.runDir('run-stuck');
-    await publishRun(run, { 'q-out-001.json': formatBatch(1) });
-    const posted = await waitForBatchMessage(h.slack, 'run-stuck', 1);
+    const { run, posted } = await postFormatBatch(h, 'run-stuck');
     await choose(h.slack, posted.ts, 0, [1]);
     await pressYesNo(h.slack, posted.ts, 1, true);
 
@@ -273,9 +266,7 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
 
   if (mode === 'socket') {
     test('a Socket Mode disconnect in the middle of a batch: the relay reconnects and the next click works', async () => {
-      const run = h.runDir('run-reconnect');
-      await publishRun(run, { 'q-out-001.json': formatBatch(1) });
-      const posted = await waitForBatchMessage(h.slack, 'run-reconnect', 1);
+      const { run, posted } = await postFormatBatch(h, 'run-reconnect');
       await choose(h.slack, posted.ts, 0, [0]);
 
       const opens = () => h.slack.calls.filter((c) => c.method === 'apps.connections.open');

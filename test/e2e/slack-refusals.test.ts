@@ -320,13 +320,15 @@ describe(`what Slack refuses (${mode} mode)`, () => {
     const blockOf = (button.blocks as JsonObject[]).find((b) =>
       JSON.stringify(b).includes('o7.show-preview'),
     ) as JsonObject;
-    await h.slack.clickButton({
-      channel: CHANNEL,
-      ts: button.ts,
-      user: ALICE,
-      blockId: String(blockOf.block_id),
-      actionId: 'o7.show-preview:0',
-    });
+    const showPreview = () =>
+      h.slack.clickButton({
+        channel: CHANNEL,
+        ts: button.ts,
+        user: ALICE,
+        blockId: String(blockOf.block_id),
+        actionId: 'o7.show-preview:0',
+      });
+    await showPreview();
     const linked = await waitFor(() => {
       const view = h.slack.views(ALICE)[0];
       return view && JSON.stringify(view).includes('open the thread') ? view : undefined;
@@ -343,13 +345,7 @@ describe(`what Slack refuses (${mode} mode)`, () => {
     );
     // a second look reuses the attachment
     await h.slack.closeView({ viewId: String(linked.id), user: ALICE });
-    await h.slack.clickButton({
-      channel: CHANNEL,
-      ts: button.ts,
-      user: ALICE,
-      blockId: String(blockOf.block_id),
-      actionId: 'o7.show-preview:0',
-    });
+    await showPreview();
     await waitFor(() => h.slack.views(ALICE).length === 1, 'the modal again');
     assert.match(JSON.stringify(h.slack.views(ALICE)[0]), /open the thread/);
     assert.equal(

@@ -5,19 +5,12 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ALICE, BOB, CHANNEL, elementsOf } from '../support/relay-harness.js';
 import { waitFor } from '../support/wait.js';
-import { E2E_MODE, postBatch, relayPerTest, thread } from './relay-steps.js';
+import { batchOfMany, E2E_MODE, postBatch, relayPerTest, thread } from './relay-steps.js';
 
 const RUN = 'run-threaded';
 
 /** 60 free-write questions: far too many for one message, so the batch continues in its thread. */
-const BIG = {
-  seq: 1,
-  questions: Array.from({ length: 60 }, (_, i) => ({
-    id: `q${i + 1}`,
-    type: 'free-write',
-    prompt: `Question ${i + 1}?`,
-  })),
-};
+const BIG = batchOfMany(60, 'free-write', (n) => `Question ${n}?`);
 
 const mode = E2E_MODE;
 describe(`ephemeral notices for clicks on a thread parent (${mode} mode)`, () => {

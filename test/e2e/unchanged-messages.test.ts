@@ -1,19 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Harness } from '../support/relay-harness.js';
-import { E2E_MODE, postBatch, pressYesNo, relayStarter, thread } from './relay-steps.js';
+import {
+  batchOfMany,
+  E2E_MODE,
+  postBatch,
+  pressYesNo,
+  relayStarter,
+  thread,
+} from './relay-steps.js';
 
 const RUN = 'run-long';
 
 /** 40 yes/no questions: too many blocks for one message, so the batch spans a thread. */
-const LONG_BATCH = {
-  seq: 1,
-  questions: Array.from({ length: 40 }, (_, i) => ({
-    id: `q${i + 1}`,
-    type: 'yes-no',
-    prompt: `Step ${i + 1} looks right?`,
-  })),
-};
+const LONG_BATCH = batchOfMany(40, 'yes-no', (n) => `Step ${n} looks right?`);
 
 const mode = E2E_MODE;
 describe(`a batch spanning several messages (${mode} mode)`, () => {

@@ -16,6 +16,11 @@ async function tempDir(t: TestContext): Promise<string> {
   return dir;
 }
 
+/** Fails unless reading `file` is refused for `reason`. */
+async function assertRefused(file: string, reason: string): Promise<void> {
+  assert.deepEqual(await readProtocolFile(file), { kind: 'refused', reason });
+}
+
 test('reads a normal file', async (t) => {
   const dir = await tempDir(t);
   const file = path.join(dir, 'q-out-001.json');
@@ -65,10 +70,7 @@ test('agent-controlled FIFO is refused instead of blocking the relay', {
   const dir = await tempDir(t);
   const fifo = path.join(dir, 'q-out-001.json');
   execFileSync('mkfifo', [fifo]);
-  assert.deepEqual(await readProtocolFile(fifo), {
-    kind: 'refused',
-    reason: 'not a regular file (a FIFO)',
-  });
+  await assertRefused(fifo, 'not a regular file (a FIFO)');
 });
 
 test('agent-controlled symlink is refused, even to a readable file', async (t) => {
@@ -77,10 +79,7 @@ test('agent-controlled symlink is refused, even to a readable file', async (t) =
   await writeFile(target, '{}');
   const link = path.join(dir, 'q-out-001.json');
   await symlink(target, link);
-  assert.deepEqual(await readProtocolFile(link), {
-    kind: 'refused',
-    reason: 'a symbolic link; the relay reads only regular files',
-  });
+  await assertRefused(link, 'a symbolic link; the relay reads only regular files');
   const dangling = path.join(dir, 'q-out-002.json');
   await symlink(path.join(dir, 'gone.json'), dangling);
   assert.equal((await readProtocolFile(dangling)).kind, 'refused');
@@ -90,10 +89,7 @@ test('agent-controlled folder with a protocol file name is refused', async (t) =
   const dir = await tempDir(t);
   const folder = path.join(dir, 'q-out-001.json');
   await mkdir(folder);
-  assert.deepEqual(await readProtocolFile(folder), {
-    kind: 'refused',
-    reason: 'not a regular file (a folder)',
-  });
+  await assertRefused(folder, 'not a regular file (a folder)');
 });
 
 test('agent-controlled huge file is refused without reading it', async (t) => {
@@ -101,10 +97,7 @@ test('agent-controlled huge file is refused without reading it', async (t) => {
   const file = path.join(dir, 'q-out-001.json');
   await writeFile(file, '');
   await truncate(file, 1024 * 1024 * 1024); // sparse: 1 GiB on paper, nothing on disk
-  assert.deepEqual(await readProtocolFile(file), {
-    kind: 'refused',
-    reason: `too large: ${1024 * 1024 * 1024} bytes, at most 4 MiB`,
-  });
+  await assertRefused(file, `too large: ${1024 * 1024 * 1024} bytes, at most 4 MiB`);
   const edge = path.join(dir, 'q-out-002.json');
   await writeFile(edge, '');
   await truncate(edge, PROTOCOL_FILE_MAX_BYTES);
@@ -118,11 +111,10 @@ test('a protocol file with a second name (a hard link) is refused without readin
   await writeFile(secret, 'token=xoxb-not-for-slack');
   const file = path.join(dir, 'q-out-001.json');
   await link(secret, file);
-  assert.deepEqual(await readProtocolFile(file), {
-    kind: 'refused',
-    reason:
-      'a hard link (2 names share its content); the relay reads only files with one name, so that no file elsewhere can be shown through it',
-  });
+  await assertRefused(
+    file,
+    'a hard link (2 names share its content); the relay reads only files with one name, so that no file elsewhere can be shown through it',
+  );
   await unlink(secret);
   assert.equal((await readProtocolFile(file)).kind, 'ok', 'once it has one name it is read');
 });

@@ -1,22 +1,16 @@
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { FileWriteError } from '../../src/fs/file-write-error.js';
 import { writeFileAtomic } from '../../src/fs/write-file-atomic.js';
+import { tempRootForFile } from '../support/temp-root.js';
 
-let root: string;
-before(async () => {
-  root = await mkdtemp(join(tmpdir(), 'write-file-atomic-'));
-});
-after(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+const freshDir = tempRootForFile('write-file-atomic-');
 
 describe('writeFileAtomic', () => {
   it('creates and then replaces a file, leaving no temp file', async () => {
-    const dir = await mkdtemp(join(root, 'ok-'));
+    const dir = await freshDir('ok-');
     const path = join(dir, 'state.json');
     await writeFileAtomic(path, '{"v":1}');
     assert.equal(await readFile(path, 'utf8'), '{"v":1}');
@@ -26,7 +20,7 @@ describe('writeFileAtomic', () => {
   });
 
   it('keeps every concurrent write whole: the file ends as one of them', async () => {
-    const dir = await mkdtemp(join(root, 'many-'));
+    const dir = await freshDir('many-');
     const path = join(dir, 'state.json');
     const contents = Array.from({ length: 20 }, (_, i) => JSON.stringify({ i }));
     await Promise.all(contents.map((c) => writeFileAtomic(path, c)));
@@ -35,7 +29,7 @@ describe('writeFileAtomic', () => {
   });
 
   it('fails with the path and removes its temp file when the rename fails', async () => {
-    const dir = await mkdtemp(join(root, 'fail-'));
+    const dir = await freshDir('fail-');
     const path = join(dir, 'state.json');
     // A non-empty folder under the target name makes the rename fail after the temp file exists.
     await mkdir(join(path, 'inside'), { recursive: true });

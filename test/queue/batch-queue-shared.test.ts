@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import type { BatchRecord } from '../../src/core/batch/batch-record.js';
 import type { ElsewhereWork } from '../../src/queue/batch-actions.js';
 import { createBatchQueue } from '../../src/queue/batch-queue.js';
 import type { Presenter } from '../../src/queue/presenter.js';
-import { needsRedis, type RedisTestServer, startRedisServer } from '../support/redis-server.js';
+import { redisForSuite } from '../support/redis-for-suite.js';
+import { needsRedis } from '../support/redis-server.js';
 import { freshNamespace, openTestRedisStore } from '../support/redis-store.js';
 import { makeTempDir, writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
@@ -42,17 +43,13 @@ const oneTap = (seq: number) => ({
 });
 
 describe('batch queue in shared mode (Redis store)', () => {
-  let server: RedisTestServer | undefined;
-  before(async () => {
-    if (needsRedis.skip === false) server = await startRedisServer();
-  });
-  after(() => server?.dispose());
+  const redisServer = redisForSuite();
 
   /** A queue of this node on a fresh namespace of the test server, recording what it shows. */
   async function openSharedQueue(retryBaseMs?: number) {
     const { dir, cleanup } = await makeTempDir();
     const store = await openTestRedisStore({
-      url: (server as RedisTestServer).url,
+      url: redisServer().url,
       node: NODE,
       namespace: freshNamespace(),
     });
@@ -116,7 +113,7 @@ describe('batch queue in shared mode (Redis store)', () => {
   );
 
   it('a batch written while Redis is away is shown once it is back', needsRedis, async () => {
-    const redis = server as RedisTestServer;
+    const redis = redisServer();
     const { dir, shown, queue, close } = await openSharedQueue(20);
     try {
       queue.start();

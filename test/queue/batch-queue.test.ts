@@ -115,11 +115,38 @@ describe('batch queue', () => {
     return queue;
   }
 
+  /**
+   * Writes batch 1 of `run` (`firstBatch`, the sample unless given) and of a second run, run-b,
+   * then starts a queue told of both.
+   */
+  async function startTwoRuns(
+    presenter: Presenter,
+    opts: Parameters<typeof start>[1] = {},
+    firstBatch: Parameters<typeof writeQuestionFile>[2] = sampleBatch(1),
+  ) {
+    const other = path.join(root, 'runs', 'run-b');
+    await writeQuestionFile(run, 1, firstBatch);
+    await writeQuestionFile(other, 1, sampleBatch(1));
+    const queue = start(presenter, opts);
+    touch(queue);
+    touch(queue, other);
+    queue.start();
+    return { queue, other };
+  }
+
   /** The key and current revision of the first batch shown. */
   const firstShown = (shown: readonly { key: string }[]) => {
     const key = shown[0]?.key as string;
     return { key, revision: store.get(key)?.fingerprint.slice(0, 8) as string };
   };
+
+  /** Batch 1 of `run`, shown by an idle queue: the presenter, the queue, the batch's key and revision. */
+  async function showFirstBatch() {
+    const p = recordingPresenter();
+    await writeQuestionFile(run, 1, sampleBatch(1));
+    const queue = await startIdle(p.presenter);
+    return { p, queue, ...firstShown(p.shown) };
+  }
 
   test('presents batches of a run one at a time, in ascending order', async () => {
     const p = recordingPresenter();
@@ -236,13 +263,11 @@ describe('batch queue', () => {
 
   test('a malformed file is reported once it stops changing, and reopens when fixed', async () => {
     const p = recordingPresenter();
-    const other = path.join(root, 'runs', 'run-b');
-    await writeQuestionFile(run, 1, '{"seq": 1, "questions": [');
-    await writeQuestionFile(other, 1, sampleBatch(1));
-    const queue = start(p.presenter, { settleMs: 100 });
-    touch(queue);
-    touch(queue, other);
-    queue.start();
+    const { queue } = await startTwoRuns(
+      p.presenter,
+      { settleMs: 100 },
+      '{"seq": 1, "questions": [',
+    );
     await waitFor(() => p.shown.find((s) => s.status === 'malformed'), 'malformed report');
     const bad = p.shown.find((s) => s.status === 'malformed');
     assert.match(String(bad?.ctx.error?.problems[0]?.message), /JSON/);
@@ -290,10 +315,7 @@ describe('batch queue', () => {
   });
 
   test('submit with an answer missing writes nothing and names the question', async () => {
-    const p = recordingPresenter();
-    await writeQuestionFile(run, 1, sampleBatch(1));
-    const queue = await startIdle(p.presenter);
-    const { key, revision } = firstShown(p.shown);
+    const { queue, key, revision } = await showFirstBatch();
     const outcome = await queue.submit(key, {
       revision,
       by: 'U1',
@@ -306,10 +328,7 @@ describe('batch queue', () => {
   });
 
   test("the drafts are the truth: a screen's choices only fill questions without a draft", async () => {
-    const p = recordingPresenter();
-    await writeQuestionFile(run, 1, sampleBatch(1));
-    const queue = await startIdle(p.presenter);
-    const { key, revision } = firstShown(p.shown);
+    const { queue, key, revision } = await showFirstBatch();
     await queue.saveDraft(key, { revision, questionId: 'format', answer: 'CSV' });
     await queue.saveDraft(key, { revision, questionId: 'go', answer: false });
     const outcome = await queue.submit(key, {
@@ -333,10 +352,7 @@ describe('batch queue', () => {
   });
 
   test('a revision must match exactly: a prefix of it is refused', async () => {
-    const p = recordingPresenter();
-    await writeQuestionFile(run, 1, sampleBatch(1));
-    const queue = await startIdle(p.presenter);
-    const { key, revision } = firstShown(p.shown);
+    const { queue, key, revision } = await showFirstBatch();
     for (const forged of ['', revision.slice(0, 1), revision.slice(0, 7), `${revision}0`]) {
       const outcome = await queue.saveDraft(key, {
         revision: forged,
@@ -350,10 +366,7 @@ describe('batch queue', () => {
   });
 
   test('losing the race to another provider: their file stays, the batch is answered elsewhere', async () => {
-    const p = recordingPresenter();
-    await writeQuestionFile(run, 1, sampleBatch(1));
-    const queue = await startIdle(p.presenter);
-    const { key, revision } = firstShown(p.shown);
+    const { queue, key, revision } = await showFirstBatch();
     await writeFile(path.join(run, 'qa', 'q-answers-001.json'), '{"theirs":true}');
     const outcome = await queue.submit(key, {
       revision,
@@ -370,14 +383,8 @@ describe('batch queue', () => {
 
   test('a presenter failure is retried without holding up other runs', async () => {
     const p = recordingPresenter();
-    const other = path.join(root, 'runs', 'run-b');
-    await writeQuestionFile(run, 1, sampleBatch(1));
-    await writeQuestionFile(other, 1, sampleBatch(1));
     p.failNext(1);
-    const queue = start(p.presenter);
-    touch(queue);
-    touch(queue, other);
-    queue.start();
+    const { queue } = await startTwoRuns(p.presenter);
     await waitFor(() => p.shown.length === 2, 'both runs shown after a retry');
     assert.equal(p.posts(), 2);
     await queue.close();
@@ -385,19 +392,13 @@ describe('batch queue', () => {
 
   test('a batch Slack refuses for good is marked, told once, and not retried until it changes; other runs carry on', async () => {
     const p = recordingPresenter();
-    const other = path.join(root, 'runs', 'run-b');
-    await writeQuestionFile(run, 1, sampleBatch(1));
-    await writeQuestionFile(other, 1, sampleBatch(1));
     p.refuse(1);
     const lines: { msg: string; retryInMs?: number }[] = [];
     const logged = pino(
       { level: 'debug' },
       { write: (line: string) => lines.push(JSON.parse(line)) },
     );
-    const queue = start(p.presenter, { log: logged });
-    touch(queue);
-    touch(queue, other);
-    queue.start();
+    const { queue, other } = await startTwoRuns(p.presenter, { log: logged });
     await queue.idle();
     await waitFor(() => p.told.length === 2, 'both refusals told');
     const records = store.all().sort((a, b) => a.runDir.localeCompare(b.runDir));

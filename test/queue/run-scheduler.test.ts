@@ -41,11 +41,17 @@ function heldSync() {
   };
 }
 
+/** A scheduler whose syncs wait until released, logging to lines that can be read back. */
+function heldScheduler(options: { concurrency?: number; closeGraceMs?: number } = {}) {
+  const held = heldSync();
+  const { log, lines } = capturingLog();
+  const scheduler = createRunScheduler({ sync: held.sync, log, ...options });
+  return { held, lines, scheduler };
+}
+
 describe('run scheduler', () => {
   test('runs collected before start are synced once at start, with the extra ones given', async () => {
-    const held = heldSync();
-    const { log } = capturingLog();
-    const scheduler = createRunScheduler({ sync: held.sync, log });
+    const { held, scheduler } = heldScheduler();
     scheduler.schedule('/runs/a');
     scheduler.schedule('/runs/a');
     assert.deepEqual(held.calls, []);
@@ -58,9 +64,7 @@ describe('run scheduler', () => {
   });
 
   test('hints during a sync of a run ask for exactly one more sync of it, after the first', async () => {
-    const held = heldSync();
-    const { log } = capturingLog();
-    const scheduler = createRunScheduler({ sync: held.sync, log });
+    const { held, scheduler } = heldScheduler();
     scheduler.start([]);
     scheduler.schedule('/runs/a');
     await waitFor(() => held.running === 1 || undefined, 'first sync under way');
@@ -76,9 +80,7 @@ describe('run scheduler', () => {
   });
 
   test('syncs at most `concurrency` runs at once', async () => {
-    const held = heldSync();
-    const { log } = capturingLog();
-    const scheduler = createRunScheduler({ sync: held.sync, log, concurrency: 3 });
+    const { held, scheduler } = heldScheduler({ concurrency: 3 });
     scheduler.start(Array.from({ length: 10 }, (_, i) => `/runs/r${i}`));
     await waitFor(() => held.running === 3 || undefined, 'three under way');
     while (held.calls.length < 10) {
@@ -119,14 +121,7 @@ describe('run scheduler', () => {
   });
 
   test('close: runs waiting for a turn never start, and a stuck sync is left after the grace', async () => {
-    const held = heldSync();
-    const { log, lines } = capturingLog();
-    const scheduler = createRunScheduler({
-      sync: held.sync,
-      log,
-      concurrency: 2,
-      closeGraceMs: 50,
-    });
+    const { held, lines, scheduler } = heldScheduler({ concurrency: 2, closeGraceMs: 50 });
     scheduler.start(['/runs/a', '/runs/b', '/runs/c', '/runs/d']);
     await waitFor(() => held.running === 2 || undefined, 'two under way');
     await scheduler.close(); // the two under way never finish
@@ -149,9 +144,7 @@ describe('run scheduler', () => {
   });
 
   test('close waits for syncs that finish within the grace, quietly', async () => {
-    const held = heldSync();
-    const { log, lines } = capturingLog();
-    const scheduler = createRunScheduler({ sync: held.sync, log, closeGraceMs: 10_000 });
+    const { held, lines, scheduler } = heldScheduler({ closeGraceMs: 10_000 });
     scheduler.start(['/runs/a']);
     await waitFor(() => held.running === 1 || undefined, 'sync under way');
     let closed = false;

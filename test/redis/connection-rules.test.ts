@@ -47,41 +47,21 @@ describe('reconnectDelay', () => {
 
 describe('classifyRedisFailure', () => {
   test('tells refused credentials, no server, TLS trouble and loading apart', () => {
-    assert.equal(
-      classifyRedisFailure(new Error('WRONGPASS invalid username-password pair')),
-      'auth',
-    );
-    assert.equal(classifyRedisFailure(new Error('NOAUTH Authentication required.')), 'auth');
-    assert.equal(
-      classifyRedisFailure(new Error('ERR AUTH <password> called without any password configured')),
-      'auth',
-    );
-    assert.equal(
-      classifyRedisFailure(withCode('connect ECONNREFUSED 1.2.3.4:6379', 'ECONNREFUSED')),
-      'unreachable',
-    );
-    assert.equal(
-      classifyRedisFailure(withCode('getaddrinfo ENOTFOUND nohost', 'ENOTFOUND')),
-      'unreachable',
-    );
     class ConnectionTimeoutError extends Error {}
-    assert.equal(
-      classifyRedisFailure(new ConnectionTimeoutError('Connection timeout')),
-      'unreachable',
-    );
-    assert.equal(
-      classifyRedisFailure(withCode('self-signed certificate', 'DEPTH_ZERO_SELF_SIGNED_CERT')),
-      'tls',
-    );
-    assert.equal(
-      classifyRedisFailure(withCode('wrong version number', 'ERR_SSL_WRONG_VERSION_NUMBER')),
-      'tls',
-    );
-    assert.equal(
-      classifyRedisFailure(new Error('LOADING Redis is loading the dataset in memory')),
-      'loading',
-    );
-    assert.equal(classifyRedisFailure(new Error('ERR unknown command')), 'other');
+    const cases: [Error, string][] = [
+      [new Error('WRONGPASS invalid username-password pair'), 'auth'],
+      [new Error('NOAUTH Authentication required.'), 'auth'],
+      [new Error('ERR AUTH <password> called without any password configured'), 'auth'],
+      [withCode('connect ECONNREFUSED 1.2.3.4:6379', 'ECONNREFUSED'), 'unreachable'],
+      [withCode('getaddrinfo ENOTFOUND nohost', 'ENOTFOUND'), 'unreachable'],
+      [new ConnectionTimeoutError('Connection timeout'), 'unreachable'],
+      [withCode('self-signed certificate', 'DEPTH_ZERO_SELF_SIGNED_CERT'), 'tls'],
+      [withCode('wrong version number', 'ERR_SSL_WRONG_VERSION_NUMBER'), 'tls'],
+      [new Error('LOADING Redis is loading the dataset in memory'), 'loading'],
+      [new Error('ERR unknown command'), 'other'],
+    ];
+    for (const [error, kind] of cases)
+      assert.equal(classifyRedisFailure(error), kind, error.message);
   });
 
   test('each start failure says what to change, without the password', () => {

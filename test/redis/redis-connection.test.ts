@@ -1,10 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createClient } from '@redis/client';
 import { ErrorCode, RelayError } from '../../src/errors.js';
 import { connectRedis, RedisUnavailableError } from '../../src/redis/redis-connection.js';
 import { captureLog } from '../support/log-capture.js';
-import { needsRedis, type RedisTestServer, startRedisServer } from '../support/redis-server.js';
+import {
+  portNoRedisListensOn,
+  redisForSuite,
+  withRedisServer,
+} from '../support/redis-for-suite.js';
+import { needsRedis, startRedisServer } from '../support/redis-server.js';
 import { waitFor } from '../support/wait.js';
 
 /** A logger that keeps its lines. */
@@ -25,22 +30,13 @@ async function relayErrorOf(work: Promise<unknown>): Promise<RelayError> {
 }
 
 describe('connectRedis', () => {
-  let server: RedisTestServer | undefined;
-  before(async () => {
-    if (needsRedis.skip === false) {
-      server = await startRedisServer({ users: [{ name: 'relay', password: 'right' }] });
-    }
-  });
-  after(() => server?.dispose());
-  const live = () => server as RedisTestServer;
+  const live = redisForSuite({ users: [{ name: 'relay', password: 'right' }] });
 
   it(
     'at start, no Redis at the address is "cannot be reached", naming RELAY_REDIS_URL',
     needsRedis,
     async () => {
-      const spare = await startRedisServer();
-      const url = `redis://relay:hunter2@127.0.0.1:${spare.port}`;
-      await spare.dispose();
+      const url = `redis://relay:hunter2@127.0.0.1:${await portNoRedisListensOn()}`;
       const { log, lines } = keptLog();
       const error = await relayErrorOf(connectRedis({ url, log }));
       assert.equal(error.code, ErrorCode.RedisUnreachable);
@@ -77,8 +73,7 @@ describe('connectRedis', () => {
     'at start, a TLS server whose certificate is not trusted is told as a TLS problem',
     needsRedis,
     async () => {
-      const tls = await startRedisServer({ tls: true });
-      try {
+      await withRedisServer({ tls: true }, async (tls) => {
         const error = await relayErrorOf(connectRedis({ url: tls.url, log: keptLog().log }));
         assert.equal(error.code, ErrorCode.RedisUnreachable);
         assert.match(
@@ -86,9 +81,7 @@ describe('connectRedis', () => {
           /^The TLS connection to Redis at 127\.0\.0\.1:\d+ \(RELAY_REDIS_URL=rediss:\/\/127\.0\.0\.1:\d+\) failed \((SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT)/,
         );
         assert.match(error.message, /NODE_EXTRA_CA_CERTS/);
-      } finally {
-        await tls.dispose();
-      }
+      });
     },
   );
 

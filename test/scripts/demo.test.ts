@@ -3,9 +3,20 @@ import { spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { collectOutput } from '../support/child-output.js';
 import { REPO } from '../support/project-paths.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
+
+/** Runs `body` with a fresh temp folder for the demo's own, removed afterwards whatever happens. */
+async function inDemoTemp(body: (tmp: string) => Promise<void>): Promise<void> {
+  const { dir, cleanup } = await makeTempDir('o7-demo-test-');
+  try {
+    await body(dir);
+  } finally {
+    await cleanup();
+  }
+}
 
 /**
  * `npm run demo` as a person runs it, in its own process group (as a terminal would put it,
@@ -18,22 +29,14 @@ function runDemo(tmp: string, args: string[] = []) {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    err += chunk.toString();
-  });
+  const output = collectOutput(child);
   // npm ends itself by the same signal when its script was interrupted, which a shell reports
   // as 128 + the signal's number, like the demo's own exit code
   const exited = new Promise<number | null>((resolve) =>
     child.once('close', (code, signal) => resolve(signal === 'SIGINT' ? 130 : code)),
   );
   return {
-    out: () => out,
-    err: () => err,
+    ...output,
     exited,
     /** Ctrl-C: SIGINT to the whole process group. */
     interrupt: () => process.kill(-(child.pid as number), 'SIGINT'),
@@ -56,9 +59,8 @@ function section(out: string, start: string): string[] {
 }
 
 describe('npm run demo', () => {
-  test('posts the example batch, answers it through the stand-in, prints the answer file, leaves nothing behind', async () => {
-    const { dir: tmp, cleanup } = await makeTempDir('o7-demo-test-');
-    try {
+  test('posts the example batch, answers it through the stand-in, prints the answer file, leaves nothing behind', () =>
+    inDemoTemp(async (tmp) => {
       const demo = runDemo(tmp);
       assert.equal(await demo.exited, 0, `exit 0 (stderr: ${demo.err()})`);
       const out = demo.out();
@@ -112,14 +114,10 @@ describe('npm run demo', () => {
       assert.match(out, /Answered by @alice/);
       assert.doesNotMatch(out, /xox[a-z]-|xapp-/, 'no token is printed');
       assert.deepEqual(await leftovers(tmp), [], 'no temp folder left behind');
-    } finally {
-      await cleanup();
-    }
-  });
+    }));
 
-  test('Ctrl-C in the middle stops the relay and the stand-in and removes the temp folder', async () => {
-    const { dir: tmp, cleanup } = await makeTempDir('o7-demo-test-');
-    try {
+  test('Ctrl-C in the middle stops the relay and the stand-in and removes the temp folder', () =>
+    inDemoTemp(async (tmp) => {
       // a long pause before each click holds the demo at a known point: the batch is posted
       const demo = runDemo(tmp, ['--pause', '10m']);
       await waitFor(() => demo.out().includes('click by click'), 'the batch posted');
@@ -130,21 +128,14 @@ describe('npm run demo', () => {
       assert.match(demo.err(), /Stopped; the temp folder is removed/);
       assert.doesNotMatch(demo.out(), /The relay wrote/);
       assert.deepEqual(await leftovers(tmp), [], 'no temp folder left behind');
-    } finally {
-      await cleanup();
-    }
-  });
+    }));
 
-  test('a bad option exits 2 with the usage', async () => {
-    const { dir: tmp, cleanup } = await makeTempDir('o7-demo-test-');
-    try {
+  test('a bad option exits 2 with the usage', () =>
+    inDemoTemp(async (tmp) => {
       const demo = runDemo(tmp, ['--pause', 'soon']);
       assert.equal(await demo.exited, 2);
       assert.match(demo.err(), /--pause expects a duration, .*found "soon"/);
       assert.match(demo.err(), /Usage: npm run demo/);
       assert.deepEqual(await leftovers(tmp), []);
-    } finally {
-      await cleanup();
-    }
-  });
+    }));
 });

@@ -1,18 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createLogger } from '../../src/log/create-logger.js';
 import { SDK_LOG_MESSAGE, toBoltLogger } from '../../src/slack/bolt-logger.js';
+import { captureRelayLog } from '../support/log-capture.js';
 
 /** The relay's own logger (same redact paths) writing JSON lines into an array. */
 function capture() {
-  const lines: Record<string, unknown>[] = [];
-  const log = createLogger({
-    level: 'debug',
-    pretty: false,
-    write: (line) => {
-      for (const one of line.split('\n')) if (one) lines.push(JSON.parse(one));
-    },
-  });
+  const { log, records: lines } = captureRelayLog();
   return { lines, bolt: toBoltLogger(log) };
 }
 

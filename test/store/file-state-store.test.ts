@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import pino from 'pino';
 import type { BatchRecord } from '../../src/core/batch/batch-record.js';
 import { ErrorCode } from '../../src/errors.js';
@@ -10,18 +9,20 @@ import { openFileStateStore, StateDirLockedError } from '../../src/store/file-st
 import { runFileName } from '../../src/store/run-file.js';
 import { captureLog } from '../support/log-capture.js';
 import { makeRecord } from '../support/make-record.js';
+import { tempRootForFile } from '../support/temp-root.js';
 
 const log = pino({ level: 'silent' });
 
-let root: string;
-before(async () => {
-  root = await mkdtemp(join(tmpdir(), 'file-state-store-'));
-});
-after(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+const freshDir = tempRootForFile('file-state-store-');
 
-const freshDir = () => mkdtemp(join(root, 'state-'));
+/** A fresh state folder holding one record, batch 1 of /runs/a, written by a store now closed. */
+async function stateWithRunA(): Promise<string> {
+  const dir = await freshDir();
+  const store = await openFileStateStore(dir, { log });
+  await store.put(makeRecord('/runs/a', 1));
+  await store.close();
+  return dir;
+}
 
 /** A logger that keeps what it logs, to check that problems are reported. */
 function capturingLogger() {
@@ -197,10 +198,7 @@ describe('openFileStateStore', () => {
   });
 
   it('moves aside a file whose name does not match its runDir', async () => {
-    const dir = await freshDir();
-    const store = await openFileStateStore(dir, { log });
-    await store.put(makeRecord('/runs/a', 1));
-    await store.close();
+    const dir = await stateWithRunA();
     const runs = join(dir, 'runs');
     const text = await readFile(join(runs, runFileName('/runs/a')), 'utf8');
     await writeFile(join(runs, 'renamed-by-hand.json'), text);
@@ -220,10 +218,7 @@ describe('openFileStateStore', () => {
   });
 
   it('removes temp files a crash left in the state folder', async () => {
-    const dir = await freshDir();
-    const store = await openFileStateStore(dir, { log });
-    await store.put(makeRecord('/runs/a', 1));
-    await store.close();
+    const dir = await stateWithRunA();
     const leftover = `.${runFileName('/runs/a')}.12345.abcdef.tmp`;
     await writeFile(join(dir, 'runs', leftover), '{"half');
 

@@ -1,48 +1,60 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createClient } from '@redis/client';
 import { ErrorCode } from '../../src/errors.js';
 import { RedisUnavailableError } from '../../src/redis/redis-connection.js';
 import { redisKeys } from '../../src/redis/redis-keys.js';
 import { captureLog } from '../support/log-capture.js';
 import { makeRecord } from '../support/make-record.js';
-import { needsRedis, type RedisTestServer, startRedisServer } from '../support/redis-server.js';
+import { redisForSuite } from '../support/redis-for-suite.js';
+import { needsRedis } from '../support/redis-server.js';
 import { freshNamespace, openTestRedisStore } from '../support/redis-store.js';
 import { waitFor } from '../support/wait.js';
 
 describe('the Redis store beyond the contract', () => {
-  let server: RedisTestServer | undefined;
-  before(async () => {
-    if (needsRedis.skip === false) server = await startRedisServer({ aof: true });
-  });
-  after(() => server?.dispose());
-  const url = () => (server as RedisTestServer).url;
+  const redisServer = redisForSuite({ aof: true });
+  const url = () => redisServer().url;
+
+  type TestStore = Awaited<ReturnType<typeof openTestRedisStore>>;
+
+  /** Opens the stores of two nodes on one fresh namespace, runs `body` with them, closes both. */
+  async function withTwoNodes(
+    body: (a: TestStore, b: TestStore) => Promise<void>,
+    [first, second] = ['a', 'b'],
+  ): Promise<void> {
+    const namespace = freshNamespace();
+    const a = await openTestRedisStore({ url: url(), node: first, namespace });
+    const b = await openTestRedisStore({ url: url(), node: second, namespace });
+    try {
+      await body(a, b);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  }
 
   it(
     'forRun and forget are about this node’s runs; get and all see every node',
     needsRedis,
     async () => {
-      const namespace = freshNamespace();
-      const a = await openTestRedisStore({ url: url(), node: 'laptop', namespace });
-      const b = await openTestRedisStore({ url: url(), node: 'ci-1', namespace });
-      try {
-        const mine = makeRecord('/home/me/runs/x', 1);
-        const theirs = { ...makeRecord('/home/me/runs/x', 1), key: 'ci-1.x.1' };
-        await a.put(mine);
-        await b.put(theirs);
-        await waitFor(
-          () => a.all().length === 2 && b.all().length === 2,
-          'both records everywhere',
-        );
-        assert.deepEqual(a.forRun('/home/me/runs/x'), [{ ...mine, node: 'laptop' }]);
-        assert.deepEqual(b.forRun('/home/me/runs/x'), [{ ...theirs, node: 'ci-1' }]);
-        assert.equal(a.get('ci-1.x.1')?.node, 'ci-1');
-        await b.forget('/home/me/runs/x');
-        await waitFor(() => a.all().length === 1, 'the forget of ci-1 seen by laptop');
-        assert.equal(a.get(mine.key)?.node, 'laptop');
-      } finally {
-        await Promise.all([a.close(), b.close()]);
-      }
+      await withTwoNodes(
+        async (a, b) => {
+          const mine = makeRecord('/home/me/runs/x', 1);
+          const theirs = { ...makeRecord('/home/me/runs/x', 1), key: 'ci-1.x.1' };
+          await a.put(mine);
+          await b.put(theirs);
+          await waitFor(
+            () => a.all().length === 2 && b.all().length === 2,
+            'both records everywhere',
+          );
+          assert.deepEqual(a.forRun('/home/me/runs/x'), [{ ...mine, node: 'laptop' }]);
+          assert.deepEqual(b.forRun('/home/me/runs/x'), [{ ...theirs, node: 'ci-1' }]);
+          assert.equal(a.get('ci-1.x.1')?.node, 'ci-1');
+          await b.forget('/home/me/runs/x');
+          await waitFor(() => a.all().length === 1, 'the forget of ci-1 seen by laptop');
+          assert.equal(a.get(mine.key)?.node, 'laptop');
+        },
+        ['laptop', 'ci-1'],
+      );
     },
   );
 
@@ -50,10 +62,7 @@ describe('the Redis store beyond the contract', () => {
     'a batch key is one batch across nodes: another node’s put of it is refused',
     needsRedis,
     async () => {
-      const namespace = freshNamespace();
-      const a = await openTestRedisStore({ url: url(), node: 'a', namespace });
-      const b = await openTestRedisStore({ url: url(), node: 'b', namespace });
-      try {
+      await withTwoNodes(async (a, b) => {
         const record = makeRecord('/same/path', 1);
         await a.put(record);
         await assert.rejects(
@@ -64,37 +73,27 @@ describe('the Redis store beyond the contract', () => {
         const updated = await b.update(record.key, (current) => ({ ...current, claimedBy: 'U1' }));
         assert.equal(updated?.node, 'a');
         assert.equal(updated?.claimedBy, 'U1');
-      } finally {
-        await Promise.all([a.close(), b.close()]);
-      }
+      });
     },
   );
 
   it('update finds a record this relay has not heard of yet', needsRedis, async () => {
-    const namespace = freshNamespace();
-    const a = await openTestRedisStore({ url: url(), node: 'a', namespace });
-    const b = await openTestRedisStore({ url: url(), node: 'b', namespace });
-    try {
+    await withTwoNodes(async (a, b) => {
       const record = makeRecord('/r', 1);
       // b's copy learns of the put by the feed; the update must not wait for that
       await Promise.all([a.put(record), b.connection.call('x', (c) => c.ping())]);
       const updated = await b.update(record.key, (current) => ({ ...current, assignee: 'U2' }));
       assert.equal(updated?.assignee, 'U2');
       await waitFor(() => a.get(record.key)?.assignee === 'U2', 'a sees the update');
-    } finally {
-      await Promise.all([a.close(), b.close()]);
-    }
+    });
   });
 
   it(
     'writes while Redis is down say "try again" at once; reads go on; back, it catches up',
     needsRedis,
     async () => {
-      const namespace = freshNamespace();
-      const a = await openTestRedisStore({ url: url(), node: 'a', namespace });
-      const b = await openTestRedisStore({ url: url(), node: 'b', namespace });
-      const live = server as RedisTestServer;
-      try {
+      const live = redisServer();
+      await withTwoNodes(async (a, b) => {
         const kept = makeRecord('/r', 1, { drafts: { q: 'before the outage' } });
         const doomed = makeRecord('/gone', 1);
         await a.put(kept);
@@ -125,42 +124,38 @@ describe('the Redis store beyond the contract', () => {
           'a catches up with what b did',
         );
         assert.equal(a.get(kept.key)?.drafts.q, 'before the outage');
-      } finally {
-        await Promise.all([a.close(), b.close()]);
-      }
+      });
     },
   );
 
   it('changes made while a relay was cut off reach it when it reconnects', needsRedis, async () => {
-    const namespace = freshNamespace();
-    const a = await openTestRedisStore({ url: url(), node: 'a', namespace });
-    const b = await openTestRedisStore({ url: url(), node: 'b', namespace });
-    const admin = createClient({ url: url() });
-    await admin.connect();
-    try {
-      const stays = makeRecord('/r', 1);
-      const goes = makeRecord('/old', 1);
-      await b.put(stays);
-      await b.put(goes);
-      await waitFor(() => a.all().length === 2, 'a has both');
-      const id = await a.connection.call('id', (c) => c.clientId());
-      // a's connection drops and comes back after a back-off; b writes in that gap, so a
-      // does not hear of it on the feed and must reload
-      await admin.sendCommand(['CLIENT', 'KILL', 'ID', String(id)]);
-      await b.forget('/old');
-      await b.put(makeRecord('/new', 1, { drafts: { q: 'while a was away' } }));
-      await b.update(stays.key, (current) => ({ ...current, status: 'answered' }));
-      await waitFor(
-        () =>
-          a.get(goes.key) === undefined &&
-          a.get(makeRecord('/new', 1).key)?.drafts.q === 'while a was away' &&
-          a.get(stays.key)?.status === 'answered',
-        'a catches up',
-      );
-    } finally {
-      await admin.close();
-      await Promise.all([a.close(), b.close()]);
-    }
+    await withTwoNodes(async (a, b) => {
+      const admin = createClient({ url: url() });
+      await admin.connect();
+      try {
+        const stays = makeRecord('/r', 1);
+        const goes = makeRecord('/old', 1);
+        await b.put(stays);
+        await b.put(goes);
+        await waitFor(() => a.all().length === 2, 'a has both');
+        const id = await a.connection.call('id', (c) => c.clientId());
+        // a's connection drops and comes back after a back-off; b writes in that gap, so a
+        // does not hear of it on the feed and must reload
+        await admin.sendCommand(['CLIENT', 'KILL', 'ID', String(id)]);
+        await b.forget('/old');
+        await b.put(makeRecord('/new', 1, { drafts: { q: 'while a was away' } }));
+        await b.update(stays.key, (current) => ({ ...current, status: 'answered' }));
+        await waitFor(
+          () =>
+            a.get(goes.key) === undefined &&
+            a.get(makeRecord('/new', 1).key)?.drafts.q === 'while a was away' &&
+            a.get(stays.key)?.status === 'answered',
+          'a catches up',
+        );
+      } finally {
+        await admin.close();
+      }
+    });
   });
 
   it(

@@ -1,25 +1,17 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import pino from 'pino';
 import { ErrorCode } from '../../src/errors.js';
 import { openFileStateStore, StateDirLockedError } from '../../src/store/file-state-store.js';
 import { LOCK_FILE_NAME } from '../../src/store/state-dir-lock.js';
+import { tempRootForFile } from '../support/temp-root.js';
 
 const log = pino({ level: 'silent' });
 
-let root: string;
-before(async () => {
-  root = await mkdtemp(join(tmpdir(), 'state-dir-lock-'));
-});
-after(async () => {
-  await rm(root, { recursive: true, force: true });
-});
-
-const freshDir = () => mkdtemp(join(root, 'state-'));
+const freshDir = tempRootForFile('state-dir-lock-');
 const lockOf = (dir: string) => join(dir, LOCK_FILE_NAME);
 
 /** Runs a child node process that does `code`; resolves once it has a pid. */

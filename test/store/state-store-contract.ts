@@ -43,6 +43,12 @@ export function stateStoreContract(
       open.push(s);
       return s;
     };
+    /** A store opened for the test, holding `records` once all their puts (made at once) are done. */
+    const holding = async (...records: BatchRecord[]) => {
+      const store = await opened(harness.open());
+      await Promise.all(records.map((r) => store.put(r)));
+      return store;
+    };
     const closeAll = async () => {
       await Promise.all(open.splice(0).map((s) => s.close()));
     };
@@ -102,11 +108,10 @@ export function stateStoreContract(
     });
 
     contractTest('forget drops every record of one run and nothing else', async () => {
-      const store = await opened(harness.open());
       const a1 = makeRecord('/runs/a', 1);
       const a2 = makeRecord('/runs/a', 2);
       const b1 = makeRecord('/runs/b', 1);
-      await Promise.all([store.put(a1), store.put(a2), store.put(b1)]);
+      const store = await holding(a1, a2, b1);
       await store.forget('/runs/a');
       assert.deepEqual(store.forRun('/runs/a'), []);
       assert.equal(store.get(a1.key), undefined);
@@ -276,11 +281,10 @@ export function stateStoreContract(
     );
 
     contractTest('a restart keeps records, updates, forgets and notices', async () => {
-      const store = await opened(harness.open());
       const a1 = makeRecord('/runs/a', 1);
       const a2 = makeRecord('/runs/a', 2);
       const gone = makeRecord('/runs/gone', 1);
-      await Promise.all([store.put(a1), store.put(a2), store.put(gone)]);
+      const store = await holding(a1, a2, gone);
       await store.update(a2.key, (current) => ({ ...current, status: 'answered' }));
       await store.forget('/runs/gone');
       await store.notices.add('look-alike', '/runs/a/qa/q-out-1.json');

@@ -1,4 +1,5 @@
 import { type Level, type Logger, pino } from 'pino';
+import { createLogger } from '../../src/log/create-logger.js';
 
 /** One pino line as an object. */
 export type LogRecord = Record<string, unknown> & { level: number; msg: string };
@@ -38,4 +39,17 @@ export function captureLog(level: Level = 'debug'): LogCapture {
 /** A logger for tests that do not look at the log: silent, or at `TEST_LOG`'s level on stdout. */
 export function quietLog(): Logger {
   return pino({ level: process.env.TEST_LOG ?? 'silent' });
+}
+
+/** The relay's own logger (its redact paths, its formatting off) at debug, its lines kept parsed. */
+export function captureRelayLog(): { log: Logger; records: LogRecord[] } {
+  const records: LogRecord[] = [];
+  const log = createLogger({
+    level: 'debug',
+    pretty: false,
+    write: (text) => {
+      for (const line of text.split('\n')) if (line) records.push(JSON.parse(line) as LogRecord);
+    },
+  });
+  return { log, records };
 }

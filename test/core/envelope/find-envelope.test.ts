@@ -18,6 +18,18 @@ const errorOf = (scan: EnvelopeScan): string => {
 
 const summary = { designPath: 'docs/plans/x/design.md', status: 'done' };
 
+/** Fails unless `message` is refused for the one `problem`, in its `nth` ```json block. */
+function assertOneProblem(message: string, problem: string, nth = '1st'): void {
+  assert.equal(
+    errorOf(findEnvelope(message)),
+    [
+      `The openQuestions envelope (the ${nth} \`\`\`json block of your message) could not be read: 1 problem.`,
+      `  - ${problem}`,
+      CORRECTION_TAIL,
+    ].join('\n'),
+  );
+}
+
 describe('findEnvelope: nothing to ask', () => {
   it('finds none in a message without any fenced block', () => {
     assert.deepEqual(findEnvelope('Wrote docs/plans/x/design.md. No open questions.'), {
@@ -143,25 +155,18 @@ describe('findEnvelope: a malformed envelope', () => {
   it('says where the JSON of the envelope block breaks, counting lines inside the block', () => {
     const broken =
       '```json\n{\n  "openQuestions": [\n    {"question": "Q" "header": "H"}\n  ]\n}\n```';
-    assert.equal(
-      errorOf(findEnvelope(agentMessage(jsonBlock(summary), broken))),
-      [
-        'The openQuestions envelope (the 2nd ```json block of your message) could not be read: 1 problem.',
-        `  - invalid JSON at line 3, column 22 of the block: expected ',' or '}' after a property value, found '"'`,
-        CORRECTION_TAIL,
-      ].join('\n'),
+    assertOneProblem(
+      agentMessage(jsonBlock(summary), broken),
+      `invalid JSON at line 3, column 22 of the block: expected ',' or '}' after a property value, found '"'`,
+      '2nd',
     );
   });
 
   it('reports a block cut short at the end of the block, not of a file', () => {
     const cut = '```json\n{"openQuestions": [{"question": "Q"\n```';
-    assert.equal(
-      errorOf(findEnvelope(cut)),
-      [
-        'The openQuestions envelope (the 1st ```json block of your message) could not be read: 1 problem.',
-        `  - invalid JSON at line 1, column 36 of the block: expected ',' or '}' after a property value, found the end of the block`,
-        CORRECTION_TAIL,
-      ].join('\n'),
+    assertOneProblem(
+      cut,
+      `invalid JSON at line 1, column 36 of the block: expected ',' or '}' after a property value, found the end of the block`,
     );
   });
 
@@ -180,47 +185,31 @@ describe('findEnvelope: a malformed envelope', () => {
 
   it('refuses an envelope nested past 64 levels, saying where, before parsing it', () => {
     const deep = `{"openQuestions": [], "extra": ${'['.repeat(5000)}${']'.repeat(5000)}}`;
-    assert.equal(
-      errorOf(findEnvelope(`\`\`\`json\n${deep}\n\`\`\``)),
-      [
-        'The openQuestions envelope (the 1st ```json block of your message) could not be read: 1 problem.',
-        `  - at extra${'[0]'.repeat(31)}…: expected at most 64 levels of nesting, found more at line 1, column 95`,
-        CORRECTION_TAIL,
-      ].join('\n'),
+    assertOneProblem(
+      `\`\`\`json\n${deep}\n\`\`\``,
+      `at extra${'[0]'.repeat(31)}…: expected at most 64 levels of nesting, found more at line 1, column 95`,
     );
   });
 
   it('refuses a __proto__ field, which would turn into a prototype when copied', () => {
     const text = `{"openQuestions": [{"question": "Q?", "header": "H", "options": [{"label": "A"}], "__proto__": {"multiSelect": true}}]}`;
-    assert.equal(
-      errorOf(findEnvelope(`\`\`\`json\n${text}\n\`\`\``)),
-      [
-        'The openQuestions envelope (the 1st ```json block of your message) could not be read: 1 problem.',
-        '  - at openQuestions[0].__proto__: expected no field named "__proto__": JavaScript gives that name a special meaning, so the relay cannot keep it; rename or remove the field',
-        CORRECTION_TAIL,
-      ].join('\n'),
+    assertOneProblem(
+      `\`\`\`json\n${text}\n\`\`\``,
+      'at openQuestions[0].__proto__: expected no field named "__proto__": JavaScript gives that name a special meaning, so the relay cannot keep it; rename or remove the field',
     );
   });
 
   it('refuses an openQuestions that is not an array', () => {
-    assert.equal(
-      errorOf(findEnvelope(jsonBlock({ openQuestions: rateLimitQuestion }))),
-      [
-        'The openQuestions envelope (the 1st ```json block of your message) could not be read: 1 problem.',
-        '  - at openQuestions: expected a non-empty array of question objects, found an object {"question":"How should rate limiting be enforced for unaut…',
-        CORRECTION_TAIL,
-      ].join('\n'),
+    assertOneProblem(
+      jsonBlock({ openQuestions: rateLimitQuestion }),
+      'at openQuestions: expected a non-empty array of question objects, found an object {"question":"How should rate limiting be enforced for unaut…',
     );
   });
 
   it('refuses an empty openQuestions: with nothing to ask the envelope is left out', () => {
-    assert.equal(
-      errorOf(findEnvelope(jsonBlock({ openQuestions: [] }))),
-      [
-        'The openQuestions envelope (the 1st ```json block of your message) could not be read: 1 problem.',
-        '  - at openQuestions: expected a non-empty array of question objects, found an empty array (with nothing to ask, leave the envelope out)',
-        CORRECTION_TAIL,
-      ].join('\n'),
+    assertOneProblem(
+      jsonBlock({ openQuestions: [] }),
+      'at openQuestions: expected a non-empty array of question objects, found an empty array (with nothing to ask, leave the envelope out)',
     );
   });
 
@@ -229,13 +218,9 @@ describe('findEnvelope: a malformed envelope', () => {
       ...rateLimitQuestion,
       options: [{ description: 'No label here.' }, { label: 'No description' }],
     };
-    assert.equal(
-      errorOf(findEnvelope(jsonBlock({ openQuestions: [question] }))),
-      [
-        'The openQuestions envelope (the 1st ```json block of your message) could not be read: 1 problem.',
-        '  - at openQuestions[0].options[0].label: "label" is missing; expected a non-empty string (the text the user clicks)',
-        CORRECTION_TAIL,
-      ].join('\n'),
+    assertOneProblem(
+      jsonBlock({ openQuestions: [question] }),
+      'at openQuestions[0].options[0].label: "label" is missing; expected a non-empty string (the text the user clicks)',
     );
   });
 

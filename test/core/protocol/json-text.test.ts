@@ -30,85 +30,95 @@ describe('parseJsonText', () => {
     });
   });
 
-  it('counts columns in characters, so emoji and accents count once', () => {
-    assert.equal(
-      messageOf('{"a": "😀é", x}'),
-      "invalid JSON at line 1, column 13: expected a property name in double quotes, found 'x'",
-    );
-  });
-
-  it('explains the usual hand-editing mistakes', () => {
-    assert.equal(
-      messageOf('[1, 2,]'),
-      "invalid JSON at line 1, column 7: expected a JSON value, found ']' (JSON allows no trailing comma)",
-    );
-    assert.equal(
-      messageOf('{"a": 1,}'),
-      "invalid JSON at line 1, column 9: expected a property name in double quotes, found '}' (JSON allows no trailing comma)",
-    );
-    assert.equal(
-      messageOf("{'a': 1}"),
-      `invalid JSON at line 1, column 2: expected a property name in double quotes, found "'" (JSON strings use double quotes)`,
-    );
-    assert.equal(
-      messageOf('[1, /* two */ 2]'),
-      "invalid JSON at line 1, column 5: expected a JSON value, found '/' (JSON has no comments)",
-    );
-    assert.equal(
-      messageOf('{"a": 1} {"b": 2}'),
-      "invalid JSON at line 1, column 10: expected the end of the file after the JSON value, found '{'",
-    );
-  });
-
-  it('names missing colons, bad literals and bad numbers', () => {
-    assert.equal(
-      messageOf('{"a" 1}'),
-      "invalid JSON at line 1, column 6: expected ':' after the property name, found '1'",
-    );
-    assert.equal(
-      messageOf('[True]'),
-      "invalid JSON at line 1, column 2: expected a JSON value, found 'True'",
-    );
-    assert.equal(
-      messageOf('[nullable]'),
-      "invalid JSON at line 1, column 2: expected a JSON value, found 'nullable'",
-    );
-    assert.equal(
-      messageOf('[1.]'),
-      "invalid JSON at line 1, column 2: expected a number such as 1, -2.5 or 1e3, found '1.'",
-    );
-    assert.equal(
-      messageOf('[-]'),
-      "invalid JSON at line 1, column 2: expected a number such as 1, -2.5 or 1e3, found '-'",
-    );
-    assert.equal(
-      messageOf('[1, 2'),
-      "invalid JSON at line 1, column 6: expected ',' or ']' after an array item, found the end of the file",
-    );
-  });
-
-  it('explains broken strings', () => {
-    assert.equal(
-      messageOf('["a\nb"]'),
-      `invalid JSON at line 1, column 4: expected more text or '"' in the string, found a raw line break (write it as \\n)`,
-    );
-    assert.equal(
-      messageOf('["a\u0001"]'),
-      `invalid JSON at line 1, column 4: expected more text or '"' in the string, found the raw control character U+0001 (write it as \\u0001)`,
-    );
-    assert.equal(
-      messageOf('["C:\\dir"]'),
-      `invalid JSON at line 1, column 5: expected an escape such as \\n, \\t, \\" or \\u00e9, found '\\d' (write a backslash itself as \\\\)`,
-    );
-    assert.equal(
-      messageOf('["\\u12G4"]'),
-      "invalid JSON at line 1, column 3: expected four hex digits after \\u, found '\\u12G4'",
-    );
-    assert.equal(
-      messageOf('{\n  "a": "unfinished'),
-      `invalid JSON at line 2, column 19: expected '"' to close the string that starts at line 2, column 8, found the end of the file`,
-    );
-  });
+  const mistakes: { name: string; examples: [string, string][] }[] = [
+    {
+      name: 'counts columns in characters, so emoji and accents count once',
+      examples: [
+        [
+          '{"a": "😀é", x}',
+          "invalid JSON at line 1, column 13: expected a property name in double quotes, found 'x'",
+        ],
+      ],
+    },
+    {
+      name: 'explains the usual hand-editing mistakes',
+      examples: [
+        [
+          '[1, 2,]',
+          "invalid JSON at line 1, column 7: expected a JSON value, found ']' (JSON allows no trailing comma)",
+        ],
+        [
+          '{"a": 1,}',
+          "invalid JSON at line 1, column 9: expected a property name in double quotes, found '}' (JSON allows no trailing comma)",
+        ],
+        [
+          "{'a': 1}",
+          `invalid JSON at line 1, column 2: expected a property name in double quotes, found "'" (JSON strings use double quotes)`,
+        ],
+        [
+          '[1, /* two */ 2]',
+          "invalid JSON at line 1, column 5: expected a JSON value, found '/' (JSON has no comments)",
+        ],
+        [
+          '{"a": 1} {"b": 2}',
+          "invalid JSON at line 1, column 10: expected the end of the file after the JSON value, found '{'",
+        ],
+      ],
+    },
+    {
+      name: 'names missing colons, bad literals and bad numbers',
+      examples: [
+        [
+          '{"a" 1}',
+          "invalid JSON at line 1, column 6: expected ':' after the property name, found '1'",
+        ],
+        ['[True]', "invalid JSON at line 1, column 2: expected a JSON value, found 'True'"],
+        ['[nullable]', "invalid JSON at line 1, column 2: expected a JSON value, found 'nullable'"],
+        [
+          '[1.]',
+          "invalid JSON at line 1, column 2: expected a number such as 1, -2.5 or 1e3, found '1.'",
+        ],
+        [
+          '[-]',
+          "invalid JSON at line 1, column 2: expected a number such as 1, -2.5 or 1e3, found '-'",
+        ],
+        [
+          '[1, 2',
+          "invalid JSON at line 1, column 6: expected ',' or ']' after an array item, found the end of the file",
+        ],
+      ],
+    },
+    {
+      name: 'explains broken strings',
+      examples: [
+        [
+          '["a\nb"]',
+          `invalid JSON at line 1, column 4: expected more text or '"' in the string, found a raw line break (write it as \\n)`,
+        ],
+        [
+          '["a\u0001"]',
+          `invalid JSON at line 1, column 4: expected more text or '"' in the string, found the raw control character U+0001 (write it as \\u0001)`,
+        ],
+        [
+          '["C:\\dir"]',
+          `invalid JSON at line 1, column 5: expected an escape such as \\n, \\t, \\" or \\u00e9, found '\\d' (write a backslash itself as \\\\)`,
+        ],
+        [
+          '["\\u12G4"]',
+          "invalid JSON at line 1, column 3: expected four hex digits after \\u, found '\\u12G4'",
+        ],
+        [
+          '{\n  "a": "unfinished',
+          `invalid JSON at line 2, column 19: expected '"' to close the string that starts at line 2, column 8, found the end of the file`,
+        ],
+      ],
+    },
+  ];
+  for (const c of mistakes) {
+    it(c.name, () => {
+      for (const [text, message] of c.examples) assert.equal(messageOf(text), message, text);
+    });
+  }
 
   it('calls a blank file empty rather than pointing into it', () => {
     assert.deepEqual(parseJsonText(' \n'), {

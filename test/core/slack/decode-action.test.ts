@@ -68,34 +68,19 @@ describe('decodeAction', () => {
       questions,
     );
     assert.deepEqual(yes, { kind: 'draft', ...ids, questionId: 'ok', answer: false });
-    assert.deepEqual(
-      decodeAction(
-        { block_id: block('q3'), action_id: 'o7.free-write:3', type: 'button' },
-        questions,
-      ),
-      { kind: 'open-free-write', ...ids, questionId: 'why' },
-    );
-    assert.deepEqual(
-      decodeAction(
-        { block_id: block('q3.preview'), action_id: 'o7.show-preview:3', type: 'button' },
-        questions,
-      ),
-      { kind: 'show-preview', ...ids, questionId: 'why' },
-    );
-    assert.deepEqual(
-      decodeAction(
-        { block_id: block('q0.options'), action_id: 'o7.show-options:0', type: 'button' },
-        questions,
-      ),
-      { kind: 'show-options', ...ids, questionId: 'format' },
-    );
-    assert.deepEqual(
-      decodeAction(
-        { block_id: block('submit'), action_id: 'o7.submit', type: 'button' },
-        questions,
-      ),
-      { kind: 'submit', ...ids },
-    );
+    const buttons: [string, string, object][] = [
+      ['q3', 'o7.free-write:3', { kind: 'open-free-write', ...ids, questionId: 'why' }],
+      ['q3.preview', 'o7.show-preview:3', { kind: 'show-preview', ...ids, questionId: 'why' }],
+      ['q0.options', 'o7.show-options:0', { kind: 'show-options', ...ids, questionId: 'format' }],
+      ['submit', 'o7.submit', { kind: 'submit', ...ids }],
+    ];
+    for (const [role, actionId, expected] of buttons) {
+      assert.deepEqual(
+        decodeAction({ block_id: block(role), action_id: actionId, type: 'button' }, questions),
+        expected,
+        actionId,
+      );
+    }
   });
 
   it('decodes one-tap answers for yes-no and choose-one', () => {

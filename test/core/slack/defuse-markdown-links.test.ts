@@ -22,37 +22,60 @@ function assertDefusesTo(markdown: string, expected: string): void {
 }
 
 describe('defuseMarkdownLinks: what a reader sees', () => {
-  test('a link shows its text in brackets, then where it goes', () => {
-    assertDefusesTo(
-      'Please [Approve](https://evil.example/x "Looks safe") now.',
-      'Please \\[Approve\\] (https://evil.example/x) now.',
-    );
-  });
-
-  test('an image shows its alt text and its source', () => {
-    assertDefusesTo('![logo](https://x.example/l.png)', '!\\[logo\\] (https://x.example/l.png)');
-  });
-
-  test('a badge image inside a link shows both destinations', () => {
-    assertDefusesTo(
-      '[![build](https://ci.example/b.svg)](https://evil.example)',
-      '\\[!\\[build\\] (https://ci.example/b.svg)\\] (https://evil.example)',
-    );
-  });
-
-  test('a reference link shows the destination of its definition, which shows as text', () => {
-    assertDefusesTo(
-      'Click [Approve][go], [go][] or [GO].\n\n[Go]: https://evil.example "t"',
-      'Click \\[Approve\\] (https://evil.example), \\[go\\] (https://evil.example) or \\[GO\\] (https://evil.example).\n\n\\[Go]: https://evil.example "t"',
-    );
-  });
-
-  test('markup in a destination is escaped so the destination shows as it is', () => {
-    assertDefusesTo(
-      '[a](<https://x.example/*b*_c_`d`&amp;e>)',
-      '\\[a\\] (https://x.example/\\*b\\*\\_c\\_\\`d\\`\\&e)',
-    );
-  });
+  const cases: { name: string; written: string; shown: string }[] = [
+    {
+      name: 'a link shows its text in brackets, then where it goes',
+      written: 'Please [Approve](https://evil.example/x "Looks safe") now.',
+      shown: 'Please \\[Approve\\] (https://evil.example/x) now.',
+    },
+    {
+      name: 'an image shows its alt text and its source',
+      written: '![logo](https://x.example/l.png)',
+      shown: '!\\[logo\\] (https://x.example/l.png)',
+    },
+    {
+      name: 'a badge image inside a link shows both destinations',
+      written: '[![build](https://ci.example/b.svg)](https://evil.example)',
+      shown: '\\[!\\[build\\] (https://ci.example/b.svg)\\] (https://evil.example)',
+    },
+    {
+      name: 'a reference link shows the destination of its definition, which shows as text',
+      written: 'Click [Approve][go], [go][] or [GO].\n\n[Go]: https://evil.example "t"',
+      shown:
+        'Click \\[Approve\\] (https://evil.example), \\[go\\] (https://evil.example) or \\[GO\\] (https://evil.example).\n\n\\[Go]: https://evil.example "t"',
+    },
+    {
+      name: 'markup in a destination is escaped so the destination shows as it is',
+      written: '[a](<https://x.example/*b*_c_`d`&amp;e>)',
+      shown: '\\[a\\] (https://x.example/\\*b\\*\\_c\\_\\`d\\`\\&e)',
+    },
+    {
+      name: 'a link with no text, or no destination, is rewritten all the same',
+      written: '[](https://evil.example) [a]()',
+      shown: '\\[\\] (https://evil.example) \\[a\\] ()',
+    },
+    {
+      name: 'a link made of the brackets around a rewritten one is rewritten too',
+      written: '[see [this](https://a.example)](https://evil.example)',
+      shown: '\\[see \\[this\\] (https://a.example)\\] (https://evil.example)',
+    },
+    {
+      name: 'a leading byte order mark is kept and does not shift the rewriting',
+      written: '\uFEFF[a](https://evil.example)',
+      shown: '\uFEFF\\[a\\] (https://evil.example)',
+    },
+    {
+      name: 'characters outside the basic plane and NUL do not shift the rewriting',
+      written: '\0 😀 [a😀](https://x.example/😀) \0[b](https://evil.example)',
+      shown: '\0 😀 \\[a😀\\] (https://x.example/😀) \0\\[b\\] (https://evil.example)',
+    },
+    {
+      name: 'text with Windows line endings and tabs is rewritten in place',
+      written: '- one\r\n\t[a](https://evil.example)\r\n',
+      shown: '- one\r\n\t\\[a\\] (https://evil.example)\r\n',
+    },
+  ];
+  for (const c of cases) test(c.name, () => assertDefusesTo(c.written, c.shown));
 
   test('autolinks and links whose text is their destination stay as they are', () => {
     for (const text of [
@@ -61,35 +84,6 @@ describe('defuseMarkdownLinks: what a reader sees', () => {
     ]) {
       assertDefusesTo(text, text);
     }
-  });
-
-  test('a link with no text, or no destination, is rewritten all the same', () => {
-    assertDefusesTo('[](https://evil.example) [a]()', '\\[\\] (https://evil.example) \\[a\\] ()');
-  });
-
-  test('a link made of the brackets around a rewritten one is rewritten too', () => {
-    assertDefusesTo(
-      '[see [this](https://a.example)](https://evil.example)',
-      '\\[see \\[this\\] (https://a.example)\\] (https://evil.example)',
-    );
-  });
-
-  test('a leading byte order mark is kept and does not shift the rewriting', () => {
-    assertDefusesTo('\uFEFF[a](https://evil.example)', '\uFEFF\\[a\\] (https://evil.example)');
-  });
-
-  test('characters outside the basic plane and NUL do not shift the rewriting', () => {
-    assertDefusesTo(
-      '\0 😀 [a😀](https://x.example/😀) \0[b](https://evil.example)',
-      '\0 😀 \\[a😀\\] (https://x.example/😀) \0\\[b\\] (https://evil.example)',
-    );
-  });
-
-  test('text with Windows line endings and tabs is rewritten in place', () => {
-    assertDefusesTo(
-      '- one\r\n\t[a](https://evil.example)\r\n',
-      '- one\r\n\t\\[a\\] (https://evil.example)\r\n',
-    );
   });
 });
 

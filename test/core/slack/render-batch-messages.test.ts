@@ -46,6 +46,15 @@ const freeWrite = (id: string, prompt = `Describe ${id}`): Question => ({
 // A second question keeps a batch out of the one-tap layout.
 const withFiller = (question: Question): Question[] => [question, freeWrite('filler')];
 
+/** Renders `question` (with a filler after it), checks the limits, returns its `type` element. */
+function renderedControl(question: Question, type: string) {
+  const messages = renderBatchMessages(makeView(withFiller(question)));
+  assertWithinLimits(messages);
+  const [control] = elementsOf(messages).filter((e) => e.element.type === type);
+  assert.ok(control, `no ${type}`);
+  return control;
+}
+
 describe('renderBatchMessages: controls by option count', () => {
   const cases = [
     { count: 3, one: 'radio_buttons', many: 'checkboxes' },
@@ -54,12 +63,7 @@ describe('renderBatchMessages: controls by option count', () => {
   ] as const;
   for (const { count, one, many } of cases) {
     it(`choose-one with ${count} options uses ${one}, valued by index`, () => {
-      const messages = renderBatchMessages(
-        makeView(withFiller(chooseOne('q', optionTexts(count)))),
-      );
-      assertWithinLimits(messages);
-      const [control] = elementsOf(messages).filter((e) => e.element.type === one);
-      assert.ok(control, `no ${one}`);
+      const control = renderedControl(chooseOne('q', optionTexts(count)), one);
       assert.equal(control.element.action_id, 'o7.choose:0');
       assert.deepEqual(parseBlockId(control.blockId), {
         key: KEY,
@@ -78,12 +82,7 @@ describe('renderBatchMessages: controls by option count', () => {
       }
     });
     it(`choose-many with ${count} options uses ${many}`, () => {
-      const messages = renderBatchMessages(
-        makeView(withFiller(chooseMany('q', optionTexts(count)))),
-      );
-      assertWithinLimits(messages);
-      const [control] = elementsOf(messages).filter((e) => e.element.type === many);
-      assert.ok(control, `no ${many}`);
+      const control = renderedControl(chooseMany('q', optionTexts(count)), many);
       assert.equal(control.element.action_id, 'o7.choose-many:0');
       if (count > 100) assert.equal(control.element.min_query_length, 0);
     });

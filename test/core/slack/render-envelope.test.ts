@@ -172,24 +172,14 @@ describe('envelope batches in Slack', () => {
     const at = new Date('2026-05-01T10:00:00Z');
     const drafts = { q1: 'Multi-repo' };
     const envelope = { followUpText: { q1: 'web: /abs/web' } };
-    const answered = render(
-      envelopeView(questions, {
-        drafts,
-        envelope,
-        state: { kind: 'answered', by: 'U0ALICE01', at },
-      }),
-    );
+    const closed = (kind: 'answered' | 'cancelled') =>
+      render(envelopeView(questions, { drafts, envelope, state: { kind, by: 'U0ALICE01', at } }));
+    const answered = closed('answered');
     assert.deepEqual(elementsOf(answered), []);
     assert.ok(textOf(answered).includes('*Answer:*\\n>Multi-repo'));
     assert.ok(textOf(answered).includes('>web: /abs/web'));
 
-    const cancelled = render(
-      envelopeView(questions, {
-        drafts,
-        envelope,
-        state: { kind: 'cancelled', by: 'U0ALICE01', at },
-      }),
-    );
+    const cancelled = closed('cancelled');
     assert.deepEqual(elementsOf(cancelled), []);
     assert.ok(textOf(cancelled).includes('Cancelled by <@U0ALICE01>'));
     assert.ok(!textOf(cancelled).includes('>Multi-repo'), 'no answer is shown');

@@ -21,6 +21,9 @@ describe('renderNotice', () => {
   });
 });
 
+/** Batch 1 of run r, whose file could not be read. */
+const MALFORMED_FILE = { runName: 'r', runDir: '/r', seq: 1, fileName: 'q-out-001.json' };
+
 describe('renderMalformedMessage', () => {
   it('names the file and shows the error literally', () => {
     const message = renderMalformedMessage({
@@ -45,13 +48,8 @@ describe('renderMalformedMessage', () => {
   });
 
   it('cuts a huge error text', () => {
-    const message = renderMalformedMessage({
-      runName: 'r',
-      runDir: '/r',
-      seq: 1,
-      fileName: 'q-out-001.json',
-      errorText: 'e'.repeat(50_000),
-    });
+    const huge = 'e'.repeat(50_000);
+    const message = renderMalformedMessage({ ...MALFORMED_FILE, errorText: huge });
     assertWithinLimits([message]);
   });
 });

@@ -45,9 +45,11 @@ export const KNOWN_BLOCK_TYPES = [
   'input',
 ] as const;
 
-/** Interactive and display element types the stand-in understands. */
-export const KNOWN_ELEMENT_TYPES = [
-  'button',
+/**
+ * The elements that hold a choice or typed value the user's client keeps; every place that
+ * takes elements takes these, so they are listed once.
+ */
+export const CHOICE_ELEMENTS = [
   'static_select',
   'external_select',
   'multi_static_select',
@@ -56,6 +58,12 @@ export const KNOWN_ELEMENT_TYPES = [
   'multi_users_select',
   'radio_buttons',
   'checkboxes',
+] as const;
+
+/** Interactive and display element types the stand-in understands. */
+export const KNOWN_ELEMENT_TYPES = [
+  'button',
+  ...CHOICE_ELEMENTS,
   'overflow',
   'plain_text_input',
   'image',
@@ -66,14 +74,7 @@ export type KnownElementType = (typeof KNOWN_ELEMENT_TYPES)[number];
 /** Elements allowed as a section accessory. */
 export const ACCESSORY_ELEMENTS: readonly KnownElementType[] = [
   'button',
-  'static_select',
-  'external_select',
-  'multi_static_select',
-  'multi_external_select',
-  'users_select',
-  'multi_users_select',
-  'radio_buttons',
-  'checkboxes',
+  ...CHOICE_ELEMENTS,
   'overflow',
   'image',
 ];
@@ -81,29 +82,12 @@ export const ACCESSORY_ELEMENTS: readonly KnownElementType[] = [
 /** Elements allowed in an actions block. */
 export const ACTIONS_ELEMENTS: readonly KnownElementType[] = [
   'button',
-  'static_select',
-  'external_select',
-  'multi_static_select',
-  'multi_external_select',
-  'users_select',
-  'multi_users_select',
-  'radio_buttons',
-  'checkboxes',
+  ...CHOICE_ELEMENTS,
   'overflow',
 ];
 
 /** Elements allowed inside an input block. */
-export const INPUT_ELEMENTS: readonly KnownElementType[] = [
-  'plain_text_input',
-  'static_select',
-  'external_select',
-  'multi_static_select',
-  'multi_external_select',
-  'users_select',
-  'multi_users_select',
-  'radio_buttons',
-  'checkboxes',
-];
+export const INPUT_ELEMENTS: readonly KnownElementType[] = ['plain_text_input', ...CHOICE_ELEMENTS];
 
 /** rich_text children the stand-in understands. */
 export const RICH_TEXT_CHILDREN = [

@@ -21,6 +21,75 @@ interface TextOptions {
   required?: boolean;
 }
 
+/** True when `value` is an object; otherwise records at `path` that one was needed. */
+export function isObjectAt(issues: IssueList, value: unknown, path: string): value is JsonObject {
+  if (isJsonObject(value)) return true;
+  issues.add(BLOCK_RULES.invalidField, path, 'must provide an object');
+  return false;
+}
+
+/**
+ * The `type` of `object` when it is one of `known`; otherwise records an unsupported type that
+ * lists the known `kind` (e.g. "block types") and returns undefined.
+ */
+export function knownType<T extends string>(
+  issues: IssueList,
+  object: JsonObject,
+  path: string,
+  known: readonly T[],
+  kind: string,
+  rule: BlockRule = BLOCK_RULES.unknownElementType,
+): T | undefined {
+  const type = object.type;
+  if (typeof type === 'string' && (known as readonly string[]).includes(type)) return type as T;
+  issues.add(
+    rule,
+    `${path}/type`,
+    `unsupported type: ${String(type)} (known ${kind}: ${known.join(', ')})`,
+  );
+  return undefined;
+}
+
+/** How one kind of id is checked: its field, its length limit, its rule, and where it must be unique. */
+export interface IdKind {
+  field: 'block_id' | 'action_id';
+  max: number;
+  rule: BlockRule;
+  /** e.g. "a block" */
+  within: string;
+}
+
+/** Checks the optional id `kind.field` of `object` and that `seen` does not hold it yet; adds it. */
+export function checkUniqueId(
+  issues: IssueList,
+  object: JsonObject,
+  path: string,
+  kind: IdKind,
+  seen: Set<string>,
+): void {
+  const id = object[kind.field];
+  if (id === undefined) return;
+  checkString(issues, id, `${path}/${kind.field}`, { max: kind.max, min: 1 });
+  if (typeof id !== 'string') return;
+  if (seen.has(id)) {
+    issues.add(
+      kind.rule,
+      `${path}/${kind.field}`,
+      `duplicate ${kind.field} "${id}": ${kind.field}s must be unique within ${kind.within}`,
+    );
+  }
+  seen.add(id);
+}
+
+/** True when `value` is absent; records it as missing when it was `required` (the default). */
+function isAbsent(issues: IssueList, value: unknown, path: string, required?: boolean): boolean {
+  if (value !== undefined) return false;
+  if (required !== false) {
+    issues.add(BLOCK_RULES.missingField, path, `missing required field: ${lastSegment(path)}`);
+  }
+  return true;
+}
+
 /** Checks a text object (`{ type: 'plain_text' | 'mrkdwn', text }`) at `path`. */
 export function checkTextObject(
   issues: IssueList,
@@ -28,16 +97,8 @@ export function checkTextObject(
   path: string,
   options: TextOptions,
 ): void {
-  if (value === undefined) {
-    if (options.required !== false) {
-      issues.add(BLOCK_RULES.missingField, path, `missing required field: ${lastSegment(path)}`);
-    }
-    return;
-  }
-  if (!isJsonObject(value)) {
-    issues.add(BLOCK_RULES.invalidField, path, 'must provide an object');
-    return;
-  }
+  if (isAbsent(issues, value, path, options.required)) return;
+  if (!isObjectAt(issues, value, path)) return;
   const allowed = options.plainOnly ? ['plain_text'] : ['plain_text', 'mrkdwn'];
   if (typeof value.type !== 'string' || !allowed.includes(value.type)) {
     issues.add(
@@ -64,12 +125,7 @@ export function checkString(
   path: string,
   options: StringOptions,
 ): void {
-  if (value === undefined) {
-    if (options.required !== false) {
-      issues.add(BLOCK_RULES.missingField, path, `missing required field: ${lastSegment(path)}`);
-    }
-    return;
-  }
+  if (isAbsent(issues, value, path, options.required)) return;
   if (typeof value !== 'string') {
     issues.add(BLOCK_RULES.invalidField, path, `must provide a string (got ${typeof value})`);
     return;
@@ -105,12 +161,7 @@ export function checkArray(
   path: string,
   limits: { min?: number; max: number; required?: boolean },
 ): unknown[] | undefined {
-  if (value === undefined) {
-    if (limits.required !== false) {
-      issues.add(BLOCK_RULES.missingField, path, `missing required field: ${lastSegment(path)}`);
-    }
-    return undefined;
-  }
+  if (isAbsent(issues, value, path, limits.required)) return undefined;
   if (!Array.isArray(value)) {
     issues.add(BLOCK_RULES.invalidField, path, 'must provide an array');
     return undefined;
@@ -128,7 +179,7 @@ export function checkArray(
   return value;
 }
 
-interface OptionShape {
+export interface OptionShape {
   /** checkboxes and radio buttons allow mrkdwn option text; selects and overflow do not */
   plainOnly: boolean;
   allowUrl?: boolean;
@@ -141,10 +192,7 @@ export function checkOption(
   path: string,
   shape: OptionShape,
 ): void {
-  if (!isJsonObject(value)) {
-    issues.add(BLOCK_RULES.invalidField, path, 'must provide an object');
-    return;
-  }
+  if (!isObjectAt(issues, value, path)) return;
   checkTextObject(issues, value.text, `${path}/text`, {
     max: SLACK_LIMITS.option.text,
     plainOnly: shape.plainOnly,
@@ -164,10 +212,7 @@ export function checkOption(
 /** Checks a confirmation dialog object. */
 export function checkConfirm(issues: IssueList, value: unknown, path: string): void {
   if (value === undefined) return;
-  if (!isJsonObject(value)) {
-    issues.add(BLOCK_RULES.invalidField, path, 'must provide an object');
-    return;
-  }
+  if (!isObjectAt(issues, value, path)) return;
   checkTextObject(issues, value.title, `${path}/title`, {
     max: SLACK_LIMITS.confirm.title,
     plainOnly: true,

@@ -1,18 +1,9 @@
+import { CHOICE_ELEMENTS } from './block-rules.js';
 import { elementsOf } from './normalize-blocks.js';
 import { isJsonObject, type JsonObject } from './types.js';
 
 /** Element types whose value the user's client tracks and reports in `state.values`. */
-export const STATEFUL_ELEMENTS = [
-  'static_select',
-  'external_select',
-  'multi_static_select',
-  'multi_external_select',
-  'users_select',
-  'multi_users_select',
-  'radio_buttons',
-  'checkboxes',
-  'plain_text_input',
-] as const;
+export const STATEFUL_ELEMENTS = [...CHOICE_ELEMENTS, 'plain_text_input'] as const;
 
 /** `state.values` as Slack sends it: block_id → action_id → value object. */
 export type StateValues = Record<string, Record<string, JsonObject>>;

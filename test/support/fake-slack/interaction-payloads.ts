@@ -92,36 +92,30 @@ export function blockSuggestionPayload(input: {
   };
 }
 
-/** A `view_submission` payload for the user's top modal. */
-export function viewSubmissionPayload(input: {
+/** Who acted on which view: what both view payloads are built from. */
+interface ViewEvent {
   workspace: Workspace;
   user: FakeUser;
   view: StoredView;
-  triggerId: string;
-}): JsonObject {
+}
+
+/** A view payload of `type`: the user and team, `fields`, and the view as Slack shows it. */
+function viewPayload(type: string, input: ViewEvent, fields: JsonObject = {}): JsonObject {
   const { workspace, user } = input;
+  return { type, ...common(workspace, user), ...fields, view: viewJson(workspace, input.view) };
+}
+
+/** A `view_submission` payload for the user's top modal. */
+export function viewSubmissionPayload(input: ViewEvent & { triggerId: string }): JsonObject {
   return {
-    type: 'view_submission',
-    ...common(workspace, user),
-    trigger_id: input.triggerId,
-    view: viewJson(workspace, input.view),
+    ...viewPayload('view_submission', input, { trigger_id: input.triggerId }),
     response_urls: [],
   };
 }
 
 /** A `view_closed` payload (only sent for views with `notify_on_close`). */
-export function viewClosedPayload(input: {
-  workspace: Workspace;
-  user: FakeUser;
-  view: StoredView;
-}): JsonObject {
-  const { workspace, user } = input;
-  return {
-    type: 'view_closed',
-    ...common(workspace, user),
-    view: viewJson(workspace, input.view),
-    is_cleared: false,
-  };
+export function viewClosedPayload(input: ViewEvent): JsonObject {
+  return { ...viewPayload('view_closed', input), is_cleared: false };
 }
 
 /** A slash command payload (form fields, all strings, as Slack posts them). */

@@ -1,7 +1,7 @@
 import { fail, type MethodContext, type MethodSpec, readMessageBlocks } from './method-support.js';
 import { messageTooLong } from './size-ceilings.js';
 import { SLACK_LIMITS } from './slack-limits.js';
-import type { FakeChannel, JsonObject } from './types.js';
+import type { FakeChannel, JsonObject, StoredMessage } from './types.js';
 import { stringArg } from './web-api-request.js';
 import { messageJson } from './wire-shapes.js';
 
@@ -17,6 +17,29 @@ function postableChannel(ctx: MethodContext, field = 'channel'): ChannelLookup {
     return { ok: false, response: fail('not_in_channel') };
   }
   return { ok: true, channel };
+}
+
+type MessageLookup =
+  | { ok: true; channel: FakeChannel; message: StoredMessage }
+  | { ok: false; response: JsonObject };
+
+/**
+ * Resolves the `channel` argument and the message whose ts is in `tsField`; `chat.update`
+ * also refuses an archived channel, before it looks for the message, as Slack does.
+ */
+function existingMessage(
+  ctx: MethodContext,
+  tsField: string,
+  refuseArchived = false,
+): MessageLookup {
+  const ref = stringArg(ctx.args, 'channel');
+  const channel = ref ? ctx.workspace.resolveChannel(ref) : undefined;
+  if (!channel) return { ok: false, response: fail('channel_not_found') };
+  if (refuseArchived && channel.archived) return { ok: false, response: fail('is_archived') };
+  const ts = stringArg(ctx.args, tsField);
+  const message = ts ? ctx.workspace.message(channel.id, ts) : undefined;
+  if (!message) return { ok: false, response: fail('message_not_found') };
+  return { ok: true, channel, message };
 }
 
 /** Reads `text` and `blocks`; Slack needs at least one of them. */
@@ -74,13 +97,9 @@ const update: MethodSpec = {
   token: 'bot',
   scope: 'chat:write',
   handle(ctx) {
-    const ref = stringArg(ctx.args, 'channel');
-    const channel = ref ? ctx.workspace.resolveChannel(ref) : undefined;
-    if (!channel) return fail('channel_not_found');
-    if (channel.archived) return fail('is_archived');
-    const ts = stringArg(ctx.args, 'ts');
-    const message = ts ? ctx.workspace.message(channel.id, ts) : undefined;
-    if (!message) return fail('message_not_found');
+    const found = existingMessage(ctx, 'ts', true);
+    if (!found.ok) return found.response;
+    const { channel, message } = found;
     if (message.user !== ctx.workspace.identity.botUserId) return fail('cant_update_message');
     const content = readContent(ctx);
     if (!content.ok) return content.response;
@@ -127,12 +146,9 @@ const deleteMessage: MethodSpec = {
   token: 'bot',
   scope: 'chat:write',
   handle(ctx) {
-    const ref = stringArg(ctx.args, 'channel');
-    const channel = ref ? ctx.workspace.resolveChannel(ref) : undefined;
-    if (!channel) return fail('channel_not_found');
-    const ts = stringArg(ctx.args, 'ts');
-    const message = ts ? ctx.workspace.message(channel.id, ts) : undefined;
-    if (!message) return fail('message_not_found');
+    const found = existingMessage(ctx, 'ts');
+    if (!found.ok) return found.response;
+    const { channel, message } = found;
     if (message.user !== ctx.workspace.identity.botUserId) return fail('cant_delete_message');
     ctx.workspace.deleteMessage(message);
     return { ok: true, channel: channel.id, ts: message.ts };
@@ -142,12 +158,9 @@ const deleteMessage: MethodSpec = {
 const getPermalink: MethodSpec = {
   token: 'bot',
   handle(ctx) {
-    const ref = stringArg(ctx.args, 'channel');
-    const channel = ref ? ctx.workspace.resolveChannel(ref) : undefined;
-    if (!channel) return fail('channel_not_found');
-    const ts = stringArg(ctx.args, 'message_ts');
-    const message = ts ? ctx.workspace.message(channel.id, ts) : undefined;
-    if (!message) return fail('message_not_found');
+    const found = existingMessage(ctx, 'message_ts');
+    if (!found.ok) return found.response;
+    const { channel, message } = found;
     const base = `https://${ctx.workspace.identity.teamDomain}.slack.com/archives/${channel.id}/p${message.ts.replace('.', '')}`;
     const permalink = message.threadTs
       ? `${base}?thread_ts=${message.threadTs}&cid=${channel.id}`

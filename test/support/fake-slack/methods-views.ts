@@ -60,27 +60,34 @@ function exchangeTrigger(
   return { ok: true, userId: outcome.trigger.userId };
 }
 
+/** What `views.open` and `views.push` both need first: a valid modal and a fresh trigger. */
+function readModalRequest(
+  ctx: MethodContext,
+): { ok: true; view: JsonObject; userId: string } | { ok: false; response: JsonObject } {
+  const view = readView(ctx, 'modal');
+  if (!view.ok) return view;
+  const trigger = exchangeTrigger(ctx);
+  if (!trigger.ok) return trigger;
+  return { ok: true, view: view.view, userId: trigger.userId };
+}
+
 /** The views.* methods. */
 export const VIEW_METHODS: Record<string, MethodSpec> = {
   'views.open': {
     token: 'bot',
     handle(ctx) {
-      const view = readView(ctx, 'modal');
-      if (!view.ok) return view.response;
-      const trigger = exchangeTrigger(ctx);
-      if (!trigger.ok) return trigger.response;
-      const opened = openModal(ctx.workspace, trigger.userId, view.view);
+      const request = readModalRequest(ctx);
+      if (!request.ok) return request.response;
+      const opened = openModal(ctx.workspace, request.userId, request.view);
       return { ok: true, view: viewJson(ctx.workspace, opened) };
     },
   },
   'views.push': {
     token: 'bot',
     handle(ctx) {
-      const view = readView(ctx, 'modal');
-      if (!view.ok) return view.response;
-      const trigger = exchangeTrigger(ctx);
-      if (!trigger.ok) return trigger.response;
-      const pushed = pushModal(ctx.workspace, trigger.userId, view.view);
+      const request = readModalRequest(ctx);
+      if (!request.ok) return request.response;
+      const pushed = pushModal(ctx.workspace, request.userId, request.view);
       if (pushed === 'push_limit_reached') return fail('push_limit_reached');
       if (pushed === 'no_modal_open') return fail('not_found');
       return { ok: true, view: viewJson(ctx.workspace, pushed) };

@@ -69,6 +69,31 @@ const answerModal = (extra: JsonObject = {}) => ({
   ...extra,
 });
 
+/** Posts `text` with the Send button as the bot (in a thread when `threadTs` is given); returns its ts. */
+async function postWithSend(fake: FakeSlack, text = 'q', threadTs?: string): Promise<string> {
+  const posted = await webClientFor(fake).chat.postMessage({
+    channel: CHANNEL,
+    text,
+    blocks: [submitBlock],
+    ...(threadTs ? { thread_ts: threadTs } : {}),
+  });
+  return String(posted.ts);
+}
+
+/** Alice clicks Send on the message at `ts`. */
+function clickSend(fake: FakeSlack, ts: string) {
+  return fake.clickButton({ channel: CHANNEL, ts, actionId: 'send', user: ALICE });
+}
+
+/** Waits until Alice has exactly one modal open, and returns it. */
+async function aliceModal(fake: FakeSlack): Promise<JsonObject | undefined> {
+  const [modal] = await waitFor(
+    () => fake.views(ALICE).length === 1 && fake.views(ALICE),
+    'the modal',
+  );
+  return modal;
+}
+
 describe('fake Slack acting as users', () => {
   let fake: FakeSlack | undefined;
   const apps: App[] = [];
@@ -93,6 +118,17 @@ describe('fake Slack acting as users', () => {
     return app;
   }
 
+  /** A Socket Mode app that acks every click on Send and keeps its payload. */
+  async function recordSendClicks(target: FakeSlack): Promise<BlockAction[]> {
+    const app = await startSocketApp(target);
+    const bodies: BlockAction[] = [];
+    app.action<BlockAction>('send', async ({ ack, body }) => {
+      await ack();
+      bodies.push(body);
+    });
+    return bodies;
+  }
+
   /** A bare SocketModeClient that acks everything with an empty payload. */
   async function startAckingClient(target: FakeSlack): Promise<void> {
     const client = socketClientFor(target);
@@ -103,12 +139,7 @@ describe('fake Slack acting as users', () => {
 
   it('builds block_actions payloads like Slack, with the full message and a response_url', async () => {
     fake = await startFakeSlack();
-    const app = await startSocketApp(fake);
-    const bodies: BlockAction[] = [];
-    app.action<BlockAction>('send', async ({ ack, body }) => {
-      await ack();
-      bodies.push(body);
-    });
+    const bodies = await recordSendClicks(fake);
     const posted = await webClientFor(fake).chat.postMessage({
       channel: CHANNEL,
       text: 'Run 42 asks',
@@ -166,41 +197,16 @@ describe('fake Slack acting as users', () => {
 
   it('a thread parent carries thread_ts equal to its own ts in payloads, as in Slack', async () => {
     fake = await startFakeSlack();
-    const app = await startSocketApp(fake);
-    const bodies: BlockAction[] = [];
-    app.action<BlockAction>('send', async ({ ack, body }) => {
-      await ack();
-      bodies.push(body);
-    });
-    const web = webClientFor(fake);
-    const parent = await web.chat.postMessage({
-      channel: CHANNEL,
-      text: 'p',
-      blocks: [submitBlock],
-    });
-    const reply = await web.chat.postMessage({
-      channel: CHANNEL,
-      text: 'r',
-      thread_ts: String(parent.ts),
-      blocks: [submitBlock],
-    });
-    await fake.clickButton({
-      channel: CHANNEL,
-      ts: String(parent.ts),
-      actionId: 'send',
-      user: ALICE,
-    });
-    await fake.clickButton({
-      channel: CHANNEL,
-      ts: String(reply.ts),
-      actionId: 'send',
-      user: ALICE,
-    });
+    const bodies = await recordSendClicks(fake);
+    const parent = await postWithSend(fake, 'p');
+    const reply = await postWithSend(fake, 'r', parent);
+    await clickSend(fake, parent);
+    await clickSend(fake, reply);
     const [onParent, onReply] = bodies.map((b) => b.message as unknown as JsonObject);
-    assert.equal(onParent?.ts, parent.ts);
-    assert.equal(onParent?.thread_ts, parent.ts, 'a parent with replies names its own thread');
-    assert.equal(onReply?.ts, reply.ts);
-    assert.equal(onReply?.thread_ts, parent.ts);
+    assert.equal(onParent?.ts, parent);
+    assert.equal(onParent?.thread_ts, parent, 'a parent with replies names its own thread');
+    assert.equal(onReply?.ts, reply);
+    assert.equal(onReply?.thread_ts, parent);
   });
 
   it("tracks each user's element state per message: kept while a block id survives an update, reset by a new block id", async () => {
@@ -313,23 +319,9 @@ describe('fake Slack acting as users', () => {
     fake = await startFakeSlack({ now: () => clock });
     await startAckingClient(fake);
     const web = webClientFor(fake, { retryConfig: { retries: 0 } });
-    const posted = await web.chat.postMessage({
-      channel: CHANNEL,
-      text: 'q',
-      blocks: [submitBlock],
-    });
-    assert.equal(posted.ts, '1700000000.000000');
-    const click = async () =>
-      String(
-        (
-          await fake!.clickButton({
-            channel: CHANNEL,
-            ts: String(posted.ts),
-            actionId: 'send',
-            user: ALICE,
-          })
-        ).payload.trigger_id,
-      );
+    const posted = await postWithSend(fake);
+    assert.equal(posted, '1700000000.000000');
+    const click = async () => String((await clickSend(fake!, posted)).payload.trigger_id);
     const open = async (triggerId: string) => {
       try {
         const opened = await web.views.open({ trigger_id: triggerId, view: answerModal() });
@@ -354,7 +346,6 @@ describe('fake Slack acting as users', () => {
   it('submits modals with state, private_metadata, callback_id and hash, and follows response_action', async () => {
     fake = await startFakeSlack();
     const app = await startSocketApp(fake);
-    const target = fake;
     let answer: JsonObject = {};
     const submissions: JsonObject[] = [];
     app.view('answer', async ({ ack, body }) => {
@@ -373,21 +364,9 @@ describe('fake Slack acting as users', () => {
         view: answerModal({ notify_on_close: true }),
       });
     });
-    const posted = await webClientFor(fake).chat.postMessage({
-      channel: CHANNEL,
-      text: 'q',
-      blocks: [submitBlock],
-    });
-    await fake.clickButton({
-      channel: CHANNEL,
-      ts: String(posted.ts),
-      actionId: 'send',
-      user: ALICE,
-    });
-    const [modal] = await waitFor(
-      () => target.views(ALICE).length === 1 && target.views(ALICE),
-      'the modal',
-    );
+    const posted = await postWithSend(fake);
+    await clickSend(fake, posted);
+    const modal = await aliceModal(fake);
     const viewId = String(modal?.id);
 
     answer = {
@@ -430,16 +409,8 @@ describe('fake Slack acting as users', () => {
     });
     assert.deepEqual(fake.views(ALICE), []);
 
-    await fake.clickButton({
-      channel: CHANNEL,
-      ts: String(posted.ts),
-      actionId: 'send',
-      user: ALICE,
-    });
-    const [again] = await waitFor(
-      () => target.views(ALICE).length === 1 && target.views(ALICE),
-      'the modal',
-    );
+    await clickSend(fake, posted);
+    const again = await aliceModal(fake);
     const closing = await fake.closeView({ viewId: String(again?.id), user: ALICE });
     assert.equal(closing.notified, true);
     assert.equal(closing.acked, true);
@@ -451,7 +422,6 @@ describe('fake Slack acting as users', () => {
   it('records a response_action view that Slack would reject as a failure and keeps the modal', async () => {
     fake = await startFakeSlack();
     const app = await startSocketApp(fake);
-    const target = fake;
     app.action<BlockAction>('send', async ({ ack, body, client }) => {
       await ack();
       await client.views.open({ trigger_id: body.trigger_id, view: answerModal() });
@@ -462,21 +432,9 @@ describe('fake Slack acting as users', () => {
         view: { ...answerModal(), blocks: [{ type: 'markdown', text: 'not in modals' }] },
       } as never);
     });
-    const posted = await webClientFor(fake).chat.postMessage({
-      channel: CHANNEL,
-      text: 'q',
-      blocks: [submitBlock],
-    });
-    await fake.clickButton({
-      channel: CHANNEL,
-      ts: String(posted.ts),
-      actionId: 'send',
-      user: ALICE,
-    });
-    const [modal] = await waitFor(
-      () => target.views(ALICE).length === 1 && target.views(ALICE),
-      'the modal',
-    );
+    const posted = await postWithSend(fake);
+    await clickSend(fake, posted);
+    const modal = await aliceModal(fake);
 
     const result = await fake.submitView({ viewId: String(modal?.id), user: ALICE });
     assert.equal(result.acked, true);
@@ -508,17 +466,8 @@ describe('fake Slack acting as users', () => {
         outcomes.push(String((error as { statusCode?: number }).statusCode));
       }
     });
-    const posted = await webClientFor(fake).chat.postMessage({
-      channel: CHANNEL,
-      text: 'q',
-      blocks: [submitBlock],
-    });
-    await fake.clickButton({
-      channel: CHANNEL,
-      ts: String(posted.ts),
-      actionId: 'send',
-      user: ALICE,
-    });
+    const posted = await postWithSend(fake);
+    await clickSend(fake, posted);
     const target = fake;
 
     await waitFor(() => outcomes.length === 1, 'the outcome');

@@ -14,7 +14,11 @@ import {
   checkOptionalString,
   checkString,
   checkTextObject,
+  checkUniqueId,
+  type IdKind,
   IssueList,
+  isObjectAt,
+  knownType,
 } from './composition-checks.js';
 import { SLACK_LIMITS } from './slack-limits.js';
 import { isJsonObject, type JsonObject } from './types.js';
@@ -127,11 +131,8 @@ function checkBlockList(
   let markdownTotal = 0;
   blocks.forEach((block, i) => {
     const blockPath = `${path}/${i}`;
-    if (!isJsonObject(block)) {
-      issues.add(BLOCK_RULES.invalidField, blockPath, 'must provide an object');
-      return;
-    }
-    checkBlockId(issues, block, blockPath, blockIds);
+    if (!isObjectAt(issues, block, blockPath)) return;
+    checkUniqueId(issues, block, blockPath, BLOCK_ID, blockIds);
     checkBlock(issues, block, blockPath, surface);
     if (block.type === 'markdown' && typeof block.text === 'string') {
       markdownTotal += charCount(block.text);
@@ -147,31 +148,23 @@ function checkBlockList(
   return blocks;
 }
 
-function checkBlockId(issues: IssueList, block: JsonObject, path: string, seen: Set<string>): void {
-  const blockId = block.block_id;
-  if (blockId === undefined) return;
-  checkString(issues, blockId, `${path}/block_id`, { max: SLACK_LIMITS.blockId, min: 1 });
-  if (typeof blockId !== 'string') return;
-  if (seen.has(blockId)) {
-    issues.add(
-      BLOCK_RULES.duplicateBlockId,
-      `${path}/block_id`,
-      `duplicate block_id "${blockId}": block_ids must be unique within a message or view`,
-    );
-  }
-  seen.add(blockId);
-}
+const BLOCK_ID: IdKind = {
+  field: 'block_id',
+  max: SLACK_LIMITS.blockId,
+  rule: BLOCK_RULES.duplicateBlockId,
+  within: 'a message or view',
+};
 
 function checkBlock(issues: IssueList, block: JsonObject, path: string, surface: Surface): void {
-  const type = block.type;
-  if (typeof type !== 'string' || !(KNOWN_BLOCK_TYPES as readonly string[]).includes(type)) {
-    issues.add(
-      BLOCK_RULES.unknownBlockType,
-      `${path}/type`,
-      `unsupported type: ${String(type)} (known block types: ${KNOWN_BLOCK_TYPES.join(', ')})`,
-    );
-    return;
-  }
+  const type = knownType(
+    issues,
+    block,
+    path,
+    KNOWN_BLOCK_TYPES,
+    'block types',
+    BLOCK_RULES.unknownBlockType,
+  );
+  if (!type) return;
   const actionIds = new Set<string>();
   switch (type) {
     case 'header':
@@ -320,19 +313,9 @@ function checkRichText(issues: IssueList, block: JsonObject, path: string): void
 }
 
 function checkRichTextChild(issues: IssueList, child: unknown, path: string): void {
-  if (!isJsonObject(child)) {
-    issues.add(BLOCK_RULES.invalidField, path, 'must provide an object');
-    return;
-  }
-  const type = child.type;
-  if (typeof type !== 'string' || !(RICH_TEXT_CHILDREN as readonly string[]).includes(type)) {
-    issues.add(
-      BLOCK_RULES.unknownElementType,
-      `${path}/type`,
-      `unsupported type: ${String(type)} (known rich_text elements: ${RICH_TEXT_CHILDREN.join(', ')})`,
-    );
-    return;
-  }
+  if (!isObjectAt(issues, child, path)) return;
+  const type = knownType(issues, child, path, RICH_TEXT_CHILDREN, 'rich_text elements');
+  if (!type) return;
   const items = checkArray(issues, child.elements, `${path}/elements`, { max: 1000 });
   if (type === 'rich_text_list') {
     if (child.style !== 'bullet' && child.style !== 'ordered') {
@@ -354,21 +337,8 @@ function checkRichTextChild(issues: IssueList, child: unknown, path: string): vo
 }
 
 function checkInline(issues: IssueList, item: unknown, path: string): void {
-  if (!isJsonObject(item)) {
-    issues.add(BLOCK_RULES.invalidField, path, 'must provide an object');
-    return;
-  }
-  if (
-    typeof item.type !== 'string' ||
-    !(RICH_TEXT_INLINE as readonly string[]).includes(item.type)
-  ) {
-    issues.add(
-      BLOCK_RULES.unknownElementType,
-      `${path}/type`,
-      `unsupported type: ${String(item.type)} (known inline elements: ${RICH_TEXT_INLINE.join(', ')})`,
-    );
-    return;
-  }
+  if (!isObjectAt(issues, item, path)) return;
+  if (!knownType(issues, item, path, RICH_TEXT_INLINE, 'inline elements')) return;
   if (item.type === 'text') {
     checkString(issues, item.text, `${path}/text`, { max: SLACK_LIMITS.markdown.text });
   }

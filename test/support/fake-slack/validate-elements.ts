@@ -6,11 +6,16 @@ import {
   checkOptionalString,
   checkString,
   checkTextObject,
+  checkUniqueId,
+  type IdKind,
   type IssueList,
+  isObjectAt,
+  knownType,
+  type OptionShape,
   sameOption,
 } from './composition-checks.js';
 import { SLACK_LIMITS } from './slack-limits.js';
-import { isJsonObject, type JsonObject } from './types.js';
+import type { JsonObject } from './types.js';
 
 /** Where an element sits, for the messages and for duplicate action_id detection. */
 export interface ElementSite {
@@ -28,20 +33,9 @@ export function checkElement(
   path: string,
   site: ElementSite,
 ): void {
-  if (!isJsonObject(value)) {
-    issues.add(BLOCK_RULES.invalidField, path, 'must provide an object');
-    return;
-  }
-  const type = value.type;
-  if (typeof type !== 'string' || !(KNOWN_ELEMENT_TYPES as readonly string[]).includes(type)) {
-    issues.add(
-      BLOCK_RULES.unknownElementType,
-      `${path}/type`,
-      `unsupported type: ${String(type)} (known element types: ${KNOWN_ELEMENT_TYPES.join(', ')})`,
-    );
-    return;
-  }
-  const known = type as KnownElementType;
+  if (!isObjectAt(issues, value, path)) return;
+  const known = knownType(issues, value, path, KNOWN_ELEMENT_TYPES, 'element types');
+  if (!known) return;
   if (!site.allowed.includes(known)) {
     issues.add(
       BLOCK_RULES.elementNotAllowedHere,
@@ -50,29 +44,16 @@ export function checkElement(
     );
     return;
   }
-  if (known !== 'image') checkActionId(issues, value, path, site.actionIds);
+  if (known !== 'image') checkUniqueId(issues, value, path, ACTION_ID, site.actionIds);
   ELEMENT_CHECKS[known](issues, value, path);
 }
 
-function checkActionId(
-  issues: IssueList,
-  element: JsonObject,
-  path: string,
-  actionIds: Set<string>,
-): void {
-  const actionId = element.action_id;
-  if (actionId === undefined) return;
-  checkString(issues, actionId, `${path}/action_id`, { max: SLACK_LIMITS.actionId, min: 1 });
-  if (typeof actionId !== 'string') return;
-  if (actionIds.has(actionId)) {
-    issues.add(
-      BLOCK_RULES.duplicateActionId,
-      `${path}/action_id`,
-      `duplicate action_id "${actionId}": action_ids must be unique within a block`,
-    );
-  }
-  actionIds.add(actionId);
-}
+const ACTION_ID: IdKind = {
+  field: 'action_id',
+  max: SLACK_LIMITS.actionId,
+  rule: BLOCK_RULES.duplicateActionId,
+  within: 'a block',
+};
 
 type ElementCheck = (issues: IssueList, element: JsonObject, path: string) => void;
 
@@ -97,6 +78,21 @@ function checkButton(issues: IssueList, element: JsonObject, path: string): void
   checkConfirm(issues, element.confirm, `${path}/confirm`);
 }
 
+/** Checks an element's `options` (1 to `max` of them, each of `shape`) and returns them. */
+function checkOptionList(
+  issues: IssueList,
+  element: JsonObject,
+  path: string,
+  max: number,
+  shape: OptionShape,
+): unknown[] {
+  const options = checkArray(issues, element.options, `${path}/options`, { min: 1, max }) ?? [];
+  options.forEach((option, i) => {
+    checkOption(issues, option, `${path}/options/${i}`, shape);
+  });
+  return options;
+}
+
 /** Options of a static select, flattening option_groups. */
 function staticSelectOptions(issues: IssueList, element: JsonObject, path: string): unknown[] {
   const limit = SLACK_LIMITS.select.options;
@@ -111,10 +107,7 @@ function staticSelectOptions(issues: IssueList, element: JsonObject, path: strin
     const all: unknown[] = [];
     groups?.forEach((group, g) => {
       const groupPath = `${path}/option_groups/${g}`;
-      if (!isJsonObject(group)) {
-        issues.add(BLOCK_RULES.invalidField, groupPath, 'must provide an object');
-        return;
-      }
+      if (!isObjectAt(issues, group, groupPath)) return;
       checkTextObject(issues, group.label, `${groupPath}/label`, { max: 75, plainOnly: true });
       const options = checkArray(issues, group.options, `${groupPath}/options`, {
         min: 1,
@@ -127,12 +120,7 @@ function staticSelectOptions(issues: IssueList, element: JsonObject, path: strin
     });
     return all;
   }
-  const options =
-    checkArray(issues, element.options, `${path}/options`, { min: 1, max: limit }) ?? [];
-  options.forEach((option, i) => {
-    checkOption(issues, option, `${path}/options/${i}`, { plainOnly: true });
-  });
-  return options;
+  return checkOptionList(issues, element, path, limit, { plainOnly: true });
 }
 
 function checkInitialOptions(
@@ -154,10 +142,7 @@ function checkInitialOptions(
     : [initial];
   chosen?.forEach((option, i) => {
     const optionPath = multi ? `${path}/${field}/${i}` : `${path}/${field}`;
-    if (!isJsonObject(option)) {
-      issues.add(BLOCK_RULES.invalidField, optionPath, 'must provide an object');
-      return;
-    }
+    if (!isObjectAt(issues, option, optionPath)) return;
     if (options === undefined) {
       checkOption(issues, option, optionPath, { plainOnly: true });
       return;
@@ -223,37 +208,23 @@ const ELEMENT_CHECKS: Record<KnownElementType, ElementCheck> = {
     checkConfirm(issues, element.confirm, `${path}/confirm`);
   },
   radio_buttons(issues, element, path) {
-    const options =
-      checkArray(issues, element.options, `${path}/options`, {
-        min: 1,
-        max: SLACK_LIMITS.radioButtons.options,
-      }) ?? [];
-    options.forEach((option, i) => {
-      checkOption(issues, option, `${path}/options/${i}`, { plainOnly: false });
+    const options = checkOptionList(issues, element, path, SLACK_LIMITS.radioButtons.options, {
+      plainOnly: false,
     });
     checkInitialOptions(issues, element, path, options, false);
     checkConfirm(issues, element.confirm, `${path}/confirm`);
   },
   checkboxes(issues, element, path) {
-    const options =
-      checkArray(issues, element.options, `${path}/options`, {
-        min: 1,
-        max: SLACK_LIMITS.checkboxes.options,
-      }) ?? [];
-    options.forEach((option, i) => {
-      checkOption(issues, option, `${path}/options/${i}`, { plainOnly: false });
+    const options = checkOptionList(issues, element, path, SLACK_LIMITS.checkboxes.options, {
+      plainOnly: false,
     });
     checkInitialOptions(issues, element, path, options, true);
     checkConfirm(issues, element.confirm, `${path}/confirm`);
   },
   overflow(issues, element, path) {
-    const options =
-      checkArray(issues, element.options, `${path}/options`, {
-        min: 1,
-        max: SLACK_LIMITS.overflow.options,
-      }) ?? [];
-    options.forEach((option, i) => {
-      checkOption(issues, option, `${path}/options/${i}`, { plainOnly: true, allowUrl: true });
+    checkOptionList(issues, element, path, SLACK_LIMITS.overflow.options, {
+      plainOnly: true,
+      allowUrl: true,
     });
     checkConfirm(issues, element.confirm, `${path}/confirm`);
   },

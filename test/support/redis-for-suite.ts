@@ -1,0 +1,44 @@
+import { after, before } from 'node:test';
+import {
+  needsRedis,
+  type RedisServerOptions,
+  type RedisTestServer,
+  startRedisServer,
+} from './redis-server.js';
+
+/**
+ * A real Redis server for the enclosing describe: started before its tests when Redis tests
+ * run, disposed after them. What it returns gives the server, inside a test that needs Redis.
+ */
+export function redisForSuite(opts: RedisServerOptions = {}): () => RedisTestServer {
+  let server: RedisTestServer | undefined;
+  before(async () => {
+    if (needsRedis.skip === false) server = await startRedisServer(opts);
+  });
+  after(() => server?.dispose());
+  return () => {
+    if (!server)
+      throw new Error('redisForSuite: the server is there only in tests that need Redis');
+    return server;
+  };
+}
+
+/** Starts a Redis server as `opts` say, runs `body` with it, and disposes of it whatever happens. */
+export async function withRedisServer(
+  opts: RedisServerOptions,
+  body: (server: RedisTestServer) => Promise<void>,
+): Promise<void> {
+  const server = await startRedisServer(opts);
+  try {
+    await body(server);
+  } finally {
+    await server.dispose();
+  }
+}
+
+/** A loopback port a Redis server listened on a moment ago: nothing answers there now. */
+export async function portNoRedisListensOn(): Promise<number> {
+  const spare = await startRedisServer();
+  await spare.dispose();
+  return spare.port;
+}
