@@ -25,8 +25,9 @@ export type RunScheduler = ReturnType<typeof createRunScheduler>;
 
 /**
  * When and how runs are synced: one sync at a time per run (a hint during a sync asks for one
- * more after it), a few runs at once, retries with a growing back-off, and a stop that does
- * not wait for ever. Knows nothing of what a sync does.
+ * more after it; the hints that come while it waits for its turn are all served by it), a few
+ * runs at once, retries with a growing back-off, and a stop that does not wait for ever.
+ * Knows nothing of what a sync does.
  */
 export function createRunScheduler(deps: RunSchedulerDeps) {
   const { sync, log } = deps;
@@ -75,11 +76,16 @@ export function createRunScheduler(deps: RunSchedulerDeps) {
     runs.set(runDir, state);
     void (async () => {
       do {
-        state.again = false;
         try {
           // a sync still waiting for its turn when the scheduler closes never starts
           await limit(async () => {
-            if (!closed) await lock.run(runDir, () => sync(runDir));
+            if (closed) return;
+            await lock.run(runDir, () => {
+              // A hint that came while this sync waited for its turn is seen by it: it reads
+              // the run from now on. Only a hint from here on asks for one more.
+              state.again = false;
+              return sync(runDir);
+            });
           });
           failing.delete(runDir);
         } catch (err) {

@@ -18,34 +18,44 @@ interface Waiters {
  * next write; a burst of N requests costs at most two writes, not N.
  */
 export function createCoalescingWriter(write: () => Promise<void>): CoalescingWriter {
-  let inFlight: Promise<void> | undefined;
-  let queued: Waiters | undefined;
+  return new Writer(write);
+}
 
-  const start = (): Promise<void> => {
+/**
+ * A class rather than closures: the file store keeps one writer per run, and with 10,000 open
+ * runs four closures and their scope each were 3 MB of heap that every full GC went through.
+ */
+class Writer implements CoalescingWriter {
+  private inFlight: Promise<void> | undefined;
+  private queued: Waiters | undefined;
+
+  constructor(private readonly write: () => Promise<void>) {}
+
+  request(): Promise<void> {
+    if (!this.inFlight) return this.start();
+    this.queued ??= createWaiters();
+    return this.queued.promise;
+  }
+
+  async idle(): Promise<void> {
+    while (this.inFlight) await this.inFlight.catch(() => undefined);
+  }
+
+  private start(): Promise<void> {
     // async wrapper: a synchronous throw in `write` becomes a rejection like any other failure
-    const current = (async () => write())();
-    inFlight = current;
+    const current = (async () => this.write())();
+    this.inFlight = current;
+    const finish = () => this.finish();
     current.then(finish, finish);
     return current;
-  };
+  }
 
-  const finish = (): void => {
-    inFlight = undefined;
-    const waiters = queued;
-    queued = undefined;
-    if (waiters) start().then(waiters.resolve, waiters.reject);
-  };
-
-  return {
-    request() {
-      if (!inFlight) return start();
-      queued ??= createWaiters();
-      return queued.promise;
-    },
-    async idle() {
-      while (inFlight) await inFlight.catch(() => undefined);
-    },
-  };
+  private finish(): void {
+    this.inFlight = undefined;
+    const waiters = this.queued;
+    this.queued = undefined;
+    if (waiters) this.start().then(waiters.resolve, waiters.reject);
+  }
 }
 
 function createWaiters(): Waiters {

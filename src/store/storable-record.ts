@@ -21,5 +21,21 @@ export function toStorable(record: BatchRecord): BatchRecord {
       `batch ${record.key} of ${record.runDir} is not a valid batch record:\n${z.prettifyError(parsed.error)}`,
     );
   }
-  return parsed.data;
+  return keepOwnStrings(parsed.data, record);
+}
+
+/**
+ * The copy with `original`'s top-level strings where they are equal: the round trip made new
+ * ones, and a record is kept for as long as its run is open while its run folder and file
+ * fingerprint are held elsewhere too (the watcher, the question cache). Strings cannot change,
+ * so sharing them keeps the copy private.
+ */
+function keepOwnStrings(copy: BatchRecord, original: BatchRecord): BatchRecord {
+  const target = copy as unknown as Record<string, unknown>;
+  const source = original as unknown as Record<string, unknown>;
+  for (const name of Object.keys(target)) {
+    const value = source[name];
+    if (typeof value === 'string' && target[name] === value) target[name] = value;
+  }
+  return copy;
 }

@@ -79,6 +79,24 @@ describe('run scheduler', () => {
     assert.equal(held.calls.length, 2);
   });
 
+  test('hints while a sync waits for its turn are served by that sync, not by one more', async () => {
+    const held = heldSync();
+    const { log } = capturingLog();
+    const scheduler = createRunScheduler({ sync: held.sync, log, concurrency: 1 });
+    scheduler.start([]);
+    scheduler.schedule('/runs/a');
+    await waitFor(() => held.running === 1 || undefined, 'the sync of a under way');
+    // b waits behind a for the only turn; the hints about it come before its sync reads it
+    scheduler.schedule('/runs/b');
+    scheduler.schedule('/runs/b');
+    scheduler.schedule('/runs/b');
+    held.releaseAll();
+    await waitFor(() => held.calls.length === 2 || undefined, 'the sync of b');
+    held.releaseAll();
+    await scheduler.idle();
+    assert.deepEqual(held.calls, ['/runs/a', '/runs/b']);
+  });
+
   test('syncs at most `concurrency` runs at once', async () => {
     const { held, scheduler } = heldScheduler({ concurrency: 3 });
     scheduler.start(Array.from({ length: 10 }, (_, i) => `/runs/r${i}`));
