@@ -148,14 +148,15 @@ export function createRunScheduler(deps: RunSchedulerDeps) {
     exclusive<T>(runDir: string, task: () => Promise<T>): Promise<T> {
       return lock.run(runDir, task);
     },
-    /** Starts syncing the runs collected so far and `more`. */
-    start(more: Iterable<string>) {
+    /** Starts syncing the runs collected so far and `more`; returns them in the order due. */
+    start(more: Iterable<string>): string[] {
       started = true;
       for (const runDir of more) pending.add(runDir);
       const first = [...pending];
       pending.clear();
       for (const runDir of first) schedule(runDir);
       settleIdle();
+      return first;
     },
     /** Resolves when no run is being synced and none is waiting (timers aside). */
     idle: whenIdle,
