@@ -173,15 +173,17 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       return;
     }
     await notices.readable(qaDirOf(runDir));
+    // protocol names, then the others: only they can be leftovers or look-alikes
+    const listing = listQaFiles(names);
     if (!cleaned.has(runDir)) {
       // before anything is read: a leftover hard-linked to an answer file gives it two names
       cleaned.add(runDir);
-      await removeCrashLeftovers(runDir, names, log);
+      await removeCrashLeftovers(runDir, listing.others, log);
     }
-    await advance(runDir, listQaFiles(names));
+    await advance(runDir, listing);
     await elsewhere.settle(runDir);
     await display.show(runDir);
-    const again = await notices.lookAlikes(runDir, names);
+    const again = await notices.lookAlikes(runDir, listing.others);
     if (again === 'back-off') scheduler.later(scheduler.backOff(runDir), runDir);
     else if (again !== undefined) scheduler.later(again, runDir);
   }
