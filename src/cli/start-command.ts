@@ -194,11 +194,13 @@ export async function runStart(
   // collects what the scan finds and starts once both are done.
   const watcher = watchRuns(
     roots.map((root) => root.path),
-    ops.followRuns((event) => queue.notify(event)),
+    (event) => queue.notify(event),
     {
       log: log.child({ component: 'watcher' }),
       usePolling: config.poll,
       onUnreadable: (where, code) => queue.reportUnreadable(where, code),
+      // the queue lists a run's qa/ when told of it: listing it here too doubled the start
+      reportExisting: false,
     },
   );
   log.info({ mode: config.slack.mode, apiUrl: config.slack.apiUrl }, 'connecting to Slack');
@@ -232,7 +234,7 @@ export async function runStart(
   try {
     // Health first: a metrics port in use stops the start before Slack is connected, and
     // /healthz says "connecting" meanwhile.
-    await ops.start(watcher.ready);
+    await ops.start(watcher);
     await Promise.all([
       groups.start(),
       config.slack.mode === 'http' ? app.start(config.slack.port) : app.start(),

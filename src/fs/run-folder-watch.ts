@@ -11,6 +11,14 @@ export interface RunFolderWatchDeps {
   onError: (err: unknown, where: string, retry: () => void) => void;
   /** Node's `fs.watch`, unless a test passes one that loses events on purpose. */
   watchFolder?: typeof watch;
+  /**
+   * Whether the files already in a run's `qa/` folder are reported, one event each, once its
+   * watch is in place (the default). Without, the run's `run-seen` event is the only hint, told
+   * before its watch is set up or, after a watch that failed, once it is: for a consumer that
+   * lists a run's `qa/` folder on `run-seen` (the queue), a second listing here is the same
+   * work again, for every run at start.
+   */
+  reportExisting?: boolean;
 }
 
 /** One run folder: a watch on its `qa/` folder, or on the folder itself until `qa/` exists. */
@@ -47,6 +55,7 @@ const mayEnter = (p: string): boolean => {
 export function createRunFolderWatch(deps: RunFolderWatchDeps) {
   const { onEvent, onError } = deps;
   const watchFolder = deps.watchFolder ?? watch;
+  const reportExisting = deps.reportExisting ?? true;
   const roots = new Map<string, FSWatcher>();
   const runs = new Map<string, RunWatch>();
   let closed = false;
@@ -72,10 +81,17 @@ export function createRunFolderWatch(deps: RunFolderWatchDeps) {
     run.folder = undefined;
   };
 
-  /** Watches `runDir/qa` if it exists, else `runDir` until it does; resolves once listed. */
-  const watchQa = (runDir: string, isRoot: boolean): Promise<void> => {
+  /**
+   * Watches `runDir/qa` if it exists, else `runDir` until it does; resolves once listed. The
+   * caller has told the consumer of the run already (`run-seen`), or has no need to.
+   */
+  const watchQa = (runDir: string, isRoot: boolean): Promise<void> =>
+    startQaWatch(runDir, isRoot) && reportExisting ? listQa(runDir) : Promise.resolve();
+
+  /** Whether `runDir/qa` is watched now (by this call); else `runDir` is, or an error told. */
+  const startQaWatch = (runDir: string, isRoot: boolean): boolean => {
     const run = runs.get(runDir);
-    if (closed || !run || run.qa) return Promise.resolve();
+    if (closed || !run || run.qa) return false;
     const qaPath = qaDirOf(runDir);
     try {
       const qa = watchFolder(qaPath, (_event, name) => {
@@ -88,18 +104,28 @@ export function createRunFolderWatch(deps: RunFolderWatchDeps) {
       run.folder?.close();
       run.folder = undefined;
       run.qa = qa;
-      return listQa(runDir);
+      return true;
     } catch (err) {
       const { code } = err as NodeJS.ErrnoException;
       if (code !== 'ENOENT' && code !== 'ENOTDIR') {
         // name the folder that is closed to us: the run's own, or its qa/
         const where = isRoot || mayEnter(runDir) ? qaPath : runDir;
-        onError(err, where, () => void watchQa(runDir, isRoot));
+        onError(err, where, () => watchQaAndTell(runDir, isRoot));
       } else if (!isRoot && !run.folder) {
         watchRunFolder(runDir, run);
       }
-      return Promise.resolve();
+      return false;
     }
+  };
+
+  /**
+   * Watches `runDir/qa` where nothing told the consumer of the run just before (a watch tried
+   * again, a `qa/` made meanwhile): once it is set up, the consumer is told to list the run.
+   */
+  const watchQaAndTell = (runDir: string, isRoot: boolean) => {
+    if (!startQaWatch(runDir, isRoot)) return;
+    if (reportExisting) void listQa(runDir);
+    else onEvent({ type: 'run-seen', runDir });
   };
 
   /** A run folder without `qa/`: waits for `qa/` to appear. */
@@ -113,7 +139,7 @@ export function createRunFolderWatch(deps: RunFolderWatchDeps) {
       });
       run.folder.on('error', () => undefined); // the folder went away: its root says so
       // `qa/` made between the first try and this watch
-      if (isFolder(qaDirOf(runDir))) void watchQa(runDir, false);
+      if (isFolder(qaDirOf(runDir))) watchQaAndTell(runDir, false);
     } catch (err) {
       const { code } = err as NodeJS.ErrnoException;
       if (code !== 'ENOENT' && code !== 'ENOTDIR') {
@@ -210,6 +236,13 @@ export function createRunFolderWatch(deps: RunFolderWatchDeps) {
       for (const runDir of [...runs.keys()]) {
         if (runDir === root || path.dirname(runDir) === root) dropRun(runDir);
       }
+    },
+
+    /** How many runs have their `qa/` folder watched. */
+    watchedRuns(): number {
+      let count = 0;
+      for (const run of runs.values()) if (run.qa) count += 1;
+      return count;
     },
 
     /** Whether the folder is followed as a run (for the safety net's listing of a root). */

@@ -106,7 +106,7 @@ function existingParent(root: string): string {
  * count at once: `<path>/qa/<name>` belongs to run `<path>` and `<path>/<child>/qa/<name>` to
  * run `<path>/<child>`. Nothing else below a watch path is read or watched. Each path is
  * watched through the closest existing folder above it, so it may be missing at start and
- * deleting it is seen.
+ * deleting it is seen. `watchedRuns` counts the runs whose `qa/` folder is watched.
  */
 export function watchRuns(
   paths: string[],
@@ -119,8 +119,14 @@ export function watchRuns(
     relistQuietMs?: number;
     /** A folder the relay's user may not read (EACCES, EPERM), besides the log line. */
     onUnreadable?: (path: string, code: string) => void;
+    /**
+     * Whether the files in a run's `qa/` folder when its watch is set up are reported, one
+     * event each (the default); false for a consumer that lists a run on `run-seen` (see
+     * `createRunFolderWatch`). Polling reports them either way.
+     */
+    reportExisting?: boolean;
   },
-): { ready: Promise<void>; close(): Promise<void> } {
+): { ready: Promise<void>; watchedRuns(): number; close(): Promise<void> } {
   const roots = [...new Set(paths.map((p) => path.resolve(p)))];
   if (roots.length === 0) {
     throw new Error('watchRuns: no watch paths given; pass at least one run dir or runs root');
@@ -178,6 +184,7 @@ export function watchRuns(
     },
     onError: reportError,
     watchFolder: opts.watchFolder,
+    reportExisting: opts.reportExisting,
   });
   const isInsideRoot = (p: string) => roots.some((root) => isInside(path.relative(root, p)));
   const isAboveRoot = (p: string) => roots.some((root) => isInside(path.relative(p, root)));
@@ -232,9 +239,17 @@ export function watchRuns(
     }
   };
 
+  // Polling: the runs whose qa/ folder chokidar reported, not gone since.
+  const polledRuns = new Set<string>();
   watcher.on('all', (event, p) => {
     if (closed) return;
     const resolved = path.resolve(p);
+    if (polling && event === 'addDir' && path.basename(resolved) === QA_DIR) {
+      const runDir = path.dirname(resolved);
+      if (placesOf(resolved, roots).some((pl) => pl.kind === 'dir' && pl.runDir === runDir)) {
+        polledRuns.add(runDir);
+      }
+    }
     if (event === 'addDir' && roots.includes(resolved)) watchRoot(resolved);
     if (event === 'unlinkDir') {
       relister.unwatch(resolved);
@@ -243,6 +258,7 @@ export function watchRuns(
       }
     }
     for (const runEvent of toEvents(event, resolved, roots)) {
+      if (runEvent.type === 'run-gone') polledRuns.delete(runEvent.runDir);
       onEvent(runEvent);
       // (the first scan lists what is there already; the queue reads all of it at its start)
       if (runEvent.type === 'run-seen' && scanned) tellAgainLater(runEvent);
@@ -272,6 +288,7 @@ export function watchRuns(
   });
   return {
     ready,
+    watchedRuns: () => (polling ? polledRuns.size : folders.watchedRuns()),
     close: async () => {
       closed = true;
       resolveReady();
@@ -281,6 +298,7 @@ export function watchRuns(
       for (const retry of denied.values()) clearTimeout(retry.timer);
       denied.clear();
       relister.close();
+      polledRuns.clear();
       await watcher.close();
     },
   };

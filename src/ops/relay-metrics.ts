@@ -57,7 +57,7 @@ export function createRelayMetrics(
   });
   new Gauge({
     name: METRIC_NAMES.watchedRuns,
-    help: 'Run folders being watched (reported by the watcher and not gone since)',
+    help: 'Run folders whose qa/ folder is being watched (or polled)',
     registers,
     collect() {
       this.set(sources.watchedRuns());

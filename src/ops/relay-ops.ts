@@ -2,7 +2,6 @@ import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import type { Config } from '../config/config-schema.js';
 import { visibleSignature } from '../core/batch/visible-signature.js';
-import type { RunFsEvent } from '../fs/run-events.js';
 import type { SlackAppHooks } from '../slack/create-slack-app.js';
 import { observedFetch } from '../slack/observed-fetch.js';
 import type { SlackConnectionState } from '../slack/socket-connection.js';
@@ -23,19 +22,19 @@ import { createSlackReachability } from './slack-reachability.js';
 export function createRelayOps(config: Config, log: Logger, options: { now?: () => number } = {}) {
   const now = options.now ?? Date.now;
   const registry = new Registry();
-  const runs = new Set<string>();
   let store: StateStore | undefined;
   let connection: SlackConnectionState = 'connecting';
   let lostAt: number | undefined;
   let watcher: WatcherState = 'starting';
   let server: OpsServer | undefined;
+  let watchedRuns = (): number => 0;
 
   const metrics = createRelayMetrics(
     registry,
     {
       openBatches: () =>
         store?.all().filter((r) => WAITING_FOR_ANSWER.includes(r.status)).length ?? 0,
-      watchedRuns: () => runs.size,
+      watchedRuns: () => watchedRuns(),
       slackConnected: () => connection === 'connected',
     },
     // Node's process metrics cost a timer and a GC observer: only when someone can read them.
@@ -80,18 +79,13 @@ export function createRelayOps(config: Config, log: Logger, options: { now?: () 
       return store;
     },
 
-    /** The watcher's callback, with the runs it reports counted. */
-    followRuns(onEvent: (event: RunFsEvent) => void) {
-      return (event: RunFsEvent) => {
-        if (event.type === 'qa-file') runs.add(event.runDir);
-        else if (event.type === 'run-gone') runs.delete(event.runDir);
-        onEvent(event);
-      };
-    },
-
-    /** Serves health and metrics, if asked to; the watcher counts as up once `watching` resolves. */
-    async start(watching: Promise<void>): Promise<void> {
-      watching.then(
+    /**
+     * Serves health and metrics, if asked to; the watcher counts as up once its first scan is
+     * done, and its runs are counted.
+     */
+    async start(runWatcher: { ready: Promise<void>; watchedRuns(): number }): Promise<void> {
+      watchedRuns = () => runWatcher.watchedRuns();
+      runWatcher.ready.then(
         () => {
           if (watcher === 'starting') watcher = 'watching';
         },

@@ -19,6 +19,7 @@ import type { StateStore } from '../store/state-store.js';
 import { createBatchActions, type ElsewhereWork } from './batch-actions.js';
 import { removeCrashLeftovers } from './crash-leftovers.js';
 import { createElsewhereAnswers } from './elsewhere-answers.js';
+import { createListAhead } from './list-ahead.js';
 import type { Presenter } from './presenter.js';
 import { publishAnswers } from './publish-answers.js';
 import { createQuestionReader, type FileRead } from './question-reader.js';
@@ -39,6 +40,8 @@ export interface BatchQueueDeps
   settleMs?: number;
   /** Publishes an answer file without overwriting one (the real one unless a test passes another). */
   publish?: typeof publishFileNoClobber;
+  /** Lists a `qa/` folder (`readdir`, unless a test passes one that says what it listed). */
+  listQa?: (qaDir: string) => Promise<string[]>;
   /** How long a batch Slack refused for good waits before it is tried again unchanged (1 h). */
   refusedRetryMs?: number;
   /** Least time between two edits of one batch's messages (250 ms; 0: none). */
@@ -112,6 +115,8 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     now,
     gatherMs: deps.settleMs ?? 1000,
   });
+  const listQa = deps.listQa ?? ((qaDir: string) => readdir(qaDir));
+  const listAhead = createListAhead({ list: (runDir) => listQa(qaDirOf(runDir)) });
   const finishSubmit = (record: BatchRecord) =>
     publishAnswers(record, { questions, publish, change, log });
 
@@ -151,7 +156,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
   async function syncRun(runDir: string): Promise<void> {
     let names: string[] | undefined;
     try {
-      names = await readdir(qaDirOf(runDir));
+      names = await (listAhead.take(runDir) ?? listQa(qaDirOf(runDir)));
     } catch (err) {
       const code = errnoCode(err);
       if (code === 'EACCES' || code === 'EPERM') {
@@ -168,15 +173,17 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       return;
     }
     await notices.readable(qaDirOf(runDir));
+    // protocol names, then the others: only they can be leftovers or look-alikes
+    const listing = listQaFiles(names);
     if (!cleaned.has(runDir)) {
       // before anything is read: a leftover hard-linked to an answer file gives it two names
       cleaned.add(runDir);
-      await removeCrashLeftovers(runDir, names, log);
+      await removeCrashLeftovers(runDir, listing.others, log);
     }
-    await advance(runDir, listQaFiles(names));
+    await advance(runDir, listing);
     await elsewhere.settle(runDir);
     await display.show(runDir);
-    const again = await notices.lookAlikes(runDir, names);
+    const again = await notices.lookAlikes(runDir, listing.others);
     if (again === 'back-off') scheduler.later(scheduler.backOff(runDir), runDir);
     else if (again !== undefined) scheduler.later(again, runDir);
   }
@@ -312,6 +319,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
   return {
     /** Feeds a watcher event; before `start` events are only collected. */
     notify(event: RunFsEvent) {
+      listAhead.forget(event.runDir);
       scheduler.schedule(event.runDir);
     },
 
@@ -320,12 +328,14 @@ export function createBatchQueue(deps: BatchQueueDeps) {
      * resumed, and runs whose folder went while the relay was down are closed and forgotten.
      */
     start() {
-      scheduler.start(
+      const runs = scheduler.start(
         store
           .all()
           .filter(holds)
           .map((record) => record.runDir),
       );
+      // thousands of runs at a restart: their folders are listed ahead, many at once
+      listAhead.start(runs);
       // a record of ours another relay changed (a choice, a hand-off): show it on every screen
       stopWatching = store.watch((record) => {
         if (holds(record)) scheduler.schedule(record.runDir);
@@ -361,6 +371,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     /** Stops timers and further syncs; waits for syncs under way, at most `closeGraceMs`. */
     close() {
       stopWatching?.();
+      listAhead.close();
       return scheduler.close();
     },
   };

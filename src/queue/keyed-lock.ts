@@ -14,19 +14,3 @@ export function createKeyedLock() {
     },
   };
 }
-
-/** Lets at most `limit` tasks run at once; the rest wait their turn. */
-export function createLimiter(limit: number) {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return async function limited<T>(task: () => Promise<T>): Promise<T> {
-    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    active += 1;
-    try {
-      return await task();
-    } finally {
-      active -= 1;
-      waiting.shift()?.();
-    }
-  };
-}

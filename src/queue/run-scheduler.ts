@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { createKeyedLock, createLimiter } from './keyed-lock.js';
+import { createKeyedLock } from './keyed-lock.js';
 
 /** Back-off of a run that keeps failing: first wait, doubling up to the longest. */
 const BACK_OFF_DEFAULTS = { retryBaseMs: 1000, retryMostMs: 60_000 } as const;
@@ -34,9 +34,15 @@ export function createRunScheduler(deps: RunSchedulerDeps) {
   const retryBaseMs = deps.retryBaseMs ?? BACK_OFF_DEFAULTS.retryBaseMs;
   const retryMostMs = deps.retryMostMs ?? BACK_OFF_DEFAULTS.retryMostMs;
   const closeGraceMs = deps.closeGraceMs ?? 5000;
+  const concurrency = deps.concurrency ?? 8;
   const lock = createKeyedLock();
-  const limit = createLimiter(deps.concurrency ?? 8);
-  const runs = new Map<string, { again: boolean }>();
+  /** Runs being synced, each with whether a hint came during its sync (one more is due). */
+  const running = new Map<string, { again: boolean }>();
+  /**
+   * Runs waiting for a turn, in the order they were marked. Only names wait: at start that
+   * is every run on disk, and a promise each would be thousands held at once.
+   */
+  const queued = new Set<string>();
   const timers = new Set<NodeJS.Timeout>();
   const attempts = new Map<string, number>();
   const pending = new Set<string>();
@@ -47,7 +53,7 @@ export function createRunScheduler(deps: RunSchedulerDeps) {
   let idleWaiters: (() => void)[] = [];
 
   function settleIdle() {
-    if (runs.size > 0 || pending.size > 0) return;
+    if (running.size > 0 || queued.size > 0 || pending.size > 0) return;
     const waiters = idleWaiters;
     idleWaiters = [];
     for (const resolve of waiters) resolve();
@@ -67,43 +73,47 @@ export function createRunScheduler(deps: RunSchedulerDeps) {
       pending.add(runDir);
       return;
     }
-    const running = runs.get(runDir);
-    if (running) {
-      running.again = true;
+    const state = running.get(runDir);
+    if (state) {
+      state.again = true;
       return;
     }
+    queued.add(runDir);
+    takeTurns();
+  }
+
+  /** Starts the runs waiting longest, while fewer than `concurrency` are being synced. */
+  function takeTurns() {
+    for (const runDir of queued) {
+      if (closed || running.size >= concurrency) return;
+      queued.delete(runDir);
+      void syncOnce(runDir);
+    }
+  }
+
+  /** One sync of the run; a hint during it queues the run again, behind the others. */
+  async function syncOnce(runDir: string) {
     const state = { again: false };
-    runs.set(runDir, state);
-    void (async () => {
-      do {
-        try {
-          // a sync still waiting for its turn when the scheduler closes never starts
-          await limit(async () => {
-            if (closed) return;
-            await lock.run(runDir, () => {
-              // A hint that came while this sync waited for its turn is seen by it: it reads
-              // the run from now on. Only a hint from here on asks for one more.
-              state.again = false;
-              return sync(runDir);
-            });
-          });
-          failing.delete(runDir);
-        } catch (err) {
-          if (closed) {
-            log.debug({ err, runDir }, 'sync ended by stopping');
-          } else {
-            const retryInMs = backOff(runDir);
-            const message = 'could not sync run; will try again';
-            if (failing.has(runDir)) log.debug({ err, runDir, retryInMs }, message);
-            else log.error({ err, runDir, retryInMs }, message);
-            failing.add(runDir);
-            later(retryInMs, runDir);
-          }
-        }
-      } while (state.again && !closed);
-      runs.delete(runDir);
-      settleIdle();
-    })();
+    running.set(runDir, state);
+    try {
+      await lock.run(runDir, () => sync(runDir));
+      failing.delete(runDir);
+    } catch (err) {
+      if (closed) {
+        log.debug({ err, runDir }, 'sync ended by stopping');
+      } else {
+        const retryInMs = backOff(runDir);
+        const message = 'could not sync run; will try again';
+        if (failing.has(runDir)) log.debug({ err, runDir, retryInMs }, message);
+        else log.error({ err, runDir, retryInMs }, message);
+        failing.add(runDir);
+        later(retryInMs, runDir);
+      }
+    }
+    running.delete(runDir);
+    if (state.again && !closed) queued.add(runDir);
+    takeTurns();
+    settleIdle();
   }
 
   /** Schedules a sync of the run in `ms`. */
@@ -139,14 +149,15 @@ export function createRunScheduler(deps: RunSchedulerDeps) {
     exclusive<T>(runDir: string, task: () => Promise<T>): Promise<T> {
       return lock.run(runDir, task);
     },
-    /** Starts syncing the runs collected so far and `more`. */
-    start(more: Iterable<string>) {
+    /** Starts syncing the runs collected so far and `more`; returns them in the order due. */
+    start(more: Iterable<string>): string[] {
       started = true;
       for (const runDir of more) pending.add(runDir);
       const first = [...pending];
       pending.clear();
       for (const runDir of first) schedule(runDir);
       settleIdle();
+      return first;
     },
     /** Resolves when no run is being synced and none is waiting (timers aside). */
     idle: whenIdle,
@@ -156,6 +167,8 @@ export function createRunScheduler(deps: RunSchedulerDeps) {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       pending.clear(); // runs seen but never started: nothing is running for them
+      const neverStarted = [...queued]; // waiting for a turn: they never get one
+      queued.clear();
       let grace: NodeJS.Timeout | undefined;
       const drained = await Promise.race([
         whenIdle().then(() => true),
@@ -166,7 +179,7 @@ export function createRunScheduler(deps: RunSchedulerDeps) {
       clearTimeout(grace);
       if (!drained) {
         log.warn(
-          { runs: [...runs.keys()], waitedMs: closeGraceMs },
+          { runs: [...running.keys(), ...neverStarted], waitedMs: closeGraceMs },
           'stopping while these runs still wait on Slack; what they did not finish is done again at the next start',
         );
       }

@@ -48,7 +48,7 @@ async function setup(t: TestContext) {
     paths: string[],
     opts: { usePolling?: boolean } & Pick<
       Parameters<typeof watchRuns>[2],
-      'watchFolder' | 'relistQuietMs'
+      'watchFolder' | 'relistQuietMs' | 'reportExisting'
     > = {},
   ) => {
     const seen: Seen[] = [];
@@ -373,6 +373,38 @@ test('reports a thousand files in one qa/ folder, at start and added later', asy
   assert.ok(w.seen.every((e) => e.type === 'qa-file' && e.runDir === run));
 });
 
+test('without reportExisting, each run at start is told once for the consumer to list, and counted', async (t) => {
+  const { dir, start } = await setup(t);
+  const runs = path.join(dir, 'runs');
+  const [r1, r2, bare] = ['r1', 'r2', 'bare'].map((name) => path.join(runs, name)) as [
+    string,
+    string,
+    string,
+  ];
+  await put(path.join(r1, 'qa', 'q-out-001.json'));
+  await put(path.join(r1, 'qa', 'q-answers-001.json'));
+  await put(path.join(r2, 'qa', 'q-out-001.json'));
+  await mkdir(bare); // a folder without qa/: seen, not counted
+  const w = await start([runs], { reportExisting: false });
+
+  assert.deepEqual(w.seen, [], 'the files already there are left to the consumer');
+  // (the root is told as a possible run too, by chokidar as well)
+  const told = w.appeared.filter((runDir) => runDir !== runs);
+  assert.deepEqual(told.sort(), [bare, r1, r2], 'each run told once');
+  assert.equal(w.watcher.watchedRuns(), 2);
+
+  // what comes later is reported as usual, a new run's files included
+  await put(path.join(r1, 'qa', 'q-out-002.json'));
+  await w.waitQaFile(r1, 'q-out-002.json');
+  const r3 = path.join(runs, 'r3');
+  await put(path.join(r3, 'qa', 'q-out-001.json'));
+  await waitFor(() => w.appeared.includes(r3), 'the new run told');
+  await waitFor(() => w.watcher.watchedRuns() === 3, 'the new run counted');
+  await rm(r2, { recursive: true });
+  await w.waitGone(r2);
+  assert.equal(w.watcher.watchedRuns(), 2);
+});
+
 test('watches a run dir and a runs root at once, reporting normalized absolute run dirs', async (t) => {
   const { dir, start } = await setup(t);
   const single = path.join(dir, 'one-run');
@@ -409,6 +441,7 @@ test('polling mode reports existing and new files', async (t) => {
   await put(path.join(run, 'qa', 'q-out-001.json'));
   const w = await start([path.join(dir, 'runs')], { usePolling: true });
   assert.ok(w.qaFile(run, 'q-out-001.json'));
+  assert.equal(w.watcher.watchedRuns(), 1);
   if (onLinux) assert.ok(!(await watchedInodes()).has(await inode(run)), 'polls, no inotify');
 
   await put(path.join(run, 'qa', 'q-out-002.json'));

@@ -390,6 +390,60 @@ describe('batch queue', () => {
     await queue.close();
   });
 
+  test('at a start with many runs, a hint about a run listed ahead of its sync is not lost', async () => {
+    // a restart finds many runs, their batches answered; their folders are listed ahead of
+    // their syncs, and a run changed after its listing must be listed again, not passed over
+    const runs = Array.from({ length: 20 }, (_, i) => path.join(root, 'runs', `done-${i}`));
+    for (const done of runs) {
+      await writeQuestionFile(done, 1, sampleBatch(1));
+      await writeFile(path.join(done, 'qa', 'q-answers-001.json'), '{}');
+    }
+    await writeQuestionFile(run, 1, sampleBatch(1));
+    const listed: string[] = [];
+    let letPost: () => void = () => {};
+    const posting = new Promise<void>((resolve) => {
+      letPost = resolve;
+    });
+    const p = recordingPresenter();
+    const queue = createBatchQueue({
+      store,
+      presenter: {
+        ...p.presenter,
+        sync: async (record, ctx, progress) => {
+          await posting;
+          return p.presenter.sync(record, ctx, progress);
+        },
+      },
+      log,
+      settleMs: 50,
+      concurrency: 1,
+      listQa: async (qaDir) => {
+        const names = await readdir(qaDir);
+        listed.push(path.dirname(qaDir));
+        return names;
+      },
+    });
+    touch(queue); // run-a's sync goes first, and waits on its post
+    for (const done of runs) touch(queue, done);
+    queue.start();
+    const changed = runs.at(-1) as string;
+    await waitFor(() => listed.includes(changed), 'the last run listed ahead');
+    await writeQuestionFile(changed, 2, sampleBatch(2));
+    queue.notify({ type: 'qa-file', runDir: changed, name: 'q-out-002.json' });
+    letPost();
+    await queue.idle();
+    assert.deepEqual(
+      p.shown.map((s) => [path.basename(store.get(s.key)?.runDir ?? ''), s.seq]),
+      [
+        ['run-a', 1],
+        ['done-19', 2],
+      ],
+    );
+    assert.equal(listed.filter((r) => r === changed).length, 2, 'listed again after the hint');
+    assert.equal(listed.length, runs.length + 2, 'every other run listed once');
+    await queue.close();
+  });
+
   test('a batch Slack refuses for good is marked, told once, and not retried until it changes; other runs carry on', async () => {
     const p = recordingPresenter();
     p.refuse(1);

@@ -6,19 +6,26 @@ export interface QaListing {
   questions: number[];
   /** seqs that have a `q-answers-NNN.json` */
   answers: Set<number>;
+  /** the names that are not protocol files (temp files, look-alikes, anything else) */
+  others: string[];
 }
 
-/** Sorts the names found in a `qa/` folder into question and answer seqs; other names are ignored. */
+/**
+ * Sorts the names found in a `qa/` folder into question and answer seqs and the other names;
+ * each name is read once.
+ */
 export function listQaFiles(names: readonly string[]): QaListing {
   const questions: number[] = [];
   const answers = new Set<number>();
+  const others: string[] = [];
   for (const name of names) {
     const parsed = parseQaFileName(name);
     if (parsed?.kind === 'question') questions.push(parsed.seq);
     else if (parsed?.kind === 'answer') answers.add(parsed.seq);
+    else others.push(name);
   }
   questions.sort((a, b) => a - b);
-  return { questions, answers };
+  return { questions, answers, others };
 }
 
 /**

@@ -7,7 +7,7 @@ import {
   nextUnansweredSeq,
 } from '../../../src/core/protocol/qa-listing.js';
 
-test('listQaFiles sorts question and answer seqs and ignores other names', () => {
+test('listQaFiles sorts question and answer seqs and sets the other names apart', () => {
   const listing = listQaFiles([
     'q-out-010.json',
     'q-out-002.json',
@@ -17,6 +17,7 @@ test('listQaFiles sorts question and answer seqs and ignores other names', () =>
   ]);
   assert.deepEqual(listing.questions, [2, 10]);
   assert.deepEqual([...listing.answers], [2]);
+  assert.deepEqual(listing.others, ['q-out-0001.json', 'notes.txt']);
   assert.equal(nextUnansweredSeq(listing), 10);
 });
 
