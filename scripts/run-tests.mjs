@@ -41,8 +41,19 @@ if (build.status !== 0) {
 // TEST_CONCURRENCY=1 runs them one by one.
 const concurrency = Number(process.env.TEST_CONCURRENCY ?? 4);
 
+// The long files first: end-to-end tests start relays, stand-ins, Redis and child processes
+// and take seconds to a minute each; started last, one of them would run on alone at the end
+// while the unit tests (milliseconds each) could have filled the gaps beside it.
+const LONG_FIRST = ['test/e2e/', 'test/hostile/', 'test/cli/', 'test/scripts/'];
+const rank = (file) => {
+  const at = LONG_FIRST.findIndex((folder) => file.startsWith(folder));
+  return at === -1 ? LONG_FIRST.length : at;
+};
+
 // Only the sources' own tests: a test file deleted from test/ may still have a stale build.
-const files = (only.length > 0 ? only : findTests('test').sort()).map(compiledPath);
+const files = (
+  only.length > 0 ? only : findTests('test').sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
+).map(compiledPath);
 const result = spawnSync(
   process.execPath,
   [

@@ -34,7 +34,7 @@ import {
 } from './user-actions.js';
 import { WebApiRouter } from './web-api-router.js';
 import { viewJson } from './wire-shapes.js';
-import { messageSurfaceKey, Workspace } from './workspace.js';
+import { messageSurfaceKey, snapshotOf, Workspace } from './workspace.js';
 
 /** Options for {@link startFakeSlack}. */
 export interface StartFakeSlackOptions {
@@ -322,7 +322,7 @@ export async function startFakeSlack(options: StartFakeSlackOptions = {}): Promi
     messages: (channel) => workspace.observedMessages(channel),
     message(channel, ts) {
       const found = workspace.message(channel, ts);
-      return found ? structuredClone(found) : undefined;
+      return found ? snapshotOf(found) : undefined;
     },
     shownValues({ channel, ts, user }) {
       const message = workspace.message(channel, ts);
