@@ -1,6 +1,8 @@
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach } from 'node:test';
 import { SocketModeClient } from '@slack/socket-mode';
 import { type Logger, LogLevel, WebClient, type WebClientOptions } from '@slack/web-api';
-import type { FakeSlack } from './fake-slack.js';
+import { type FakeSlack, startFakeSlack } from './fake-slack.js';
 
 /** A logger that drops everything, so SDK chatter does not clutter test output. */
 export const silentLogger: Logger = {
@@ -12,6 +14,39 @@ export const silentLogger: Logger = {
   getLevel: () => LogLevel.ERROR,
   setName: () => {},
 };
+
+/**
+ * A fresh stand-in for each test of the describe this is called in, closed after the test:
+ * call the function it returns inside a test.
+ */
+export function fakeSlackPerTest(): () => FakeSlack {
+  let fake: FakeSlack | undefined;
+  beforeEach(async () => {
+    fake = await startFakeSlack();
+  });
+  afterEach(async () => {
+    await fake?.close();
+    fake = undefined;
+  });
+  return () => {
+    assert.ok(fake, 'the stand-in of fakeSlackPerTest is there only while a test runs');
+    return fake;
+  };
+}
+
+/** The Slack error code a WebClient call was refused with, and the whole answer. */
+export async function slackError(
+  call: Promise<unknown>,
+): Promise<{ error: string; data: Record<string, unknown> }> {
+  try {
+    await call;
+  } catch (error) {
+    const data = (error as { data?: Record<string, unknown> }).data;
+    assert.ok(data, `expected a Slack platform error, got ${String(error)}`);
+    return { error: String(data.error), data };
+  }
+  assert.fail('expected the call to be refused');
+}
 
 /** A real WebClient pointed at the stand-in with the bot token. */
 export function webClientFor(fake: FakeSlack, options: WebClientOptions = {}): WebClient {
