@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach } from 'node:test';
+import { App } from '@slack/bolt';
 import { SocketModeClient } from '@slack/socket-mode';
-import { type Logger, LogLevel, WebClient, type WebClientOptions } from '@slack/web-api';
+import {
+  type ActionsBlockElement,
+  type Logger,
+  LogLevel,
+  WebClient,
+  type WebClientOptions,
+} from '@slack/web-api';
 import { type FakeSlack, startFakeSlack } from './fake-slack.js';
 
 /** A logger that drops everything, so SDK chatter does not clutter test output. */
@@ -46,6 +53,31 @@ export async function slackError(
     return { error: String(data.error), data };
   }
   assert.fail('expected the call to be refused');
+}
+
+/** Posts, as the bot, a message of one actions block holding `elements`; returns its ts. */
+export async function postActionsMessage(
+  fake: FakeSlack,
+  at: { channel: string; blockId: string },
+  elements: ActionsBlockElement[],
+): Promise<string> {
+  const posted = await webClientFor(fake).chat.postMessage({
+    channel: at.channel,
+    text: 'question',
+    blocks: [{ type: 'actions', block_id: at.blockId, elements }],
+  });
+  return String(posted.ts);
+}
+
+/** A Bolt App in Socket Mode pointed at the stand-in, silent and without retries; not started. */
+export function socketAppFor(fake: FakeSlack): App {
+  return new App({
+    token: fake.botToken,
+    appToken: fake.appToken,
+    socketMode: true,
+    logger: silentLogger,
+    clientOptions: { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 } },
+  });
 }
 
 /** A real WebClient pointed at the stand-in with the bot token. */
