@@ -318,6 +318,12 @@ export function waitForAnswered(slack: FakeSlack, ts: string): Promise<StoredMes
 /** "Proceed?": the yes-no question that ends the one-choice batches of the e2e tests. */
 export const GO = { id: 'go', type: 'yes-no', prompt: 'Proceed?' } as const;
 
+/** Batch 1 of one yes-no question whose preview is `markdown`. */
+export const yesNoWithMarkdown = (id: string, prompt: string, markdown: string) => ({
+  seq: 1,
+  questions: [{ id, type: 'yes-no', prompt, preview: { type: 'markdown', content: markdown } }],
+});
+
 /**
  * Says Yes to {@link GO} (question 2) and presses Submit on the batch at `ts` of `run`, then
  * checks the answer file: `answer` to the first question, Yes to GO. Returns the final message.
