@@ -19,6 +19,7 @@ import {
   choose,
   current,
   E2E_MODE,
+  expectAnswerFile,
   expectedAnswerFile,
   formatBatch,
   hasNoControls,
@@ -31,7 +32,6 @@ import {
   qaNames,
   readAnswerFile,
   relayPerTest,
-  waitForAnswerFile,
   waitForBatchMessage,
   waitForMessage,
   writeAnswerFileAsOtherTool,
@@ -99,10 +99,7 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
     await choose(h.slack, two.ts, 0, [1]);
     await pressYesNo(h.slack, two.ts, 1, true);
     await pressSubmit(h.slack, two.ts);
-    assert.equal(
-      await waitForAnswerFile(run, 2),
-      expectedAnswerFile(second, { format: 'CSV', go: true }),
-    );
+    await expectAnswerFile(run, second, { format: 'CSV', go: true });
     assert.equal(await readAnswerFile(run, 1), tuiAnswers);
     assert.equal(channelMessages(h.slack).length, 2);
     assert.deepEqual(h.slack.failures, []);
@@ -198,10 +195,7 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
     await pressYesNo(h.slack, posted.ts, 1, false);
     await choose(h.slack, posted.ts, 2, [1]);
     await pressSubmit(h.slack, posted.ts);
-    assert.equal(
-      await waitForAnswerFile(run, 1),
-      expectedAnswerFile(rewritten, { ship: true, go: false, target: ['us'] }),
-    );
+    await expectAnswerFile(run, rewritten, { ship: true, go: false, target: ['us'] });
     await waitForMessage(h.slack, posted.ts, hasNoControls, 'rewritten batch final');
     assert.deepEqual(h.slack.failures, []);
   });

@@ -14,6 +14,7 @@ import {
   batchMessages,
   choose,
   E2E_MODE,
+  expectAnswerFile,
   expectedAnswerFile,
   formatBatch,
   hasNoControls,
@@ -61,10 +62,7 @@ describe(`a batch's life end to end (${mode} mode)`, () => {
     assert.equal(okCalls(h.slack, 'chat.postMessage').length, 1);
 
     await pressSubmit(h.slack, one.ts);
-    assert.equal(
-      await waitForAnswerFile(run, 1),
-      expectedAnswerFile(first, { lang: 'TS', tests: true }),
-    );
+    await expectAnswerFile(run, first, { lang: 'TS', tests: true });
     const done = await waitForMessage(h.slack, one.ts, hasNoControls, 'batch 1 final');
     assert.match(visibleText(done), new RegExp(`Answered by <@${ALICE}>`));
     assert.match(done.text, /^Answered: Run run-two, batch 1: Language\?/);
@@ -75,10 +73,7 @@ describe(`a batch's life end to end (${mode} mode)`, () => {
     await writeFreeText(h.slack, two.ts, 0, 'relay & <friends>');
     await choose(h.slack, two.ts, 1, [2, 0]);
     await pressSubmit(h.slack, two.ts);
-    assert.equal(
-      await waitForAnswerFile(run, 2),
-      expectedAnswerFile(second, { name: 'relay & <friends>', ci: ['linux', 'win'] }),
-    );
+    await expectAnswerFile(run, second, { name: 'relay & <friends>', ci: ['linux', 'win'] });
     await waitForMessage(h.slack, two.ts, hasNoControls, 'batch 2 final');
     assert.deepEqual(await qaNames(run), [
       'q-answers-001.json',
@@ -109,10 +104,7 @@ describe(`a batch's life end to end (${mode} mode)`, () => {
     await choose(h.slack, posted.ts, 0, [1]);
     await pressYesNo(h.slack, posted.ts, 1, false);
     await pressSubmit(h.slack, posted.ts);
-    assert.equal(
-      await waitForAnswerFile(run, 3),
-      expectedAnswerFile(third, { format: 'CSV', go: false }),
-    );
+    await expectAnswerFile(run, third, { format: 'CSV', go: false });
     await waitForMessage(h.slack, posted.ts, hasNoControls, 'batch 3 final');
     assert.deepEqual(await qaNames(run), [
       'q-answers-001.json',
@@ -151,10 +143,7 @@ describe(`a batch's life end to end (${mode} mode)`, () => {
     await choose(h.slack, healthy.ts, 0, [0]);
     await pressYesNo(h.slack, healthy.ts, 1, true);
     await pressSubmit(h.slack, healthy.ts);
-    assert.equal(
-      await waitForAnswerFile(good, 1),
-      expectedAnswerFile(formatBatch(1), { format: 'JSON', go: true }),
-    );
+    await expectAnswerFile(good, formatBatch(1), { format: 'JSON', go: true });
     await waitForMessage(h.slack, healthy.ts, hasNoControls, 'healthy batch final');
     assert.deepEqual(await qaNames(bad), ['q-out-001.json']);
 

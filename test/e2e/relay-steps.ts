@@ -142,6 +142,15 @@ export function waitForAnswerFile(runDir: string, seq = 1): Promise<string> {
   );
 }
 
+/** Waits for the answer file of `batch` in `runDir` and checks its text against `answers`. */
+export async function expectAnswerFile(
+  runDir: string,
+  batch: { seq: number; questions: Record<string, unknown>[] },
+  answers: Record<string, unknown>,
+): Promise<void> {
+  assert.equal(await waitForAnswerFile(runDir, batch.seq), expectedAnswerFile(batch, answers));
+}
+
 /** Waits for `q-answers-NNN.json` of a run and parses it. */
 export async function answerFile(runDir: string, seq = 1): Promise<Record<string, unknown>> {
   return JSON.parse(await waitForAnswerFile(runDir, seq));

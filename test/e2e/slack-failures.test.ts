@@ -20,7 +20,7 @@ import {
   choose,
   current,
   E2E_MODE,
-  expectedAnswerFile,
+  expectAnswerFile,
   failedCalls,
   formatBatch,
   hasNoControls,
@@ -33,7 +33,6 @@ import {
   pressYesNo,
   publishRun,
   relayPerTest,
-  waitForAnswerFile,
   waitForBatchMessage,
   waitForMessage,
   writeFreeText,
@@ -74,10 +73,7 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
     await choose(h.slack, ts, 0, [1]);
     await pressYesNo(h.slack, ts, 1, true);
     await pressSubmit(h.slack, ts);
-    assert.equal(
-      await waitForAnswerFile(runDir, seq),
-      expectedAnswerFile(formatBatch(seq), { format: 'CSV', go: true }),
-    );
+    await expectAnswerFile(runDir, formatBatch(seq), { format: 'CSV', go: true });
     return waitForMessage(h.slack, ts, hasNoControls, 'final message');
   }
 
@@ -117,10 +113,7 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
       },
     );
     await pressSubmit(h.slack, posted.ts);
-    assert.equal(
-      await waitForAnswerFile(run, 1),
-      expectedAnswerFile(formatBatch(1), { format: 'JSON', go: false }),
-    );
+    await expectAnswerFile(run, formatBatch(1), { format: 'JSON', go: false });
     const final = await waitForMessage(
       h.slack,
       posted.ts,
@@ -195,10 +188,7 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
 
     const hold = holdMessageUpdates(h.slack);
     await pressSubmit(h.slack, posted.ts);
-    assert.equal(
-      await waitForAnswerFile(run, 1),
-      expectedAnswerFile(formatBatch(1), { format: 'CSV', go: true }),
-    );
+    await expectAnswerFile(run, formatBatch(1), { format: 'CSV', go: true });
     await hold.waitRefused();
 
     const other = h.runDir('run-next');
@@ -256,10 +246,7 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
     await pressYesNo(h.slack, posted.ts, 0, true);
     await writeFreeText(h.slack, reply, 1, 'split but whole');
     await pressSubmit(h.slack, reply);
-    assert.equal(
-      await waitForAnswerFile(run, 1),
-      expectedAnswerFile(SPLIT_BATCH, { go: true, notes: 'split but whole' }),
-    );
+    await expectAnswerFile(run, SPLIT_BATCH, { go: true, notes: 'split but whole' });
     assert.equal(channelMessages(h.slack).length, 1);
     assert.deepEqual(h.slack.failures, []);
   });
@@ -286,10 +273,7 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
         user: ALICE,
       });
       assert.equal(result.acked, true);
-      assert.equal(
-        await waitForAnswerFile(run, 1),
-        expectedAnswerFile(formatBatch(1), { format: 'JSON', go: true }),
-      );
+      await expectAnswerFile(run, formatBatch(1), { format: 'JSON', go: true });
       await waitForMessage(h.slack, posted.ts, hasNoControls, 'final message');
       assert.deepEqual(h.slack.failures, []);
     });
