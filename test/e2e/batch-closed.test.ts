@@ -22,6 +22,7 @@ import {
   expectAnswerFile,
   expectedAnswerFile,
   formatBatch,
+  GO,
   hasNoControls,
   holdMessageUpdates,
   nextEphemeral,
@@ -153,7 +154,7 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
       seq: 1,
       questions: [
         { id: 'ship', type: 'yes-no', prompt: 'Ship today?' },
-        { id: 'go', type: 'yes-no', prompt: 'Proceed?' },
+        GO,
         { id: 'target', type: 'choose-many', prompt: 'Where?', options: ['eu', 'us'] },
       ],
     };
@@ -225,10 +226,7 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
     const oldRadio = findElement(posted.blocks, 'o7.choose:0');
     const retyped = {
       seq: 1,
-      questions: [
-        { id: 'ship', type: 'yes-no', prompt: 'Ship today?' },
-        { id: 'go', type: 'yes-no', prompt: 'Proceed?' },
-      ],
+      questions: [{ id: 'ship', type: 'yes-no', prompt: 'Ship today?' }, GO],
     };
     const hold = holdMessageUpdates(h.slack);
     await writeQuestionFile(run, 1, retyped);

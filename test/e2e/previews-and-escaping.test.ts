@@ -12,6 +12,7 @@ import {
   click,
   controlOf,
   E2E_MODE,
+  GO,
   healthyRelayPerTest,
   locate,
   mrkdwnTexts,
@@ -28,7 +29,6 @@ import {
 } from './relay-steps.js';
 
 const RUN = 'run-preview';
-const GO = { id: 'go', type: 'yes-no', prompt: 'Proceed?' } as const;
 
 type Block = Record<string, unknown>;
 

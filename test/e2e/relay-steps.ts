@@ -210,12 +210,15 @@ export async function postFormatBatch(h: Harness, name: string) {
   return { run, posted: await waitForBatchMessage(h.slack, name, 1) };
 }
 
+/** "Proceed?": the yes-no question that ends the one-choice batches of the e2e tests. */
+export const GO = { id: 'go', type: 'yes-no', prompt: 'Proceed?' } as const;
+
 /** A two-question batch answered with a radio pick and a yes-no button. */
 export const formatBatch = (seq: number) => ({
   seq,
   questions: [
     { id: 'format', type: 'choose-one', prompt: 'Output format?', options: ['JSON', 'CSV'] },
-    { id: 'go', type: 'yes-no', prompt: 'Proceed?' },
+    GO,
   ],
 });
 
@@ -323,9 +326,6 @@ export function waitForAnswered(slack: FakeSlack, ts: string): Promise<StoredMes
     'the message in its answered state',
   );
 }
-
-/** "Proceed?": the yes-no question that ends the one-choice batches of the e2e tests. */
-export const GO = { id: 'go', type: 'yes-no', prompt: 'Proceed?' } as const;
 
 /** Batch 1 of one yes-no question whose preview is `markdown`. */
 export const yesNoWithMarkdown = (id: string, prompt: string, markdown: string) => ({

@@ -23,6 +23,7 @@ import {
   expectAnswerFile,
   failedCalls,
   formatBatch,
+  GO,
   hasNoControls,
   holdCalls,
   holdMessageUpdates,
@@ -42,7 +43,7 @@ import {
 const SPLIT_BATCH = {
   seq: 1,
   questions: [
-    { id: 'go', type: 'yes-no', prompt: 'Proceed?' },
+    GO,
     {
       id: 'notes',
       type: 'free-write',
