@@ -18,6 +18,7 @@ import {
 import { writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
 import {
+  at,
   choose,
   current,
   E2E_MODE,
@@ -117,12 +118,7 @@ describe(`who may answer (${mode} mode)`, () => {
     assert.ok(key);
     const blocksBefore = JSON.stringify(current(slack, ts).blocks);
     const updatesBefore = chatUpdates(slack);
-    const el = (prefix: string) => ({
-      channel: CHANNEL,
-      ts,
-      ...ids(findElement(current(slack, ts).blocks, prefix)),
-      user: BOB,
-    });
+    const el = (prefix: string) => at(ts, findElement(current(slack, ts).blocks, prefix), BOB);
 
     // ALICE opens the free-text form, so there is a real relay modal to copy for BOB below.
     await slack.clickButton({ ...el('o7.free-write'), user: ALICE });

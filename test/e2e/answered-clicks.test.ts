@@ -12,6 +12,7 @@ import {
 } from '../support/relay-harness.js';
 import { waitFor } from '../support/wait.js';
 import {
+  at,
   batchElements,
   choose,
   current,
@@ -141,26 +142,14 @@ describe(`clicks on an answered batch (${mode} mode)`, () => {
     await choose(h.slack, top.ts, 2, [4]);
     await choose(h.slack, top.ts, 3, [11, 0]);
     const ext = findElement(current(h.slack, top.ts).blocks, 'o7.choose:4');
-    const cities = await h.slack.suggest({
-      channel: CHANNEL,
-      ts: top.ts,
-      ...ids(ext),
-      user: ALICE,
-      value: 'city 10',
-    });
+    const cities = await h.slack.suggest({ ...at(top.ts, ext), value: 'city 10' });
     assert.ok(
       cities.options.some((o) => o.value === '99'),
       'City 100 is offered',
     );
     await choose(h.slack, top.ts, 4, [99]);
     const multiExt = findElement(current(h.slack, top.ts).blocks, 'o7.choose-many:5');
-    await h.slack.suggest({
-      channel: CHANNEL,
-      ts: top.ts,
-      ...ids(multiExt),
-      user: ALICE,
-      value: 'lib 7',
-    });
+    await h.slack.suggest({ ...at(top.ts, multiExt), value: 'lib 7' });
     await choose(h.slack, top.ts, 5, [6, 69]);
     await pressYesNo(h.slack, top.ts, 6, false);
     await writeFreeText(h.slack, textReply, 7, 'Line one\nline <two> & more');

@@ -17,7 +17,7 @@ import {
 } from '../support/relay-harness.js';
 import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
-import { directCopy, E2E_MODE, handOffBatch, relayStarter } from './relay-steps.js';
+import { at, directCopy, E2E_MODE, handOffBatch, relayStarter } from './relay-steps.js';
 
 const CAROL = 'U0CAROL01';
 const ROBOT = 'U0ROBOT01';
@@ -178,12 +178,7 @@ describe(`hand-off and claim end to end (${mode} mode)`, () => {
     );
 
     await answerAll({ channel: CHANNEL, ts }, ALICE);
-    await h.slack.clickButton({
-      channel: CHANNEL,
-      ts,
-      ...ids(findElement(blocksAt(CHANNEL, ts), 'o7.submit')),
-      user: ALICE,
-    });
+    await h.slack.clickButton(at(ts, findElement(blocksAt(CHANNEL, ts), 'o7.submit')));
     await waitFor(async () => (await answerFiles(run)).length === 1, 'answer file');
     for (const copy of [{ channel: CHANNEL, ts }, bobDm, carolDm]) {
       const final = await isFinal(copy.channel, copy.ts);

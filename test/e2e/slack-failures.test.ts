@@ -16,6 +16,7 @@ import {
 import { waitFor } from '../support/wait.js';
 import {
   afterCall,
+  at,
   batchMessages,
   choose,
   current,
@@ -27,7 +28,6 @@ import {
   hasNoControls,
   holdCalls,
   holdMessageUpdates,
-  ids,
   okCalls,
   postFormatBatch,
   pressSubmit,
@@ -267,12 +267,7 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
 
       await pressYesNo(h.slack, posted.ts, 1, true);
       const submit = findElement(current(h.slack, posted.ts).blocks, 'o7.submit');
-      const result = await h.slack.clickButton({
-        channel: CHANNEL,
-        ts: posted.ts,
-        ...ids(submit),
-        user: ALICE,
-      });
+      const result = await h.slack.clickButton(at(posted.ts, submit));
       assert.equal(result.acked, true);
       await expectAnswerFile(run, formatBatch(1), { format: 'JSON', go: true });
       await waitForMessage(h.slack, posted.ts, hasNoControls, 'final message');
