@@ -18,7 +18,6 @@ import {
   current,
   E2E_MODE,
   expectedAnswerFile,
-  hasNoControls,
   holdMessageUpdates,
   ids,
   nextEphemeral,
@@ -30,7 +29,7 @@ import {
   relayPerTest,
   waitForAnswerFile,
   waitForBatchMessage,
-  waitForMessage,
+  waitForClosed,
   writeFreeText,
 } from './relay-steps.js';
 
@@ -194,9 +193,9 @@ describe(`clicks on an answered batch (${mode} mode)`, () => {
     ]);
 
     await hold.release();
-    const final = await waitForMessage(h.slack, top.ts, hasNoControls, 'batch 1 final');
+    const final = await waitForClosed(h.slack, top.ts, 'batch 1 final');
     for (const reply of [textReply, lastReply]) {
-      await waitForMessage(h.slack, reply, hasNoControls, `reply ${reply} final`);
+      await waitForClosed(h.slack, reply, `reply ${reply} final`);
     }
     const shown = visibleText(final);
     assert.match(shown, new RegExp(`Answered by <@${ALICE}>`));
@@ -219,7 +218,7 @@ describe(`clicks on an answered batch (${mode} mode)`, () => {
     }
     assert.equal(await readAnswerFile(run, 2), oneTapAnswers);
     await holdTap.release();
-    const tapped = await waitForMessage(h.slack, tap.ts, hasNoControls, 'batch 2 final');
+    const tapped = await waitForClosed(h.slack, tap.ts, 'batch 2 final');
     assert.match(visibleText(tapped), /\*Answer:\*\n>Yes/);
     assert.deepEqual(h.slack.failures, []);
   });

@@ -23,7 +23,6 @@ import {
   expectedAnswerFile,
   formatBatch,
   GO,
-  hasNoControls,
   holdMessageUpdates,
   nextEphemeral,
   postFormatBatch,
@@ -34,6 +33,7 @@ import {
   readAnswerFile,
   relayPerTest,
   waitForBatchMessage,
+  waitForClosed,
   waitForMessage,
   writeAnswerFileAsOtherTool,
 } from './relay-steps.js';
@@ -84,12 +84,7 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
     ]);
 
     await hold.release();
-    const final = await waitForMessage(
-      h.slack,
-      one.ts,
-      hasNoControls,
-      'batch 1 shown as answered in another tool',
-    );
+    const final = await waitForClosed(h.slack, one.ts, 'batch 1 shown as answered in another tool');
     assert.match(final.text, /^Answered in another tool: Run run-tui, batch 1: Output format\?/);
     const shown = visibleText(final);
     assert.match(shown, /Answered in another tool · /);
@@ -129,12 +124,7 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
     assert.deepEqual(await qaNames(run), []);
 
     await hold.release();
-    const final = await waitForMessage(
-      h.slack,
-      posted.ts,
-      hasNoControls,
-      'the message shows the batch withdrawn',
-    );
+    const final = await waitForClosed(h.slack, posted.ts, 'the message shows the batch withdrawn');
     assert.match(final.text, /^Withdrawn: Run run-gone, batch 1: Output format\?/);
     assert.match(visibleText(final), /Withdrawn by the agent · /);
     assert.deepEqual(await qaNames(run), []);
@@ -197,7 +187,7 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
     await choose(h.slack, posted.ts, 2, [1]);
     await pressSubmit(h.slack, posted.ts);
     await expectAnswerFile(run, rewritten, { ship: true, go: false, target: ['us'] });
-    await waitForMessage(h.slack, posted.ts, hasNoControls, 'rewritten batch final');
+    await waitForClosed(h.slack, posted.ts, 'rewritten batch final');
     assert.deepEqual(h.slack.failures, []);
   });
 
@@ -210,7 +200,7 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
       1,
       JSON.parse(expectedAnswerFile(formatBatch(1), { format: 'CSV', go: false })),
     );
-    const final = await waitForMessage(h.slack, posted.ts, hasNoControls, 'final message');
+    const final = await waitForClosed(h.slack, posted.ts, 'final message');
     const shown = visibleText(final);
     assert.match(shown, /Answered in another tool · /);
     // The file says CSV and No; JSON and Yes were only drafts and were never answers.

@@ -17,7 +17,6 @@ import {
   expectAnswerFile,
   expectedAnswerFile,
   formatBatch,
-  hasNoControls,
   ids,
   okCalls,
   pressSubmit,
@@ -27,6 +26,7 @@ import {
   relayPerTest,
   waitForAnswerFile,
   waitForBatchMessage,
+  waitForClosed,
   waitForMessage,
   writeFreeText,
 } from './relay-steps.js';
@@ -63,7 +63,7 @@ describe(`a batch's life end to end (${mode} mode)`, () => {
 
     await pressSubmit(h.slack, one.ts);
     await expectAnswerFile(run, first, { lang: 'TS', tests: true });
-    const done = await waitForMessage(h.slack, one.ts, hasNoControls, 'batch 1 final');
+    const done = await waitForClosed(h.slack, one.ts, 'batch 1 final');
     assert.match(visibleText(done), new RegExp(`Answered by <@${ALICE}>`));
     assert.match(done.text, /^Answered: Run run-two, batch 1: Language\?/);
 
@@ -74,7 +74,7 @@ describe(`a batch's life end to end (${mode} mode)`, () => {
     await choose(h.slack, two.ts, 1, [2, 0]);
     await pressSubmit(h.slack, two.ts);
     await expectAnswerFile(run, second, { name: 'relay & <friends>', ci: ['linux', 'win'] });
-    await waitForMessage(h.slack, two.ts, hasNoControls, 'batch 2 final');
+    await waitForClosed(h.slack, two.ts, 'batch 2 final');
     assert.deepEqual(await qaNames(run), [
       'q-answers-001.json',
       'q-answers-002.json',
@@ -105,7 +105,7 @@ describe(`a batch's life end to end (${mode} mode)`, () => {
     await pressYesNo(h.slack, posted.ts, 1, false);
     await pressSubmit(h.slack, posted.ts);
     await expectAnswerFile(run, third, { format: 'CSV', go: false });
-    await waitForMessage(h.slack, posted.ts, hasNoControls, 'batch 3 final');
+    await waitForClosed(h.slack, posted.ts, 'batch 3 final');
     assert.deepEqual(await qaNames(run), [
       'q-answers-001.json',
       'q-answers-003.json',
@@ -144,7 +144,7 @@ describe(`a batch's life end to end (${mode} mode)`, () => {
     await pressYesNo(h.slack, healthy.ts, 1, true);
     await pressSubmit(h.slack, healthy.ts);
     await expectAnswerFile(good, formatBatch(1), { format: 'JSON', go: true });
-    await waitForMessage(h.slack, healthy.ts, hasNoControls, 'healthy batch final');
+    await waitForClosed(h.slack, healthy.ts, 'healthy batch final');
     assert.deepEqual(await qaNames(bad), ['q-out-001.json']);
 
     const fixed = {
@@ -168,7 +168,7 @@ describe(`a batch's life end to end (${mode} mode)`, () => {
     const right = findElement(normal.blocks, 'o7.one-tap:0:1');
     await h.slack.clickButton({ channel: CHANNEL, ts: malformed.ts, ...ids(right), user: ALICE });
     assert.equal(await waitForAnswerFile(bad, 1), expectedAnswerFile(fixed, { pick: 'right' }));
-    await waitForMessage(h.slack, malformed.ts, hasNoControls, 'fixed batch final');
+    await waitForClosed(h.slack, malformed.ts, 'fixed batch final');
     assert.equal(channelMessages(h.slack).length, 2);
     assert.deepEqual(h.slack.failures, []);
   });

@@ -315,6 +315,10 @@ export function waitForMessage(
 export const hasNoControls = (message: { blocks: Blocks }) =>
   elementsOf(message.blocks).length === 0;
 
+/** Waits until the message at `ts` has no controls left (answered, closed or withdrawn). */
+export const waitForClosed = (slack: FakeSlack, ts: string, what: string): Promise<StoredMessage> =>
+  waitForMessage(slack, ts, hasNoControls, what);
+
 /** Waits until a message shows Alice's answers and no controls. */
 export function waitForAnswered(slack: FakeSlack, ts: string): Promise<StoredMessage> {
   return waitForMessage(

@@ -25,7 +25,6 @@ import {
   failedCalls,
   formatBatch,
   GO,
-  hasNoControls,
   holdCalls,
   holdMessageUpdates,
   okCalls,
@@ -35,7 +34,7 @@ import {
   publishRun,
   relayPerTest,
   waitForBatchMessage,
-  waitForMessage,
+  waitForClosed,
   writeFreeText,
 } from './relay-steps.js';
 
@@ -75,7 +74,7 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
     await pressYesNo(h.slack, ts, 1, true);
     await pressSubmit(h.slack, ts);
     await expectAnswerFile(runDir, formatBatch(seq), { format: 'CSV', go: true });
-    return waitForMessage(h.slack, ts, hasNoControls, 'final message');
+    return waitForClosed(h.slack, ts, 'final message');
   }
 
   test('a 429 on chat.postMessage: the batch is posted exactly once after Retry-After, and answers work', async () => {
@@ -115,12 +114,7 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
     );
     await pressSubmit(h.slack, posted.ts);
     await expectAnswerFile(run, formatBatch(1), { format: 'JSON', go: false });
-    const final = await waitForMessage(
-      h.slack,
-      posted.ts,
-      hasNoControls,
-      'final message after the retry',
-    );
+    const final = await waitForClosed(h.slack, posted.ts, 'final message after the retry');
     assert.match(visibleText(final), new RegExp(`Answered by <@${ALICE}>`));
     const failed = failedCalls(h.slack, 'chat.update');
     assert.deepEqual(
@@ -202,7 +196,7 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
     );
 
     await hold.release();
-    await waitForMessage(h.slack, posted.ts, hasNoControls, 'final message');
+    await waitForClosed(h.slack, posted.ts, 'final message');
     const warnings = retryWarnings(h.logged, run);
     assert.ok(warnings.length >= 1);
     assert.match(errText(warnings[0] as LogRecord), /internal_error/);
@@ -270,7 +264,7 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
       const result = await h.slack.clickButton(at(posted.ts, submit));
       assert.equal(result.acked, true);
       await expectAnswerFile(run, formatBatch(1), { format: 'JSON', go: true });
-      await waitForMessage(h.slack, posted.ts, hasNoControls, 'final message');
+      await waitForClosed(h.slack, posted.ts, 'final message');
       assert.deepEqual(h.slack.failures, []);
     });
   }
