@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, it, test } from 'node:test';
-import { createClient } from '@redis/client';
 import pino from 'pino';
 import { runDoctor } from '../../src/cli/doctor-command.js';
 import { checkRedis, type RedisDoctorDeps } from '../../src/cli/doctor-redis.js';
@@ -11,7 +10,7 @@ import { connectRedis } from '../../src/redis/redis-connection.js';
 import { MIN_REDIS_VERSION, versionAtLeast } from '../../src/redis/redis-version.js';
 import { processIsAlive } from '../../src/store/state-dir-lock.js';
 import { startFakeSlack } from '../support/fake-slack/index.js';
-import { portNoRedisListensOn, redisForSuite } from '../support/redis-for-suite.js';
+import { adminClient, portNoRedisListensOn, redisForSuite } from '../support/redis-for-suite.js';
 import { needsRedis } from '../support/redis-server.js';
 import { freshNamespace } from '../support/redis-store.js';
 import { configFor } from '../support/relay-harness.js';
@@ -166,8 +165,7 @@ describe('doctor in shared mode', () => {
   );
 
   it('notes a maxmemory-policy that evicts', needsRedis, async () => {
-    const admin = createClient({ url: url() });
-    await admin.connect();
+    const admin = await adminClient(url());
     try {
       await admin.configSet('maxmemory-policy', 'allkeys-lru');
       const out = await check({ redisUrl: url(), node: 'n' }, { namespace: freshNamespace() });

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { createClient } from '@redis/client';
 import pino from 'pino';
 import { ErrorCode } from '../../src/errors.js';
 import {
@@ -13,6 +12,7 @@ import {
 import { connectRedis, type RedisConnection } from '../../src/redis/redis-connection.js';
 import { redisKeys } from '../../src/redis/redis-keys.js';
 import { processIsAlive } from '../../src/store/state-dir-lock.js';
+import { adminClient } from '../support/redis-for-suite.js';
 import { needsRedis, type RedisTestServer, startRedisServer } from '../support/redis-server.js';
 import { freshNamespace } from '../support/redis-store.js';
 import { waitFor } from '../support/wait.js';
@@ -139,8 +139,7 @@ describe('the node lease', () => {
     async () => {
       const namespace = freshNamespace();
       const keys = redisKeys(namespace);
-      const admin = createClient({ url: (server as RedisTestServer).url });
-      await admin.connect();
+      const admin = await adminClient((server as RedisTestServer).url);
       const lease = await acquireNodeLease(await relay(namespace, 'box-1'));
       const lost: Array<LeaseHolder | undefined> = [];
       lease.onLost((holder) => lost.push(holder));

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createClient } from '@redis/client';
 import { ErrorCode } from '../../src/errors.js';
 import { RedisUnavailableError } from '../../src/redis/redis-connection.js';
 import { redisKeys } from '../../src/redis/redis-keys.js';
 import { captureLog } from '../support/log-capture.js';
 import { makeRecord } from '../support/make-record.js';
-import { redisForSuite } from '../support/redis-for-suite.js';
+import { adminClient, redisForSuite } from '../support/redis-for-suite.js';
 import { needsRedis } from '../support/redis-server.js';
 import { freshNamespace, openTestRedisStore } from '../support/redis-store.js';
 import { waitFor } from '../support/wait.js';
@@ -130,8 +129,7 @@ describe('the Redis store beyond the contract', () => {
 
   it('changes made while a relay was cut off reach it when it reconnects', needsRedis, async () => {
     await withTwoNodes(async (a, b) => {
-      const admin = createClient({ url: url() });
-      await admin.connect();
+      const admin = await adminClient(url());
       try {
         const stays = makeRecord('/r', 1);
         const goes = makeRecord('/old', 1);
@@ -164,8 +162,7 @@ describe('the Redis store beyond the contract', () => {
     async () => {
       const namespace = freshNamespace();
       const keys = redisKeys(namespace);
-      const admin = createClient({ url: url() });
-      await admin.connect();
+      const admin = await adminClient(url());
       const { log, records: lines } = captureLog('warn');
       try {
         const a = await openTestRedisStore({ url: url(), node: 'a', namespace });
