@@ -61,6 +61,13 @@ describe(`hand-off and claim end to end (${mode} mode)`, () => {
   }
   const dmCopy = (user: string) => directCopy(h.slack, user);
 
+  /** Posts batch 1 into the run `name` and has Alice hand it to Bob; adds Bob's DM copy. */
+  async function postHandedToBob(name: string) {
+    const posted = await postBatch(name);
+    await handOff({ channel: CHANNEL, ts: posted.ts, from: ALICE, to: BOB });
+    return { ...posted, dm: await dmCopy(BOB) };
+  }
+
   const shows = (channel: string, ts: string, pattern: RegExp, what: string) =>
     waitFor(() => {
       const m = h.slack.message(channel, ts);
@@ -163,9 +170,7 @@ describe(`hand-off and claim end to end (${mode} mode)`, () => {
 
   test('after a second hand-off the batch is answered in the channel; every copy ends final', async () => {
     await start();
-    const { run, ts } = await postBatch('run-chain');
-    await handOff({ channel: CHANNEL, ts, from: ALICE, to: BOB });
-    const bobDm = await dmCopy(BOB);
+    const { run, ts, dm: bobDm } = await postHandedToBob('run-chain');
     await handOff({ ...bobDm, from: BOB, to: CAROL, note: 'yours now' });
     const carolDm = await dmCopy(CAROL);
     await shows(CHANNEL, ts, new RegExp(`Assigned to <@${CAROL}>`), 'new assignee');
@@ -197,9 +202,7 @@ describe(`hand-off and claim end to end (${mode} mode)`, () => {
 
   test('two people submitting at once: one answer file, the other is told', async () => {
     await start();
-    const { run, ts } = await postBatch('run-race');
-    await handOff({ channel: CHANNEL, ts, from: ALICE, to: BOB });
-    const dm = await dmCopy(BOB);
+    const { run, ts, dm } = await postHandedToBob('run-race');
     await answerAll({ channel: CHANNEL, ts }, ALICE);
     await shows(dm.channel, dm.ts, new RegExp(`from ${ALICE}`), 'answers shown in the DM');
     const submitIn = (at: { channel: string; ts: string }, user: string) =>
