@@ -85,7 +85,7 @@ async function setup(t: TestContext) {
       waitGone: (runDir: string) => waitFor(() => gone(runDir), `run-gone ${runDir}`),
     };
   };
-  return { dir, start };
+  return { dir, runs: path.join(dir, 'runs'), start };
 }
 
 async function put(file: string, content = '{}') {
@@ -101,8 +101,9 @@ async function putRun(runs: string, name: string): Promise<string> {
 }
 
 const onLinux = process.platform === 'linux';
-/** Tests that count inotify watches, which only Linux shows (in /proc). */
-const countsWatches = { skip: !onLinux && 'reads inotify watches from /proc' };
+/** A test that counts inotify watches, which only Linux shows (in /proc). */
+const watchCountTest = (name: string, fn: (t: TestContext) => Promise<void>) =>
+  test(name, { skip: !onLinux && 'reads inotify watches from /proc' }, fn);
 
 /** Inodes this process holds inotify watches on, read from /proc (Linux only). */
 async function watchedInodes(): Promise<Set<number>> {
@@ -128,8 +129,7 @@ async function untilWatched(dir: string) {
 }
 
 test('reports protocol files that exist at start before ready, and nothing else', async (t) => {
-  const { dir, start } = await setup(t);
-  const runs = path.join(dir, 'runs');
+  const { runs, start } = await setup(t);
   const r1 = await putRun(runs, 'r1');
   await put(path.join(r1, 'qa', 'q-answers-001.json'));
   await put(path.join(r1, 'qa', 'q-out-1000.json'));
@@ -178,12 +178,10 @@ test('names that only look like protocol files are reported too, at start and la
   ]);
 });
 
-test(
+watchCountTest(
   'spends one inotify watch per run (its qa/ folder) and reports nothing for other folders',
-  countsWatches,
   async (t) => {
-    const { dir, start } = await setup(t);
-    const runs = path.join(dir, 'runs');
+    const { dir, runs, start } = await setup(t);
     const r1 = await putRun(runs, 'r1');
     await put(path.join(r1, 'logs', 'a', 'b', 'c', 'log.txt'));
     await put(path.join(r1, 'logs', 'qa', 'q-out-001.json'));
@@ -314,8 +312,7 @@ test('a file written slowly in place is reported after its last write', async (t
 });
 
 test('reports deleted qa files, qa/ folders, run folders and watched run dirs', async (t) => {
-  const { dir, start } = await setup(t);
-  const runs = path.join(dir, 'runs');
+  const { dir, runs, start } = await setup(t);
   const single = path.join(dir, 'single-run');
   for (const run of ['r1', 'r2', 'r3']) await putRun(runs, run);
   await put(path.join(single, 'qa', 'q-out-001.json'));
@@ -341,12 +338,10 @@ test('reports deleted qa files, qa/ folders, run folders and watched run dirs', 
   );
 });
 
-test(
+watchCountTest(
   'a qa/ folder removed and made again is watched again, with one watch per run',
-  countsWatches,
   async (t) => {
-    const { dir, start } = await setup(t);
-    const runs = path.join(dir, 'runs');
+    const { runs, start } = await setup(t);
     const run = await putRun(runs, 'r1');
     const w = await start([runs]);
     await rm(path.join(run, 'qa'), { recursive: true });
@@ -428,8 +423,7 @@ test('polling mode reports existing and new files', async (t) => {
 });
 
 test('reports a run folder and its qa/ folder appearing, so they can be listed again', async (t) => {
-  const { dir, start } = await setup(t);
-  const runs = path.join(dir, 'runs');
+  const { runs, start } = await setup(t);
   await mkdir(runs);
   const w = await start([runs]);
   const run = path.join(runs, 'late');
@@ -442,8 +436,7 @@ test('reports a run folder and its qa/ folder appearing, so they can be listed a
 });
 
 test('a run folder whose event was lost is found by listing the root once changes pause', async (t) => {
-  const { dir, start } = await setup(t);
-  const runs = path.join(dir, 'runs');
+  const { runs, start } = await setup(t);
   await mkdir(runs);
   const lost = path.join(runs, 'lost');
   // A folder watch that loses the root's events about one folder, as an overflowing inotify
