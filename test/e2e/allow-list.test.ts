@@ -18,9 +18,11 @@ import {
 import { writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
 import {
+  at,
   choose,
   current,
   E2E_MODE,
+  expectAnswerFile,
   expectedAnswerFile,
   ids,
   nextEphemeral,
@@ -116,12 +118,7 @@ describe(`who may answer (${mode} mode)`, () => {
     assert.ok(key);
     const blocksBefore = JSON.stringify(current(slack, ts).blocks);
     const updatesBefore = chatUpdates(slack);
-    const el = (prefix: string) => ({
-      channel: CHANNEL,
-      ts,
-      ...ids(findElement(current(slack, ts).blocks, prefix)),
-      user: BOB,
-    });
+    const el = (prefix: string) => at(ts, findElement(current(slack, ts).blocks, prefix), BOB);
 
     // ALICE opens the free-text form, so there is a real relay modal to copy for BOB below.
     await slack.clickButton({ ...el('o7.free-write'), user: ALICE });
@@ -196,16 +193,13 @@ describe(`who may answer (${mode} mode)`, () => {
     await writeFreeText(slack, ts, 4, 'from alice');
     assert.doesNotMatch(visibleText(current(slack, ts)), /BOB WAS HERE/);
     await pressSubmit(slack, ts);
-    assert.equal(
-      await waitForAnswerFile(run, 1),
-      expectedAnswerFile(EVERY_CONTROL, {
-        radio: 'a',
-        boxes: ['a', 'c'],
-        city: 'City 100',
-        yn: true,
-        text: 'from alice',
-      }),
-    );
+    await expectAnswerFile(run, EVERY_CONTROL, {
+      radio: 'a',
+      boxes: ['a', 'c'],
+      city: 'City 100',
+      yn: true,
+      text: 'from alice',
+    });
 
     // One-tap buttons are guarded too.
     const tapRun = h.runDir('run-tap');
@@ -278,10 +272,7 @@ describe(`who may answer (${mode} mode)`, () => {
     // ALICE now answers; the answer file has her text, never BOB's late one.
     await writeFreeText(slack, ts, 1, 'alice joined');
     await pressSubmit(slack, ts, ALICE);
-    assert.equal(
-      await waitForAnswerFile(run, 1),
-      expectedAnswerFile(SMALL, { pick: 'x', why: 'alice joined' }),
-    );
+    await expectAnswerFile(run, SMALL, { pick: 'x', why: 'alice joined' });
     const final = await waitForMessage(
       slack,
       ts,

@@ -13,7 +13,7 @@ import {
 } from '../support/relay-harness.js';
 import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
-import { E2E_MODE, expectedAnswerFile, relayPerTest, waitForAnswerFile } from './relay-steps.js';
+import { at, E2E_MODE, expectAnswerFile, relayPerTest } from './relay-steps.js';
 
 const mode = E2E_MODE;
 describe(`answering a batch end to end (${mode} mode)`, () => {
@@ -26,28 +26,16 @@ describe(`answering a batch end to end (${mode} mode)`, () => {
     const posted = await waitFor(() => channelMessages(h.slack)[0], 'batch message');
     assert.match(posted.text, /^Run run-mixed, batch 1: Output format\?/);
     const ts = posted.ts;
-    const at = () => h.slack.message(CHANNEL, ts);
-    const blocks = () => at()?.blocks ?? [];
+    const current = () => h.slack.message(CHANNEL, ts);
+    const blocks = () => current()?.blocks ?? [];
 
     const choose = findElement(blocks(), 'o7.choose');
     assert.equal(choose.type, 'radio_buttons');
-    const r1 = await h.slack.selectOption({
-      channel: CHANNEL,
-      ts,
-      ...ids(choose),
-      user: ALICE,
-      value: '1',
-    });
+    const r1 = await h.slack.selectOption({ ...at(ts, choose), value: '1' });
     assert.equal(r1.acked, true);
     const many = findElement(blocks(), 'o7.choose-many');
     assert.equal(many.type, 'checkboxes');
-    await h.slack.selectOptions({
-      channel: CHANNEL,
-      ts,
-      ...ids(many),
-      user: ALICE,
-      values: ['2', '0'],
-    });
+    await h.slack.selectOptions({ ...at(ts, many), values: ['2', '0'] });
     const yes = elementsOf(blocks()).find(
       (e) => e.actionId.startsWith('o7.yes-no') && e.element.value === 'yes',
     );
@@ -65,24 +53,21 @@ describe(`answering a batch end to end (${mode} mode)`, () => {
       },
     });
     await waitFor(
-      () => visibleText(at() as never).includes('Ship &lt;b&gt;it&lt;/b&gt; &amp; log'),
+      () => visibleText(current() as never).includes('Ship &lt;b&gt;it&lt;/b&gt; &amp; log'),
       'free text shown',
     );
 
     const submit = findElement(blocks(), 'o7.submit');
     await h.slack.clickButton({ channel: CHANNEL, ts, ...ids(submit), user: ALICE });
-    assert.equal(
-      await waitForAnswerFile(run, 1),
-      expectedAnswerFile(batch, {
-        format: 'CSV',
-        targets: ['web', 'android'],
-        notes: 'Ship <b>it</b> & log',
-        go: true,
-      }),
-    );
+    await expectAnswerFile(run, batch, {
+      format: 'CSV',
+      targets: ['web', 'android'],
+      notes: 'Ship <b>it</b> & log',
+      go: true,
+    });
 
     const final = await waitFor(() => {
-      const m = at();
+      const m = current();
       return m && elementsOf(m.blocks).length === 0 ? m : undefined;
     }, 'final message without controls');
     const seen = visibleText(final);

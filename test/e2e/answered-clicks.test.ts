@@ -12,12 +12,12 @@ import {
 } from '../support/relay-harness.js';
 import { waitFor } from '../support/wait.js';
 import {
+  at,
   batchElements,
   choose,
   current,
   E2E_MODE,
   expectedAnswerFile,
-  hasNoControls,
   holdMessageUpdates,
   ids,
   nextEphemeral,
@@ -29,7 +29,7 @@ import {
   relayPerTest,
   waitForAnswerFile,
   waitForBatchMessage,
-  waitForMessage,
+  waitForClosed,
   writeFreeText,
 } from './relay-steps.js';
 
@@ -141,26 +141,14 @@ describe(`clicks on an answered batch (${mode} mode)`, () => {
     await choose(h.slack, top.ts, 2, [4]);
     await choose(h.slack, top.ts, 3, [11, 0]);
     const ext = findElement(current(h.slack, top.ts).blocks, 'o7.choose:4');
-    const cities = await h.slack.suggest({
-      channel: CHANNEL,
-      ts: top.ts,
-      ...ids(ext),
-      user: ALICE,
-      value: 'city 10',
-    });
+    const cities = await h.slack.suggest({ ...at(top.ts, ext), value: 'city 10' });
     assert.ok(
       cities.options.some((o) => o.value === '99'),
       'City 100 is offered',
     );
     await choose(h.slack, top.ts, 4, [99]);
     const multiExt = findElement(current(h.slack, top.ts).blocks, 'o7.choose-many:5');
-    await h.slack.suggest({
-      channel: CHANNEL,
-      ts: top.ts,
-      ...ids(multiExt),
-      user: ALICE,
-      value: 'lib 7',
-    });
+    await h.slack.suggest({ ...at(top.ts, multiExt), value: 'lib 7' });
     await choose(h.slack, top.ts, 5, [6, 69]);
     await pressYesNo(h.slack, top.ts, 6, false);
     await writeFreeText(h.slack, textReply, 7, 'Line one\nline <two> & more');
@@ -205,9 +193,9 @@ describe(`clicks on an answered batch (${mode} mode)`, () => {
     ]);
 
     await hold.release();
-    const final = await waitForMessage(h.slack, top.ts, hasNoControls, 'batch 1 final');
+    const final = await waitForClosed(h.slack, top.ts, 'batch 1 final');
     for (const reply of [textReply, lastReply]) {
-      await waitForMessage(h.slack, reply, hasNoControls, `reply ${reply} final`);
+      await waitForClosed(h.slack, reply, `reply ${reply} final`);
     }
     const shown = visibleText(final);
     assert.match(shown, new RegExp(`Answered by <@${ALICE}>`));
@@ -230,7 +218,7 @@ describe(`clicks on an answered batch (${mode} mode)`, () => {
     }
     assert.equal(await readAnswerFile(run, 2), oneTapAnswers);
     await holdTap.release();
-    const tapped = await waitForMessage(h.slack, tap.ts, hasNoControls, 'batch 2 final');
+    const tapped = await waitForClosed(h.slack, tap.ts, 'batch 2 final');
     assert.match(visibleText(tapped), /\*Answer:\*\n>Yes/);
     assert.deepEqual(h.slack.failures, []);
   });

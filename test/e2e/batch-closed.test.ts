@@ -19,9 +19,10 @@ import {
   choose,
   current,
   E2E_MODE,
+  expectAnswerFile,
   expectedAnswerFile,
   formatBatch,
-  hasNoControls,
+  GO,
   holdMessageUpdates,
   nextEphemeral,
   postFormatBatch,
@@ -31,8 +32,8 @@ import {
   qaNames,
   readAnswerFile,
   relayPerTest,
-  waitForAnswerFile,
   waitForBatchMessage,
+  waitForClosed,
   waitForMessage,
   writeAnswerFileAsOtherTool,
 } from './relay-steps.js';
@@ -83,12 +84,7 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
     ]);
 
     await hold.release();
-    const final = await waitForMessage(
-      h.slack,
-      one.ts,
-      hasNoControls,
-      'batch 1 shown as answered in another tool',
-    );
+    const final = await waitForClosed(h.slack, one.ts, 'batch 1 shown as answered in another tool');
     assert.match(final.text, /^Answered in another tool: Run run-tui, batch 1: Output format\?/);
     const shown = visibleText(final);
     assert.match(shown, /Answered in another tool · /);
@@ -99,10 +95,7 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
     await choose(h.slack, two.ts, 0, [1]);
     await pressYesNo(h.slack, two.ts, 1, true);
     await pressSubmit(h.slack, two.ts);
-    assert.equal(
-      await waitForAnswerFile(run, 2),
-      expectedAnswerFile(second, { format: 'CSV', go: true }),
-    );
+    await expectAnswerFile(run, second, { format: 'CSV', go: true });
     assert.equal(await readAnswerFile(run, 1), tuiAnswers);
     assert.equal(channelMessages(h.slack).length, 2);
     assert.deepEqual(h.slack.failures, []);
@@ -131,12 +124,7 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
     assert.deepEqual(await qaNames(run), []);
 
     await hold.release();
-    const final = await waitForMessage(
-      h.slack,
-      posted.ts,
-      hasNoControls,
-      'the message shows the batch withdrawn',
-    );
+    const final = await waitForClosed(h.slack, posted.ts, 'the message shows the batch withdrawn');
     assert.match(final.text, /^Withdrawn: Run run-gone, batch 1: Output format\?/);
     assert.match(visibleText(final), /Withdrawn by the agent · /);
     assert.deepEqual(await qaNames(run), []);
@@ -156,7 +144,7 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
       seq: 1,
       questions: [
         { id: 'ship', type: 'yes-no', prompt: 'Ship today?' },
-        { id: 'go', type: 'yes-no', prompt: 'Proceed?' },
+        GO,
         { id: 'target', type: 'choose-many', prompt: 'Where?', options: ['eu', 'us'] },
       ],
     };
@@ -198,11 +186,8 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
     await pressYesNo(h.slack, posted.ts, 1, false);
     await choose(h.slack, posted.ts, 2, [1]);
     await pressSubmit(h.slack, posted.ts);
-    assert.equal(
-      await waitForAnswerFile(run, 1),
-      expectedAnswerFile(rewritten, { ship: true, go: false, target: ['us'] }),
-    );
-    await waitForMessage(h.slack, posted.ts, hasNoControls, 'rewritten batch final');
+    await expectAnswerFile(run, rewritten, { ship: true, go: false, target: ['us'] });
+    await waitForClosed(h.slack, posted.ts, 'rewritten batch final');
     assert.deepEqual(h.slack.failures, []);
   });
 
@@ -215,7 +200,7 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
       1,
       JSON.parse(expectedAnswerFile(formatBatch(1), { format: 'CSV', go: false })),
     );
-    const final = await waitForMessage(h.slack, posted.ts, hasNoControls, 'final message');
+    const final = await waitForClosed(h.slack, posted.ts, 'final message');
     const shown = visibleText(final);
     assert.match(shown, /Answered in another tool · /);
     // The file says CSV and No; JSON and Yes were only drafts and were never answers.
@@ -231,10 +216,7 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
     const oldRadio = findElement(posted.blocks, 'o7.choose:0');
     const retyped = {
       seq: 1,
-      questions: [
-        { id: 'ship', type: 'yes-no', prompt: 'Ship today?' },
-        { id: 'go', type: 'yes-no', prompt: 'Proceed?' },
-      ],
+      questions: [{ id: 'ship', type: 'yes-no', prompt: 'Ship today?' }, GO],
     };
     const hold = holdMessageUpdates(h.slack);
     await writeQuestionFile(run, 1, retyped);

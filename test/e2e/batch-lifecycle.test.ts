@@ -14,9 +14,9 @@ import {
   batchMessages,
   choose,
   E2E_MODE,
+  expectAnswerFile,
   expectedAnswerFile,
   formatBatch,
-  hasNoControls,
   ids,
   okCalls,
   pressSubmit,
@@ -26,6 +26,7 @@ import {
   relayPerTest,
   waitForAnswerFile,
   waitForBatchMessage,
+  waitForClosed,
   waitForMessage,
   writeFreeText,
 } from './relay-steps.js';
@@ -61,11 +62,8 @@ describe(`a batch's life end to end (${mode} mode)`, () => {
     assert.equal(okCalls(h.slack, 'chat.postMessage').length, 1);
 
     await pressSubmit(h.slack, one.ts);
-    assert.equal(
-      await waitForAnswerFile(run, 1),
-      expectedAnswerFile(first, { lang: 'TS', tests: true }),
-    );
-    const done = await waitForMessage(h.slack, one.ts, hasNoControls, 'batch 1 final');
+    await expectAnswerFile(run, first, { lang: 'TS', tests: true });
+    const done = await waitForClosed(h.slack, one.ts, 'batch 1 final');
     assert.match(visibleText(done), new RegExp(`Answered by <@${ALICE}>`));
     assert.match(done.text, /^Answered: Run run-two, batch 1: Language\?/);
 
@@ -75,11 +73,8 @@ describe(`a batch's life end to end (${mode} mode)`, () => {
     await writeFreeText(h.slack, two.ts, 0, 'relay & <friends>');
     await choose(h.slack, two.ts, 1, [2, 0]);
     await pressSubmit(h.slack, two.ts);
-    assert.equal(
-      await waitForAnswerFile(run, 2),
-      expectedAnswerFile(second, { name: 'relay & <friends>', ci: ['linux', 'win'] }),
-    );
-    await waitForMessage(h.slack, two.ts, hasNoControls, 'batch 2 final');
+    await expectAnswerFile(run, second, { name: 'relay & <friends>', ci: ['linux', 'win'] });
+    await waitForClosed(h.slack, two.ts, 'batch 2 final');
     assert.deepEqual(await qaNames(run), [
       'q-answers-001.json',
       'q-answers-002.json',
@@ -109,11 +104,8 @@ describe(`a batch's life end to end (${mode} mode)`, () => {
     await choose(h.slack, posted.ts, 0, [1]);
     await pressYesNo(h.slack, posted.ts, 1, false);
     await pressSubmit(h.slack, posted.ts);
-    assert.equal(
-      await waitForAnswerFile(run, 3),
-      expectedAnswerFile(third, { format: 'CSV', go: false }),
-    );
-    await waitForMessage(h.slack, posted.ts, hasNoControls, 'batch 3 final');
+    await expectAnswerFile(run, third, { format: 'CSV', go: false });
+    await waitForClosed(h.slack, posted.ts, 'batch 3 final');
     assert.deepEqual(await qaNames(run), [
       'q-answers-001.json',
       'q-answers-003.json',
@@ -151,11 +143,8 @@ describe(`a batch's life end to end (${mode} mode)`, () => {
     await choose(h.slack, healthy.ts, 0, [0]);
     await pressYesNo(h.slack, healthy.ts, 1, true);
     await pressSubmit(h.slack, healthy.ts);
-    assert.equal(
-      await waitForAnswerFile(good, 1),
-      expectedAnswerFile(formatBatch(1), { format: 'JSON', go: true }),
-    );
-    await waitForMessage(h.slack, healthy.ts, hasNoControls, 'healthy batch final');
+    await expectAnswerFile(good, formatBatch(1), { format: 'JSON', go: true });
+    await waitForClosed(h.slack, healthy.ts, 'healthy batch final');
     assert.deepEqual(await qaNames(bad), ['q-out-001.json']);
 
     const fixed = {
@@ -179,7 +168,7 @@ describe(`a batch's life end to end (${mode} mode)`, () => {
     const right = findElement(normal.blocks, 'o7.one-tap:0:1');
     await h.slack.clickButton({ channel: CHANNEL, ts: malformed.ts, ...ids(right), user: ALICE });
     assert.equal(await waitForAnswerFile(bad, 1), expectedAnswerFile(fixed, { pick: 'right' }));
-    await waitForMessage(h.slack, malformed.ts, hasNoControls, 'fixed batch final');
+    await waitForClosed(h.slack, malformed.ts, 'fixed batch final');
     assert.equal(channelMessages(h.slack).length, 2);
     assert.deepEqual(h.slack.failures, []);
   });

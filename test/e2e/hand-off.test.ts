@@ -17,7 +17,7 @@ import {
 } from '../support/relay-harness.js';
 import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
-import { directCopy, E2E_MODE, handOffBatch, relayStarter } from './relay-steps.js';
+import { at, directCopy, E2E_MODE, handOffBatch, relayStarter } from './relay-steps.js';
 
 const CAROL = 'U0CAROL01';
 const ROBOT = 'U0ROBOT01';
@@ -60,6 +60,13 @@ describe(`hand-off and claim end to end (${mode} mode)`, () => {
     return String(view.errors?.[HAND_OFF_INPUTS.user.blockId]);
   }
   const dmCopy = (user: string) => directCopy(h.slack, user);
+
+  /** Posts batch 1 into the run `name` and has Alice hand it to Bob; adds Bob's DM copy. */
+  async function postHandedToBob(name: string) {
+    const posted = await postBatch(name);
+    await handOff({ channel: CHANNEL, ts: posted.ts, from: ALICE, to: BOB });
+    return { ...posted, dm: await dmCopy(BOB) };
+  }
 
   const shows = (channel: string, ts: string, pattern: RegExp, what: string) =>
     waitFor(() => {
@@ -163,9 +170,7 @@ describe(`hand-off and claim end to end (${mode} mode)`, () => {
 
   test('after a second hand-off the batch is answered in the channel; every copy ends final', async () => {
     await start();
-    const { run, ts } = await postBatch('run-chain');
-    await handOff({ channel: CHANNEL, ts, from: ALICE, to: BOB });
-    const bobDm = await dmCopy(BOB);
+    const { run, ts, dm: bobDm } = await postHandedToBob('run-chain');
     await handOff({ ...bobDm, from: BOB, to: CAROL, note: 'yours now' });
     const carolDm = await dmCopy(CAROL);
     await shows(CHANNEL, ts, new RegExp(`Assigned to <@${CAROL}>`), 'new assignee');
@@ -178,12 +183,7 @@ describe(`hand-off and claim end to end (${mode} mode)`, () => {
     );
 
     await answerAll({ channel: CHANNEL, ts }, ALICE);
-    await h.slack.clickButton({
-      channel: CHANNEL,
-      ts,
-      ...ids(findElement(blocksAt(CHANNEL, ts), 'o7.submit')),
-      user: ALICE,
-    });
+    await h.slack.clickButton(at(ts, findElement(blocksAt(CHANNEL, ts), 'o7.submit')));
     await waitFor(async () => (await answerFiles(run)).length === 1, 'answer file');
     for (const copy of [{ channel: CHANNEL, ts }, bobDm, carolDm]) {
       const final = await isFinal(copy.channel, copy.ts);
@@ -202,9 +202,7 @@ describe(`hand-off and claim end to end (${mode} mode)`, () => {
 
   test('two people submitting at once: one answer file, the other is told', async () => {
     await start();
-    const { run, ts } = await postBatch('run-race');
-    await handOff({ channel: CHANNEL, ts, from: ALICE, to: BOB });
-    const dm = await dmCopy(BOB);
+    const { run, ts, dm } = await postHandedToBob('run-race');
     await answerAll({ channel: CHANNEL, ts }, ALICE);
     await shows(dm.channel, dm.ts, new RegExp(`from ${ALICE}`), 'answers shown in the DM');
     const submitIn = (at: { channel: string; ts: string }, user: string) =>

@@ -18,6 +18,7 @@ import {
   answerFile,
   assertSlackHealthy,
   E2E_MODE,
+  GO,
   postBatch,
   pressSubmit,
   pressYesNo,
@@ -29,10 +30,7 @@ import {
 /** Two questions (one alone would be answered by a single tap, without Submit). */
 const BATCH = {
   seq: 1,
-  questions: [
-    { id: 'go', type: 'yes-no', prompt: 'Proceed?' },
-    { id: 'tests', type: 'yes-no', prompt: 'Run the tests?' },
-  ],
+  questions: [GO, { id: 'tests', type: 'yes-no', prompt: 'Run the tests?' }],
 };
 
 /** Polls /metrics until `ready` accepts a scrape. */

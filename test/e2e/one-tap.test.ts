@@ -19,6 +19,7 @@ import {
   shownLabel,
   thread,
   waitForAnswered,
+  yesNoWithMarkdown,
 } from './relay-steps.js';
 
 const RUN = 'run-tap';
@@ -109,17 +110,7 @@ describe(`one-tap batches (${mode} mode)`, () => {
 
   test('a one-tap question keeps its preview above the buttons', async () => {
     const content = '```\nrm -rf build/\n```';
-    const batch = {
-      seq: 1,
-      questions: [
-        {
-          id: 'clean',
-          type: 'yes-no',
-          prompt: 'Run this?',
-          preview: { type: 'markdown', content },
-        },
-      ],
-    };
+    const batch = yesNoWithMarkdown('clean', 'Run this?', content);
     const posted = await postBatch(h, RUN, batch);
     const types = posted.blocks.map((b) => b.type);
     // the last actions block holds the team controls

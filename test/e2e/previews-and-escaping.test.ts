@@ -12,6 +12,7 @@ import {
   click,
   controlOf,
   E2E_MODE,
+  GO,
   healthyRelayPerTest,
   locate,
   mrkdwnTexts,
@@ -24,10 +25,10 @@ import {
   thread,
   waitForAnswered,
   writeFreeText,
+  yesNoWithMarkdown,
 } from './relay-steps.js';
 
 const RUN = 'run-preview';
-const GO = { id: 'go', type: 'yes-no', prompt: 'Proceed?' } as const;
 
 type Block = Record<string, unknown>;
 
@@ -107,6 +108,16 @@ function assertSurfaceInert(
 
 // ----- links in agent markdown -----
 
+/** Lines of the hostile preview below that reach Slack as written: a code block and an autolink. */
+const KEPT_AS_WRITTEN = [
+  '```js [kept](https://code.example) {x}',
+  '[code stays](https://code.example)',
+  '```',
+  '',
+  'Safe: <https://good.example/ok> and `[code](span)`.',
+  '',
+];
+
 /** A markdown preview whose links try every way to hide where they go. */
 const HOSTILE_PREVIEW = [
   '## Release plan',
@@ -123,12 +134,7 @@ const HOSTILE_PREVIEW = [
   '```a`b',
   '[not a fence](https://evil.example/fence)',
   '',
-  '```js [kept](https://code.example) {x}',
-  '[code stays](https://code.example)',
-  '```',
-  '',
-  'Safe: <https://good.example/ok> and `[code](span)`.',
-  '',
+  ...KEPT_AS_WRITTEN,
   '[PLAN]: https://evil.example/plan',
 ].join('\n');
 
@@ -148,12 +154,7 @@ const HOSTILE_PREVIEW_SHOWN = [
   '```a`b',
   '\\[not a fence\\] (https://evil.example/fence)',
   '',
-  '```js [kept](https://code.example) {x}',
-  '[code stays](https://code.example)',
-  '```',
-  '',
-  'Safe: <https://good.example/ok> and `[code](span)`.',
-  '',
+  ...KEPT_AS_WRITTEN,
   '\\[PLAN]: https://evil.example/plan',
 ].join('\n');
 
@@ -219,17 +220,7 @@ describe(`previews (${mode} mode)`, () => {
       (_, i) => `Step ${i + 1}: the agent *rewrites* module ${i} & runs its tests.`,
     ).join('\n');
     assert.ok(content.length > 20_000);
-    const batch = {
-      seq: 1,
-      questions: [
-        {
-          id: 'plan',
-          type: 'yes-no',
-          prompt: 'Accept the plan?',
-          preview: { type: 'markdown', content },
-        },
-      ],
-    };
+    const batch = yesNoWithMarkdown('plan', 'Accept the plan?', content);
     const posted = await postBatch(h, RUN, batch);
     const { ts, blocks } = posted;
     const markdownBlocks = blocks.filter((b) => b.type === 'markdown');

@@ -142,6 +142,15 @@ export function waitForAnswerFile(runDir: string, seq = 1): Promise<string> {
   );
 }
 
+/** Waits for the answer file of `batch` in `runDir` and checks its text against `answers`. */
+export async function expectAnswerFile(
+  runDir: string,
+  batch: { seq: number; questions: Record<string, unknown>[] },
+  answers: Record<string, unknown>,
+): Promise<void> {
+  assert.equal(await waitForAnswerFile(runDir, batch.seq), expectedAnswerFile(batch, answers));
+}
+
 /** Waits for `q-answers-NNN.json` of a run and parses it. */
 export async function answerFile(runDir: string, seq = 1): Promise<Record<string, unknown>> {
   return JSON.parse(await waitForAnswerFile(runDir, seq));
@@ -201,12 +210,15 @@ export async function postFormatBatch(h: Harness, name: string) {
   return { run, posted: await waitForBatchMessage(h.slack, name, 1) };
 }
 
+/** "Proceed?": the yes-no question that ends the one-choice batches of the e2e tests. */
+export const GO = { id: 'go', type: 'yes-no', prompt: 'Proceed?' } as const;
+
 /** A two-question batch answered with a radio pick and a yes-no button. */
 export const formatBatch = (seq: number) => ({
   seq,
   questions: [
     { id: 'format', type: 'choose-one', prompt: 'Output format?', options: ['JSON', 'CSV'] },
-    { id: 'go', type: 'yes-no', prompt: 'Proceed?' },
+    GO,
   ],
 });
 
@@ -303,6 +315,10 @@ export function waitForMessage(
 export const hasNoControls = (message: { blocks: Blocks }) =>
   elementsOf(message.blocks).length === 0;
 
+/** Waits until the message at `ts` has no controls left (answered, closed or withdrawn). */
+export const waitForClosed = (slack: FakeSlack, ts: string, what: string): Promise<StoredMessage> =>
+  waitForMessage(slack, ts, hasNoControls, what);
+
 /** Waits until a message shows Alice's answers and no controls. */
 export function waitForAnswered(slack: FakeSlack, ts: string): Promise<StoredMessage> {
   return waitForMessage(
@@ -315,8 +331,11 @@ export function waitForAnswered(slack: FakeSlack, ts: string): Promise<StoredMes
   );
 }
 
-/** "Proceed?": the yes-no question that ends the one-choice batches of the e2e tests. */
-export const GO = { id: 'go', type: 'yes-no', prompt: 'Proceed?' } as const;
+/** Batch 1 of one yes-no question whose preview is `markdown`. */
+export const yesNoWithMarkdown = (id: string, prompt: string, markdown: string) => ({
+  seq: 1,
+  questions: [{ id, type: 'yes-no', prompt, preview: { type: 'markdown', content: markdown } }],
+});
 
 /**
  * Says Yes to {@link GO} (question 2) and presses Submit on the batch at `ts` of `run`, then

@@ -15,7 +15,7 @@ import {
 } from '../support/relay-harness.js';
 import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
-import { E2E_MODE, relayStarter } from './relay-steps.js';
+import { at, E2E_MODE, relayStarter } from './relay-steps.js';
 
 const MINUTE = 60_000;
 
@@ -70,12 +70,9 @@ describe(`reminders and escalation end to end (${mode} mode)`, () => {
     assert.equal((await stored())?.nextReminderAt, new Date(clock + 2 * MINUTE).toISOString());
 
     // Alice is on it; the next reminder, due while the relay restarts, is sent once
-    await h.slack.clickButton({
-      channel: CHANNEL,
-      ts,
-      ...ids(findElement(h.slack.message(CHANNEL, ts)?.blocks ?? [], 'o7.claim')),
-      user: ALICE,
-    });
+    await h.slack.clickButton(
+      at(ts, findElement(h.slack.message(CHANNEL, ts)?.blocks ?? [], 'o7.claim')),
+    );
     await waitFor(
       () => /is on it/.test(visibleText(h.slack.message(CHANNEL, ts) as never)),
       'claim shown',
@@ -124,6 +121,6 @@ describe(`reminders and escalation end to end (${mode} mode)`, () => {
   });
 });
 
-function ids(e: { blockId: string; actionId: string }) {
+function _ids(e: { blockId: string; actionId: string }) {
   return { blockId: e.blockId, actionId: e.actionId };
 }

@@ -23,6 +23,14 @@ const BATCH = {
   ],
 };
 
+/** The answers written for batch 1 of `run`, as [question id, answer] pairs. */
+async function answersOf(h: Harness, run: string): Promise<[string, unknown][]> {
+  const written = (await answerFile(h.runDir(run))) as {
+    answers: { id: string; answer: unknown }[];
+  };
+  return written.answers.map((a) => [a.id, a.answer]);
+}
+
 type Where = { channel: string; ts: string };
 
 /** What `user`'s Slack client shows as question `index`'s choice in a message now. */
@@ -80,16 +88,10 @@ describe(`every screen shows the latest choice (${mode} mode)`, () => {
     await everyoneSees(h, screens, 0, ['1']);
 
     await pressSubmit(h.slack, posted.ts);
-    const written = (await answerFile(h.runDir('run-two-people'))) as {
-      answers: { id: string; answer: unknown }[];
-    };
-    assert.deepEqual(
-      written.answers.map((a) => [a.id, a.answer]),
-      [
-        ['format', 'csv'],
-        ['ship', ['web']],
-      ],
-    );
+    assert.deepEqual(await answersOf(h, 'run-two-people'), [
+      ['format', 'csv'],
+      ['ship', ['web']],
+    ]);
   });
 
   test('a channel message and its hand-off copy: a pick in the copy reaches the channel screen', async () => {
@@ -111,15 +113,9 @@ describe(`every screen shows the latest choice (${mode} mode)`, () => {
     await everyoneSees(h, screens, 1, ['1']);
 
     await pressSubmit(h.slack, posted.ts);
-    const written = (await answerFile(h.runDir('run-copy'))) as {
-      answers: { id: string; answer: unknown }[];
-    };
-    assert.deepEqual(
-      written.answers.map((a) => [a.id, a.answer]),
-      [
-        ['format', 'xml'],
-        ['ship', ['android']],
-      ],
-    );
+    assert.deepEqual(await answersOf(h, 'run-copy'), [
+      ['format', 'xml'],
+      ['ship', ['android']],
+    ]);
   });
 });

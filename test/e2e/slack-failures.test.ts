@@ -16,26 +16,25 @@ import {
 import { waitFor } from '../support/wait.js';
 import {
   afterCall,
+  at,
   batchMessages,
   choose,
   current,
   E2E_MODE,
-  expectedAnswerFile,
+  expectAnswerFile,
   failedCalls,
   formatBatch,
-  hasNoControls,
+  GO,
   holdCalls,
   holdMessageUpdates,
-  ids,
   okCalls,
   postFormatBatch,
   pressSubmit,
   pressYesNo,
   publishRun,
   relayPerTest,
-  waitForAnswerFile,
   waitForBatchMessage,
-  waitForMessage,
+  waitForClosed,
   writeFreeText,
 } from './relay-steps.js';
 
@@ -43,7 +42,7 @@ import {
 const SPLIT_BATCH = {
   seq: 1,
   questions: [
-    { id: 'go', type: 'yes-no', prompt: 'Proceed?' },
+    GO,
     {
       id: 'notes',
       type: 'free-write',
@@ -74,11 +73,8 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
     await choose(h.slack, ts, 0, [1]);
     await pressYesNo(h.slack, ts, 1, true);
     await pressSubmit(h.slack, ts);
-    assert.equal(
-      await waitForAnswerFile(runDir, seq),
-      expectedAnswerFile(formatBatch(seq), { format: 'CSV', go: true }),
-    );
-    return waitForMessage(h.slack, ts, hasNoControls, 'final message');
+    await expectAnswerFile(runDir, formatBatch(seq), { format: 'CSV', go: true });
+    return waitForClosed(h.slack, ts, 'final message');
   }
 
   test('a 429 on chat.postMessage: the batch is posted exactly once after Retry-After, and answers work', async () => {
@@ -117,16 +113,8 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
       },
     );
     await pressSubmit(h.slack, posted.ts);
-    assert.equal(
-      await waitForAnswerFile(run, 1),
-      expectedAnswerFile(formatBatch(1), { format: 'JSON', go: false }),
-    );
-    const final = await waitForMessage(
-      h.slack,
-      posted.ts,
-      hasNoControls,
-      'final message after the retry',
-    );
+    await expectAnswerFile(run, formatBatch(1), { format: 'JSON', go: false });
+    const final = await waitForClosed(h.slack, posted.ts, 'final message after the retry');
     assert.match(visibleText(final), new RegExp(`Answered by <@${ALICE}>`));
     const failed = failedCalls(h.slack, 'chat.update');
     assert.deepEqual(
@@ -195,10 +183,7 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
 
     const hold = holdMessageUpdates(h.slack);
     await pressSubmit(h.slack, posted.ts);
-    assert.equal(
-      await waitForAnswerFile(run, 1),
-      expectedAnswerFile(formatBatch(1), { format: 'CSV', go: true }),
-    );
+    await expectAnswerFile(run, formatBatch(1), { format: 'CSV', go: true });
     await hold.waitRefused();
 
     const other = h.runDir('run-next');
@@ -211,7 +196,7 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
     );
 
     await hold.release();
-    await waitForMessage(h.slack, posted.ts, hasNoControls, 'final message');
+    await waitForClosed(h.slack, posted.ts, 'final message');
     const warnings = retryWarnings(h.logged, run);
     assert.ok(warnings.length >= 1);
     assert.match(errText(warnings[0] as LogRecord), /internal_error/);
@@ -256,10 +241,7 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
     await pressYesNo(h.slack, posted.ts, 0, true);
     await writeFreeText(h.slack, reply, 1, 'split but whole');
     await pressSubmit(h.slack, reply);
-    assert.equal(
-      await waitForAnswerFile(run, 1),
-      expectedAnswerFile(SPLIT_BATCH, { go: true, notes: 'split but whole' }),
-    );
+    await expectAnswerFile(run, SPLIT_BATCH, { go: true, notes: 'split but whole' });
     assert.equal(channelMessages(h.slack).length, 1);
     assert.deepEqual(h.slack.failures, []);
   });
@@ -279,18 +261,10 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
 
       await pressYesNo(h.slack, posted.ts, 1, true);
       const submit = findElement(current(h.slack, posted.ts).blocks, 'o7.submit');
-      const result = await h.slack.clickButton({
-        channel: CHANNEL,
-        ts: posted.ts,
-        ...ids(submit),
-        user: ALICE,
-      });
+      const result = await h.slack.clickButton(at(posted.ts, submit));
       assert.equal(result.acked, true);
-      assert.equal(
-        await waitForAnswerFile(run, 1),
-        expectedAnswerFile(formatBatch(1), { format: 'JSON', go: true }),
-      );
-      await waitForMessage(h.slack, posted.ts, hasNoControls, 'final message');
+      await expectAnswerFile(run, formatBatch(1), { format: 'JSON', go: true });
+      await waitForClosed(h.slack, posted.ts, 'final message');
       assert.deepEqual(h.slack.failures, []);
     });
   }

@@ -10,6 +10,7 @@ import {
   at,
   choose,
   controlOf,
+  GO,
   healthyRelayPerTest,
   MODES,
   nextEphemeral,
@@ -29,7 +30,7 @@ const EVERY_KIND = {
     { id: 'format', type: 'choose-one', prompt: 'Output format?', options: ['JSON', 'CSV'] },
     { id: 'targets', type: 'choose-many', prompt: 'Targets?', options: ['web', 'ios', 'android'] },
     { id: 'notes', type: 'free-write', prompt: 'Anything else?' },
-    { id: 'go', type: 'yes-no', prompt: 'Proceed?' },
+    GO,
   ],
 };
 

@@ -85,7 +85,7 @@ async function setup(t: TestContext) {
       waitGone: (runDir: string) => waitFor(() => gone(runDir), `run-gone ${runDir}`),
     };
   };
-  return { dir, start };
+  return { dir, runs: path.join(dir, 'runs'), start };
 }
 
 async function put(file: string, content = '{}') {
@@ -93,7 +93,17 @@ async function put(file: string, content = '{}') {
   await writeFile(file, content);
 }
 
+/** Makes run folder `name` under `runs`, holding the question file of batch 1; returns its path. */
+async function putRun(runs: string, name: string): Promise<string> {
+  const run = path.join(runs, name);
+  await put(path.join(run, 'qa', 'q-out-001.json'));
+  return run;
+}
+
 const onLinux = process.platform === 'linux';
+/** A test that counts inotify watches, which only Linux shows (in /proc). */
+const watchCountTest = (name: string, fn: (t: TestContext) => Promise<void>) =>
+  test(name, { skip: !onLinux && 'reads inotify watches from /proc' }, fn);
 
 /** Inodes this process holds inotify watches on, read from /proc (Linux only). */
 async function watchedInodes(): Promise<Set<number>> {
@@ -119,10 +129,8 @@ async function untilWatched(dir: string) {
 }
 
 test('reports protocol files that exist at start before ready, and nothing else', async (t) => {
-  const { dir, start } = await setup(t);
-  const runs = path.join(dir, 'runs');
-  const r1 = path.join(runs, 'r1');
-  await put(path.join(r1, 'qa', 'q-out-001.json'));
+  const { runs, start } = await setup(t);
+  const r1 = await putRun(runs, 'r1');
   await put(path.join(r1, 'qa', 'q-answers-001.json'));
   await put(path.join(r1, 'qa', 'q-out-1000.json'));
   for (const other of [
@@ -170,49 +178,48 @@ test('names that only look like protocol files are reported too, at start and la
   ]);
 });
 
-test('spends one inotify watch per run (its qa/ folder) and reports nothing for other folders', {
-  skip: !onLinux && 'reads inotify watches from /proc',
-}, async (t) => {
-  const { dir, start } = await setup(t);
-  const runs = path.join(dir, 'runs');
-  const r1 = path.join(runs, 'r1');
-  await put(path.join(r1, 'qa', 'q-out-001.json'));
-  await put(path.join(r1, 'logs', 'a', 'b', 'c', 'log.txt'));
-  await put(path.join(r1, 'logs', 'qa', 'q-out-001.json'));
-  await put(path.join(r1, 'artifacts', 'out.bin'));
-  await put(path.join(r1, 'notes.txt'));
+watchCountTest(
+  'spends one inotify watch per run (its qa/ folder) and reports nothing for other folders',
+  async (t) => {
+    const { dir, runs, start } = await setup(t);
+    const r1 = await putRun(runs, 'r1');
+    await put(path.join(r1, 'logs', 'a', 'b', 'c', 'log.txt'));
+    await put(path.join(r1, 'logs', 'qa', 'q-out-001.json'));
+    await put(path.join(r1, 'artifacts', 'out.bin'));
+    await put(path.join(r1, 'notes.txt'));
 
-  const w = await start([runs]);
+    const w = await start([runs]);
 
-  const watched = await watchedInodes();
-  for (const needed of [dir, runs, path.join(r1, 'qa')]) {
-    assert.ok(watched.has(await inode(needed)), `expected a watch on ${needed}`);
-  }
-  const unwanted = [
-    '.',
-    'logs',
-    'logs/a',
-    'logs/a/b',
-    'logs/a/b/c',
-    'logs/qa',
-    'artifacts',
-    'notes.txt',
-  ];
-  for (const rel of unwanted) {
-    assert.ok(!watched.has(await inode(path.join(r1, rel))), `unexpected watch on ${rel}`);
-  }
+    const watched = await watchedInodes();
+    for (const needed of [dir, runs, path.join(r1, 'qa')]) {
+      assert.ok(watched.has(await inode(needed)), `expected a watch on ${needed}`);
+    }
+    const unwanted = [
+      '.',
+      'logs',
+      'logs/a',
+      'logs/a/b',
+      'logs/a/b/c',
+      'logs/qa',
+      'artifacts',
+      'notes.txt',
+    ];
+    for (const rel of unwanted) {
+      assert.ok(!watched.has(await inode(path.join(r1, rel))), `unexpected watch on ${rel}`);
+    }
 
-  await put(path.join(r1, 'logs', 'a', 'b', 'q-out-002.json'));
-  await put(path.join(r1, 'logs', 'qa', 'q-out-003.json'));
-  await put(path.join(r1, 'artifacts', 'qa', 'q-out-004.json'));
-  await put(path.join(r1, 'qa', 'q-out-009.json')); // a sentinel: events are delivered in order
-  await w.waitQaFile(r1, 'q-out-009.json');
-  assert.ok(w.seen.every((e) => e.type === 'qa-file' && e.runDir === r1));
-  assert.deepEqual([...new Set(w.seen.map((e) => e.type === 'qa-file' && e.name))].sort(), [
-    'q-out-001.json',
-    'q-out-009.json',
-  ]);
-});
+    await put(path.join(r1, 'logs', 'a', 'b', 'q-out-002.json'));
+    await put(path.join(r1, 'logs', 'qa', 'q-out-003.json'));
+    await put(path.join(r1, 'artifacts', 'qa', 'q-out-004.json'));
+    await put(path.join(r1, 'qa', 'q-out-009.json')); // a sentinel: events are delivered in order
+    await w.waitQaFile(r1, 'q-out-009.json');
+    assert.ok(w.seen.every((e) => e.type === 'qa-file' && e.runDir === r1));
+    assert.deepEqual([...new Set(w.seen.map((e) => e.type === 'qa-file' && e.name))].sort(), [
+      'q-out-001.json',
+      'q-out-009.json',
+    ]);
+  },
+);
 
 test('picks up a runs root, run folders and qa/ folders created after start', async (t) => {
   const { dir, start } = await setup(t);
@@ -305,10 +312,9 @@ test('a file written slowly in place is reported after its last write', async (t
 });
 
 test('reports deleted qa files, qa/ folders, run folders and watched run dirs', async (t) => {
-  const { dir, start } = await setup(t);
-  const runs = path.join(dir, 'runs');
+  const { dir, runs, start } = await setup(t);
   const single = path.join(dir, 'single-run');
-  for (const run of ['r1', 'r2', 'r3']) await put(path.join(runs, run, 'qa', 'q-out-001.json'));
+  for (const run of ['r1', 'r2', 'r3']) await putRun(runs, run);
   await put(path.join(single, 'qa', 'q-out-001.json'));
   const w = await start([runs, single]);
 
@@ -332,23 +338,22 @@ test('reports deleted qa files, qa/ folders, run folders and watched run dirs', 
   );
 });
 
-test('a qa/ folder removed and made again is watched again, with one watch per run', {
-  skip: !onLinux && 'reads inotify watches from /proc',
-}, async (t) => {
-  const { dir, start } = await setup(t);
-  const runs = path.join(dir, 'runs');
-  const run = path.join(runs, 'r1');
-  await put(path.join(run, 'qa', 'q-out-001.json'));
-  const w = await start([runs]);
-  await rm(path.join(run, 'qa'), { recursive: true });
-  await w.waitGone(run);
-  await untilWatched(run); // waiting for qa/ to come back
-  await put(path.join(run, 'qa', 'q-out-002.json'));
-  await w.waitQaFile(run, 'q-out-002.json');
-  const watched = await watchedInodes();
-  assert.ok(watched.has(await inode(path.join(run, 'qa'))));
-  assert.ok(!watched.has(await inode(run)), 'the run folder is no longer watched once qa/ is');
-});
+watchCountTest(
+  'a qa/ folder removed and made again is watched again, with one watch per run',
+  async (t) => {
+    const { runs, start } = await setup(t);
+    const run = await putRun(runs, 'r1');
+    const w = await start([runs]);
+    await rm(path.join(run, 'qa'), { recursive: true });
+    await w.waitGone(run);
+    await untilWatched(run); // waiting for qa/ to come back
+    await put(path.join(run, 'qa', 'q-out-002.json'));
+    await w.waitQaFile(run, 'q-out-002.json');
+    const watched = await watchedInodes();
+    assert.ok(watched.has(await inode(path.join(run, 'qa'))));
+    assert.ok(!watched.has(await inode(run)), 'the run folder is no longer watched once qa/ is');
+  },
+);
 
 test('reports a thousand files in one qa/ folder, at start and added later', async (t) => {
   const { dir, start } = await setup(t);
@@ -437,8 +442,7 @@ test('keeps symlinked paths as given instead of resolving them', async (t) => {
 
 test('polling mode reports existing and new files', async (t) => {
   const { dir, start } = await setup(t);
-  const run = path.join(dir, 'runs', 'r1');
-  await put(path.join(run, 'qa', 'q-out-001.json'));
+  const run = await putRun(path.join(dir, 'runs'), 'r1');
   const w = await start([path.join(dir, 'runs')], { usePolling: true });
   assert.ok(w.qaFile(run, 'q-out-001.json'));
   assert.equal(w.watcher.watchedRuns(), 1);
@@ -452,8 +456,7 @@ test('polling mode reports existing and new files', async (t) => {
 });
 
 test('reports a run folder and its qa/ folder appearing, so they can be listed again', async (t) => {
-  const { dir, start } = await setup(t);
-  const runs = path.join(dir, 'runs');
+  const { runs, start } = await setup(t);
   await mkdir(runs);
   const w = await start([runs]);
   const run = path.join(runs, 'late');
@@ -466,8 +469,7 @@ test('reports a run folder and its qa/ folder appearing, so they can be listed a
 });
 
 test('a run folder whose event was lost is found by listing the root once changes pause', async (t) => {
-  const { dir, start } = await setup(t);
-  const runs = path.join(dir, 'runs');
+  const { runs, start } = await setup(t);
   await mkdir(runs);
   const lost = path.join(runs, 'lost');
   // A folder watch that loses the root's events about one folder, as an overflowing inotify

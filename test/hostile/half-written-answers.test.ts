@@ -15,6 +15,7 @@ import {
   publishRun,
   relayPerTest,
   waitForBatchMessage,
+  waitForClosed,
   waitForMessage,
 } from '../e2e/relay-steps.js';
 import { channelMessages, visibleText } from '../support/relay-harness.js';
@@ -81,7 +82,7 @@ describe(`an answer file another provider writes in place (${mode} mode)`, () =>
       ),
       visibleText(notice),
     );
-    await waitForMessage(h.slack, message.ts, hasNoControls, 'the batch closed');
+    await waitForClosed(h.slack, message.ts, 'the batch closed');
     const warned = warnings().filter((l) => l.msg === GAVE_UP);
     assert.equal(warned.length, 1);
     assert.equal(warned[0]?.file, file);

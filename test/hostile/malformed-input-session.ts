@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import { controlOf } from '../e2e/relay-steps.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
 import { ALICE, CHANNEL, findElement, freePort, type Mode } from '../support/relay-harness.js';
@@ -73,6 +74,24 @@ export async function startSession(mode: Mode): Promise<Session> {
       await slack.close();
       await cleanup();
     },
+  };
+}
+
+/**
+ * One session for all the tests of the describe this is called in: started before them, cleaned
+ * up after them. Call the function it returns inside a test.
+ */
+export function sessionPerSuite(mode: Mode): () => Session {
+  let session: Session | undefined;
+  before(async () => {
+    session = await startSession(mode);
+  });
+  after(async () => {
+    await session?.cleanup();
+  });
+  return () => {
+    assert.ok(session, `the ${mode} session of sessionPerSuite is there only while its tests run`);
+    return session;
   };
 }
 

@@ -2,7 +2,7 @@
 // HTTP mode: every one is refused with a 4xx and one warning, and the relay still answers the
 // next click.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { controlOf } from '../e2e/relay-steps.js';
 import { ALICE, CHANNEL } from '../support/relay-harness.js';
 import {
@@ -14,8 +14,7 @@ import {
   picked,
   refusalSince,
   SECRET,
-  type Session,
-  startSession,
+  sessionPerSuite,
   user,
 } from './malformed-input-session.js';
 
@@ -245,16 +244,11 @@ const HTTP_CASES: HttpCase[] = [
 ];
 
 describe('malformed requests in HTTP mode: each refused with a 4xx, and the relay answers the next click', () => {
-  let s: Session;
-  before(async () => {
-    s = await startSession('http');
-  });
-  after(async () => {
-    await s?.cleanup();
-  });
+  const session = sessionPerSuite('http');
 
   for (const c of HTTP_CASES) {
     test(`${c.name}: HTTP ${c.status}`, async () => {
+      const s = session();
       const since = s.proc.logs.length;
       const answer = await s.slack.postSignedBody({ body: c.body, contentType: c.contentType });
       assert.deepEqual(
@@ -269,6 +263,7 @@ describe('malformed requests in HTTP mode: each refused with a 4xx, and the rela
   }
 
   test(`a body over 4 MB is refused with 413 without being read`, async () => {
+    const s = session();
     const since = s.proc.logs.length;
     const body = form(JSON.stringify(click({ junk: 'x'.repeat(FIVE_MB) })));
     const answer = await s.slack.postSignedBody({ body, contentType: FORM });
@@ -281,6 +276,7 @@ describe('malformed requests in HTTP mode: each refused with a 4xx, and the rela
   });
 
   test('a well-formed url_verification is still answered with its challenge', async () => {
+    const s = session();
     const answer = await s.slack.postSignedBody({
       body: JSON.stringify({ type: 'url_verification', token: 'x', challenge: 'c-123' }),
       contentType: JSON_TYPE,
@@ -293,6 +289,7 @@ describe('malformed requests in HTTP mode: each refused with a 4xx, and the rela
   });
 
   test('a click stamped 10 minutes in the future (or past) is refused and changes nothing', async () => {
+    const s = session();
     const shown = picked(s);
     const other = String((Number(shown ?? '-1') + 1) % 3);
     const control = controlOf(s.slack.message(CHANNEL, s.ts)?.blocks ?? [], 0);
@@ -323,5 +320,5 @@ describe('malformed requests in HTTP mode: each refused with a 4xx, and the rela
   });
 
   test('after all of them, Submit writes the answer file, and no error went uncaught', () =>
-    assertSubmitWritesAnswers(s));
+    assertSubmitWritesAnswers(session()));
 });

@@ -2,7 +2,7 @@
 // process: every one is refused with one warning (and acknowledged when it has an envelope
 // id, so Slack would not send it again), and the relay still answers the next click.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { ALICE } from '../support/relay-harness.js';
 import {
   answersNextClick,
@@ -12,8 +12,7 @@ import {
   FIVE_MB,
   refusalSince,
   SECRET,
-  type Session,
-  startSession,
+  sessionPerSuite,
   user,
 } from './malformed-input-session.js';
 
@@ -190,16 +189,11 @@ const FRAME_CASES: FrameCase[] = [
 ];
 
 describe('malformed frames in Socket Mode: each refused (and acknowledged when it has an envelope id), and the relay answers the next click', () => {
-  let s: Session;
-  before(async () => {
-    s = await startSession('socket');
-  });
-  after(async () => {
-    await s?.cleanup();
-  });
+  const session = sessionPerSuite('socket');
 
   for (const c of FRAME_CASES) {
     test(`${c.name}: ${c.ackedAs ? 'acknowledged' : 'dropped'}`, async () => {
+      const s = session();
       const since = s.proc.logs.length;
       const sent = await s.slack.sendSocketFrame(
         c.frame,
@@ -214,5 +208,5 @@ describe('malformed frames in Socket Mode: each refused (and acknowledged when i
   }
 
   test('after all of them, Submit writes the answer file, and no error went uncaught', () =>
-    assertSubmitWritesAnswers(s));
+    assertSubmitWritesAnswers(session()));
 });

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { createClient } from '@redis/client';
 import pino from 'pino';
 import { ErrorCode } from '../../src/errors.js';
 import {
@@ -13,6 +12,7 @@ import {
 import { connectRedis, type RedisConnection } from '../../src/redis/redis-connection.js';
 import { redisKeys } from '../../src/redis/redis-keys.js';
 import { processIsAlive } from '../../src/store/state-dir-lock.js';
+import { adminClient } from '../support/redis-for-suite.js';
 import { needsRedis, type RedisTestServer, startRedisServer } from '../support/redis-server.js';
 import { freshNamespace } from '../support/redis-store.js';
 import { waitFor } from '../support/wait.js';
@@ -22,7 +22,7 @@ const log = pino({ level: 'silent' });
 // heartbeat delayed on a busy machine does not let the lease lapse
 const quick = { heartbeatMs: 100, ttlMs: 1500 };
 
-describe('the node lease', () => {
+describe('the node lease', needsRedis, () => {
   let server: RedisTestServer | undefined;
   const connections: RedisConnection[] = [];
   before(async () => {
@@ -52,37 +52,30 @@ describe('the node lease', () => {
     ...more,
   });
 
-  it(
-    'a second live relay with the same RELAY_NODE is refused, naming the variable',
-    needsRedis,
-    async () => {
-      const namespace = freshNamespace();
-      const first = await acquireNodeLease(await relay(namespace, 'box-1'));
-      try {
-        await assert.rejects(
-          acquireNodeLease(await relay(namespace, 'box-2')),
-          (error: unknown) => {
-            assert.ok(error instanceof NodeTakenError);
-            assert.equal(error.code, ErrorCode.NodeTaken);
-            assert.match(
-              error.message,
-              /^RELAY_NODE=ci-3 is held by the relay with pid \d+ on host box-1, since .+, which is still renewing it\. Stop that relay, or give this one another name with RELAY_NODE\./,
-            );
-            return true;
-          },
+  it('a second live relay with the same RELAY_NODE is refused, naming the variable', async () => {
+    const namespace = freshNamespace();
+    const first = await acquireNodeLease(await relay(namespace, 'box-1'));
+    try {
+      await assert.rejects(acquireNodeLease(await relay(namespace, 'box-2')), (error: unknown) => {
+        assert.ok(error instanceof NodeTakenError);
+        assert.equal(error.code, ErrorCode.NodeTaken);
+        assert.match(
+          error.message,
+          /^RELAY_NODE=ci-3 is held by the relay with pid \d+ on host box-1, since .+, which is still renewing it\. Stop that relay, or give this one another name with RELAY_NODE\./,
         );
-        // the heartbeat keeps it held well past its time to live
-        await new Promise((resolve) => setTimeout(resolve, 2 * quick.ttlMs));
-        await assert.rejects(acquireNodeLease(await relay(namespace, 'box-2')), NodeTakenError);
-        const other = await acquireNodeLease(await relay(namespace, 'box-2', { node: 'ci-4' }));
-        await other.release();
-      } finally {
-        await first.release();
-      }
-    },
-  );
+        return true;
+      });
+      // the heartbeat keeps it held well past its time to live
+      await new Promise((resolve) => setTimeout(resolve, 2 * quick.ttlMs));
+      await assert.rejects(acquireNodeLease(await relay(namespace, 'box-2')), NodeTakenError);
+      const other = await acquireNodeLease(await relay(namespace, 'box-2', { node: 'ci-4' }));
+      await other.release();
+    } finally {
+      await first.release();
+    }
+  });
 
-  it('a clean stop frees the name at once', needsRedis, async () => {
+  it('a clean stop frees the name at once', async () => {
     const namespace = freshNamespace();
     const first = await acquireNodeLease(await relay(namespace, 'box-1', { ttlMs: 60_000 }));
     await first.release();
@@ -90,7 +83,7 @@ describe('the node lease', () => {
     await second.release();
   });
 
-  it('a crashed relay’s name is free once its lease expires', needsRedis, async () => {
+  it('a crashed relay’s name is free once its lease expires', async () => {
     const namespace = freshNamespace();
     const crashing = await relay(namespace, 'box-1');
     await acquireNodeLease(crashing);
@@ -104,7 +97,7 @@ describe('the node lease', () => {
     await taken.release();
   });
 
-  it('a relay that crashed on this machine is taken over at once', needsRedis, async () => {
+  it('a relay that crashed on this machine is taken over at once', async () => {
     const namespace = freshNamespace();
     const gone = spawnSync(process.execPath, ['-e', '']).pid;
     assert.equal(processIsAlive(gone), false);
@@ -115,7 +108,7 @@ describe('the node lease', () => {
     await lease.release();
   });
 
-  it('records each heartbeat in Redis time, for listing nodes', needsRedis, async () => {
+  it('records each heartbeat in Redis time, for listing nodes', async () => {
     const namespace = freshNamespace();
     const keys = redisKeys(namespace);
     const connection = await connect();
@@ -133,33 +126,28 @@ describe('the node lease', () => {
     assert.ok(Number(await connection.client.hGet(keys.nodes, 'ci-3')) > 0, 'kept after a stop');
   });
 
-  it(
-    'a lease lost in an outage is taken back, or reported once if another relay took it',
-    needsRedis,
-    async () => {
-      const namespace = freshNamespace();
-      const keys = redisKeys(namespace);
-      const admin = createClient({ url: (server as RedisTestServer).url });
-      await admin.connect();
-      const lease = await acquireNodeLease(await relay(namespace, 'box-1'));
-      const lost: Array<LeaseHolder | undefined> = [];
-      lease.onLost((holder) => lost.push(holder));
-      try {
-        await admin.del(keys.lease('ci-3')); // expired while away
-        await waitFor(async () => (await admin.exists(keys.lease('ci-3'))) === 1, 'taken back');
-        assert.equal(lost.length, 0);
-        await admin.set(
-          keys.lease('ci-3'),
-          JSON.stringify({ token: 't', host: 'box-9', pid: 7, since: 'x' }),
-        );
-        await waitFor(() => lost.length === 1, 'the loss reported');
-        assert.equal(lost[0]?.host, 'box-9');
-        await new Promise((resolve) => setTimeout(resolve, 5 * quick.heartbeatMs));
-        assert.equal(lost.length, 1);
-      } finally {
-        await lease.release();
-        await admin.close();
-      }
-    },
-  );
+  it('a lease lost in an outage is taken back, or reported once if another relay took it', async () => {
+    const namespace = freshNamespace();
+    const keys = redisKeys(namespace);
+    const admin = await adminClient((server as RedisTestServer).url);
+    const lease = await acquireNodeLease(await relay(namespace, 'box-1'));
+    const lost: Array<LeaseHolder | undefined> = [];
+    lease.onLost((holder) => lost.push(holder));
+    try {
+      await admin.del(keys.lease('ci-3')); // expired while away
+      await waitFor(async () => (await admin.exists(keys.lease('ci-3'))) === 1, 'taken back');
+      assert.equal(lost.length, 0);
+      await admin.set(
+        keys.lease('ci-3'),
+        JSON.stringify({ token: 't', host: 'box-9', pid: 7, since: 'x' }),
+      );
+      await waitFor(() => lost.length === 1, 'the loss reported');
+      assert.equal(lost[0]?.host, 'box-9');
+      await new Promise((resolve) => setTimeout(resolve, 5 * quick.heartbeatMs));
+      assert.equal(lost.length, 1);
+    } finally {
+      await lease.release();
+      await admin.close();
+    }
+  });
 });

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createClient } from '@redis/client';
 import { ErrorCode, RelayError } from '../../src/errors.js';
 import { connectRedis, RedisUnavailableError } from '../../src/redis/redis-connection.js';
 import { captureLog } from '../support/log-capture.js';
 import {
+  adminClient,
   portNoRedisListensOn,
   redisForSuite,
   withRedisServer,
@@ -140,8 +140,7 @@ describe('connectRedis', () => {
         log: keptLog().log,
         deadlineMs: 300,
       });
-      const admin = createClient({ url: `redis://relay:right@127.0.0.1:${live().port}` });
-      await admin.connect();
+      const admin = await adminClient(`redis://relay:right@127.0.0.1:${live().port}`);
       try {
         await admin.sendCommand(['CLIENT', 'PAUSE', '10000', 'WRITE']);
         // the 300 ms deadline ended it (a hang would have lasted the 10 s pause)

@@ -1,4 +1,5 @@
 import { after, before } from 'node:test';
+import { createClient } from '@redis/client';
 import {
   needsRedis,
   type RedisServerOptions,
@@ -41,4 +42,11 @@ export async function portNoRedisListensOn(): Promise<number> {
   const spare = await startRedisServer();
   await spare.dispose();
   return spare.port;
+}
+
+/** A plain client on the Redis at `url`, connected, for a test to read or change what relays wrote. */
+export async function adminClient(url: string) {
+  const admin = createClient({ url });
+  await admin.connect();
+  return admin;
 }

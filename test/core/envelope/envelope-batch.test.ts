@@ -7,29 +7,15 @@ import {
   picksWantingText,
   questionsMissingText,
 } from '../../../src/core/envelope/envelope-batch.js';
-import { envelopeToBatch } from '../../../src/core/envelope/envelope-to-batch.js';
-import { findEnvelope } from '../../../src/core/envelope/find-envelope.js';
 import { OTHER_OPTION } from '../../../src/core/envelope/other-option.js';
 import { idRecord } from '../../../src/core/protocol/id-record.js';
-import { parseQuestionFile } from '../../../src/core/protocol/parse-question-file.js';
 import type { Question } from '../../../src/core/protocol/question.js';
 import {
   channelsQuestion,
-  jsonBlock,
+  questionsOf,
   rateLimitQuestion,
   reposQuestion,
 } from './envelope-samples.js';
-
-const questionsOf = (openQuestions: unknown[]): Question[] => {
-  const scan = findEnvelope(jsonBlock({ openQuestions }));
-  assert.ok(scan.kind === 'envelope');
-  const parsed = parseQuestionFile(
-    JSON.stringify(envelopeToBatch(scan.envelope)),
-    '/a/qa/q-out-001.json',
-  );
-  assert.ok(parsed.ok);
-  return parsed.value.questions;
-};
 
 const [rate, repos, channels] = questionsOf([
   rateLimitQuestion,

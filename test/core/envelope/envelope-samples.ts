@@ -1,7 +1,10 @@
 // Envelopes and agent messages shared by the envelope tests.
 import assert from 'node:assert/strict';
 import type { Envelope } from '../../../src/core/envelope/envelope.js';
+import { envelopeToBatch } from '../../../src/core/envelope/envelope-to-batch.js';
 import { findEnvelope } from '../../../src/core/envelope/find-envelope.js';
+import { parseQuestionFile } from '../../../src/core/protocol/parse-question-file.js';
+import type { Question } from '../../../src/core/protocol/question.js';
 
 /** The contract's rate-limit example. */
 export const rateLimitQuestion = {
@@ -78,4 +81,12 @@ export function envelopeOf(openQuestions: unknown[]): Envelope {
   const scan = findEnvelope(jsonBlock({ openQuestions }));
   assert.ok(scan.kind === 'envelope', JSON.stringify(scan));
   return scan.envelope;
+}
+
+/** The questions these open questions become, as the relay reads them back from its question file. */
+export function questionsOf(openQuestions: unknown[]): Question[] {
+  const text = JSON.stringify(envelopeToBatch(envelopeOf(openQuestions)));
+  const parsed = parseQuestionFile(text, '/state/asks/a/qa/q-out-001.json');
+  assert.ok(parsed.ok);
+  return parsed.value.questions;
 }

@@ -1,9 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { envelopeToBatch } from '../../../src/core/envelope/envelope-to-batch.js';
-import { findEnvelope } from '../../../src/core/envelope/find-envelope.js';
 import { OTHER_OPTION } from '../../../src/core/envelope/other-option.js';
-import { parseQuestionFile } from '../../../src/core/protocol/parse-question-file.js';
 import type { Question } from '../../../src/core/protocol/question.js';
 import type { BatchView } from '../../../src/core/slack/batch-view.js';
 import { renderBatchMessages } from '../../../src/core/slack/render-batch-messages.js';
@@ -17,7 +14,7 @@ import {
   validateMessageBlocks,
   validateView,
 } from '../../support/fake-slack/index.js';
-import { jsonBlock, rateLimitQuestion, reposQuestion } from '../envelope/envelope-samples.js';
+import { questionsOf, rateLimitQuestion, reposQuestion } from '../envelope/envelope-samples.js';
 import {
   assertModalOk,
   assertWithinLimits,
@@ -26,15 +23,6 @@ import {
   makeView,
   textOf,
 } from './fixtures.js';
-
-const questionsOf = (openQuestions: unknown[]): Question[] => {
-  const scan = findEnvelope(jsonBlock({ openQuestions }));
-  assert.ok(scan.kind === 'envelope', JSON.stringify(scan));
-  const text = JSON.stringify(envelopeToBatch(scan.envelope));
-  const parsed = parseQuestionFile(text, '/state/asks/a/qa/q-out-001.json');
-  assert.ok(parsed.ok);
-  return parsed.value.questions;
-};
 
 const envelopeView = (questions: Question[], overrides: Partial<BatchView> = {}): BatchView =>
   makeView(questions, { seq: 1, envelope: { followUpText: {} }, ...overrides });

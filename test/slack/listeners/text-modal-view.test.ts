@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { afterEach, test } from 'node:test';
-import { App, type BlockAction } from '@slack/bolt';
+import type { App, BlockAction } from '@slack/bolt';
 import { pino } from 'pino';
 import type { DraftOutcome } from '../../../src/core/batch/outcomes.js';
 import { modalMetadata } from '../../../src/core/slack/modal-metadata.js';
@@ -9,7 +9,7 @@ import type { BatchActions } from '../../../src/queue/batch-actions.js';
 import { registerTextModal } from '../../../src/slack/listeners/text-modal-view.js';
 import { createModalSeal } from '../../../src/slack/modal-seal.js';
 import { type FakeSlack, startFakeSlack } from '../../support/fake-slack/index.js';
-import { silentLogger, webClientFor } from '../../support/fake-slack/slack-clients.js';
+import { socketAppFor, webClientFor } from '../../support/fake-slack/slack-clients.js';
 import { makeRecord } from '../../support/make-record.js';
 import { waitFor } from '../../support/wait.js';
 
@@ -39,13 +39,7 @@ test('text modal save refused after ack: the person is told with an ephemeral, n
   const actions = {
     lookup: async () => ({ record, batch }),
   } as unknown as BatchActions;
-  const started = new App({
-    token: slack.botToken,
-    appToken: slack.appToken,
-    socketMode: true,
-    logger: silentLogger,
-    clientOptions: { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } },
-  });
+  const started = socketAppFor(slack);
   app = started;
   registerTextModal(
     started,

@@ -1,44 +1,26 @@
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, it } from 'node:test';
-import { type FakeSlack, MANIFEST_BOT_SCOPES, startFakeSlack } from './index.js';
+import { describe, it } from 'node:test';
+import { MANIFEST_BOT_SCOPES } from './index.js';
 import { mentionsIn } from './mentions.js';
-import { webClientFor } from './slack-clients.js';
+import { fakeSlackPerTest, slackError, webClientFor } from './slack-clients.js';
 
 const CHANNEL = 'C0RELAY01';
 
-/** The Slack error a call was refused with, and the rest of the answer. */
-async function refusal(call: Promise<unknown>): Promise<Record<string, unknown>> {
-  try {
-    await call;
-  } catch (error) {
-    const data = (error as { data?: Record<string, unknown> }).data;
-    assert.ok(data, `expected a Slack platform error, got ${String(error)}`);
-    return data;
-  }
-  assert.fail('expected the call to be refused');
-}
-
 describe('fake Slack: scopes, people and groups', () => {
-  let fake: FakeSlack;
-  beforeEach(async () => {
-    fake = await startFakeSlack();
-  });
-  afterEach(async () => {
-    await fake.close();
-  });
+  const fake = fakeSlackPerTest();
 
   it('lists the granted scopes in x-oauth-scopes, as the Slack client reads them', async () => {
-    const web = webClientFor(fake);
+    const web = webClientFor(fake());
     const auth = await web.auth.test();
     assert.deepEqual(auth.response_metadata?.scopes, [...MANIFEST_BOT_SCOPES]);
-    const opened = await web.apps.connections.open({ token: fake.appToken });
+    const opened = await web.apps.connections.open({ token: fake().appToken });
     assert.deepEqual(opened.response_metadata?.scopes, ['connections:write']);
   });
 
   it('refuses a method whose scope was not granted with missing_scope, needed and provided', async () => {
-    fake.setBotScopes(['chat:write']);
-    const web = webClientFor(fake, { retryConfig: { retries: 0 } });
-    const data = await refusal(web.users.info({ user: 'U0ALICE01' }));
+    fake().setBotScopes(['chat:write']);
+    const web = webClientFor(fake(), { retryConfig: { retries: 0 } });
+    const { data } = await slackError(web.users.info({ user: 'U0ALICE01' }));
     assert.equal(data.error, 'missing_scope');
     assert.equal(data.needed, 'users:read');
     assert.equal(data.provided, 'chat:write');
@@ -47,25 +29,25 @@ describe('fake Slack: scopes, people and groups', () => {
   });
 
   it('apps.connections.open hands out a URL without opening a connection', async () => {
-    const web = webClientFor(fake);
-    await web.apps.connections.open({ token: fake.appToken });
-    assert.equal(fake.connectionsOpened, 0);
-    assert.equal(fake.connectionCount, 0);
+    const web = webClientFor(fake());
+    await web.apps.connections.open({ token: fake().appToken });
+    assert.equal(fake().connectionsOpened, 0);
+    assert.equal(fake().connectionCount, 0);
   });
 
   it('finds a deactivated user with deleted: true, and an unknown one not at all', async () => {
-    fake.addUser({ id: 'U0GONE001', name: 'gone', deleted: true });
-    const web = webClientFor(fake, { retryConfig: { retries: 0 } });
+    fake().addUser({ id: 'U0GONE001', name: 'gone', deleted: true });
+    const web = webClientFor(fake(), { retryConfig: { retries: 0 } });
     const gone = await web.users.info({ user: 'U0GONE001' });
     assert.equal(gone.user?.deleted, true);
     assert.equal((await web.users.info({ user: 'U0ALICE01' })).user?.deleted, false);
-    assert.equal((await refusal(web.users.info({ user: 'U0NOBODY1' }))).error, 'user_not_found');
+    assert.equal((await slackError(web.users.info({ user: 'U0NOBODY1' }))).error, 'user_not_found');
   });
 
   it('lists user groups, disabled ones only when asked, with date_delete set', async () => {
-    fake.addUserGroup({ id: 'S0LIVE001', users: ['U0ALICE01'], handle: 'oncall' });
-    fake.addUserGroup({ id: 'S0OLD0001', users: [], handle: 'old', disabled: true });
-    const web = webClientFor(fake, { retryConfig: { retries: 0 } });
+    fake().addUserGroup({ id: 'S0LIVE001', users: ['U0ALICE01'], handle: 'oncall' });
+    fake().addUserGroup({ id: 'S0OLD0001', users: [], handle: 'old', disabled: true });
+    const web = webClientFor(fake(), { retryConfig: { retries: 0 } });
     const live = await web.usergroups.list({});
     assert.deepEqual(
       live.usergroups?.map((g) => [g.id, g.handle, g.date_delete]),
@@ -75,14 +57,14 @@ describe('fake Slack: scopes, people and groups', () => {
     const old = all.usergroups?.find((g) => g.id === 'S0OLD0001');
     assert.ok((old?.date_delete ?? 0) > 0);
     assert.equal(
-      (await refusal(web.usergroups.users.list({ usergroup: 'S0OLD0001' }))).error,
+      (await slackError(web.usergroups.users.list({ usergroup: 'S0OLD0001' }))).error,
       'no_such_subteam',
     );
   });
 
   it('records the mentions Slack would make of posted text, and none of defused or plain_text text', async () => {
-    fake.addUserGroup({ id: 'S0ONCALL1', users: ['U0BOB0001'], handle: 'oncall' });
-    const web = webClientFor(fake);
+    fake().addUserGroup({ id: 'S0ONCALL1', users: ['U0BOB0001'], handle: 'oncall' });
+    const web = webClientFor(fake());
     await web.chat.postMessage({
       channel: CHANNEL,
       text: 'ping @here and <@U0ALICE01>',
@@ -98,7 +80,7 @@ describe('fake Slack: scopes, people and groups', () => {
       ],
     });
     assert.deepEqual(
-      fake.mentions.map((m) => [m.target, m.how, m.field]),
+      fake().mentions.map((m) => [m.target, m.how, m.field]),
       [
         ['U0ALICE01', 'markup', 'text'],
         ['here', 'plain', 'text'],
@@ -107,7 +89,7 @@ describe('fake Slack: scopes, people and groups', () => {
         ['S0ONCALL1', 'plain', 'blocks/4/text'],
       ],
     );
-    assert.ok(fake.mentions.every((m) => m.surface === 'message'));
+    assert.ok(fake().mentions.every((m) => m.surface === 'message'));
   });
 });
 

@@ -5,7 +5,7 @@ import { afterEach, describe, it } from 'node:test';
 import { App, type BlockAction, isValidSlackRequest } from '@slack/bolt';
 import { waitFor } from '../wait.js';
 import { DELIVERY_FAILURE_KINDS, type FakeSlack, startFakeSlack } from './index.js';
-import { silentLogger, webClientFor } from './slack-clients.js';
+import { postActionsMessage, silentLogger } from './slack-clients.js';
 
 const CHANNEL = 'C0RELAY01';
 const ALICE = 'U0ALICE01';
@@ -24,28 +24,17 @@ async function startHttpApp(fake: FakeSlack, signingSecret = fake.signingSecret)
   return { app, requestUrl: `http://127.0.0.1:${port}/slack/events` };
 }
 
-async function postQuestion(fake: FakeSlack): Promise<string> {
-  const posted = await webClientFor(fake).chat.postMessage({
-    channel: CHANNEL,
-    text: 'question',
-    blocks: [
-      {
-        type: 'actions',
-        block_id: 'q1',
-        elements: [
-          { type: 'button', action_id: 'open', text: plain('Answer…'), value: 'q1' },
-          {
-            type: 'external_select',
-            action_id: 'search',
-            min_query_length: 1,
-            placeholder: plain('Find'),
-          },
-        ],
-      },
-    ],
-  });
-  return String(posted.ts);
-}
+/** A question with a button (open) and a type-ahead select (search); returns its ts. */
+const postQuestion = (fake: FakeSlack) =>
+  postActionsMessage(fake, { channel: CHANNEL, blockId: 'q1' }, [
+    { type: 'button', action_id: 'open', text: plain('Answer…'), value: 'q1' },
+    {
+      type: 'external_select',
+      action_id: 'search',
+      min_query_length: 1,
+      placeholder: plain('Find'),
+    },
+  ]);
 
 describe('fake Slack HTTP mode with a real Bolt App', () => {
   const apps: App[] = [];
@@ -55,12 +44,18 @@ describe('fake Slack HTTP mode with a real Bolt App', () => {
     await Promise.all(fakes.splice(0).map((f) => f.close()));
   });
 
-  it('posts signed interactions that Bolt verifies, and takes the HTTP response as the ack', async () => {
+  /** A stand-in that delivers to a new Bolt App in HTTP mode; both are stopped after the test. */
+  async function startPair(signingSecret?: string) {
     const fake = await startFakeSlack();
     fakes.push(fake);
-    const { app, requestUrl } = await startHttpApp(fake);
+    const { app, requestUrl } = await startHttpApp(fake, signingSecret ?? fake.signingSecret);
     apps.push(app);
     fake.setRequestUrl(requestUrl);
+    return { fake, app };
+  }
+
+  it('posts signed interactions that Bolt verifies, and takes the HTTP response as the ack', async () => {
+    const { fake, app } = await startPair();
     const clicks: BlockAction[] = [];
     app.action<BlockAction>('open', async ({ ack, body, client }) => {
       await ack();
@@ -128,11 +123,7 @@ describe('fake Slack HTTP mode with a real Bolt App', () => {
   });
 
   it('returns the options Bolt answers to a block_suggestion and lets the user pick one', async () => {
-    const fake = await startFakeSlack();
-    fakes.push(fake);
-    const { app, requestUrl } = await startHttpApp(fake);
-    apps.push(app);
-    fake.setRequestUrl(requestUrl);
+    const { fake, app } = await startPair();
     app.options('search', async ({ ack, payload }) => {
       await ack({
         options: [
@@ -180,11 +171,7 @@ describe('fake Slack HTTP mode with a real Bolt App', () => {
   });
 
   it('signs Events API JSON bodies and slash-command form bodies too', async () => {
-    const fake = await startFakeSlack();
-    fakes.push(fake);
-    const { app, requestUrl } = await startHttpApp(fake);
-    apps.push(app);
-    fake.setRequestUrl(requestUrl);
+    const { fake, app } = await startPair();
     const seen: string[] = [];
     app.event('app_home_opened', async ({ event }) => {
       seen.push(`event:${event.user}`);
@@ -208,11 +195,7 @@ describe('fake Slack HTTP mode with a real Bolt App', () => {
   });
 
   it('is refused by Bolt when signed with another secret, which is recorded as a failure', async () => {
-    const fake = await startFakeSlack();
-    fakes.push(fake);
-    const { app, requestUrl } = await startHttpApp(fake, 'not-the-signing-secret');
-    apps.push(app);
-    fake.setRequestUrl(requestUrl);
+    const { fake, app } = await startPair('not-the-signing-secret');
     let reached = false;
     app.action('open', async ({ ack }) => {
       reached = true;

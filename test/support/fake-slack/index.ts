@@ -12,18 +12,7 @@ export { slackSignature } from './http-delivery.js';
 export type { MentionTarget, ParsedMention } from './mentions.js';
 export { messageRefusals, viewRefusals } from './slack-would-refuse.js';
 export type { DisconnectReason, RawFrameResult, SocketDelivery } from './socket-mode-hub.js';
-export type {
-  AckResult,
-  DeliveryFailure,
-  DeliveryFailureKind,
-  EnvelopeType,
-  InjectedFailure,
-  JsonObject,
-  ObservedMessage,
-  StoredEphemeral,
-  StoredMessage,
-  WebApiCall,
-} from './types.js';
+export type * from './types.js';
 export { DELIVERY_FAILURE_KINDS } from './types.js';
 export type { ElementRef, InteractionResult, SuggestResult, SurfaceRef } from './user-actions.js';
 export type { Surface } from './validate-blocks.js';

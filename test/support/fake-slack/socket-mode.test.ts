@@ -10,7 +10,7 @@ import {
   type JsonObject,
   startFakeSlack,
 } from './index.js';
-import { socketClientFor, webClientFor } from './slack-clients.js';
+import { postActionsMessage, socketClientFor, webClientFor } from './slack-clients.js';
 
 const CHANNEL = 'C0RELAY01';
 const ALICE = 'U0ALICE01';
@@ -34,27 +34,11 @@ function seeded(seed: number): () => number {
   };
 }
 
-async function postButtonMessage(fake: FakeSlack): Promise<string> {
-  const posted = await webClientFor(fake).chat.postMessage({
-    channel: CHANNEL,
-    text: 'question',
-    blocks: [
-      {
-        type: 'actions',
-        block_id: 'answer',
-        elements: [
-          {
-            type: 'button',
-            action_id: 'yes',
-            text: { type: 'plain_text', text: 'Yes' },
-            value: 'y',
-          },
-        ],
-      },
-    ],
-  });
-  return String(posted.ts);
-}
+/** A question with one button (yes); returns its ts. */
+const postButtonMessage = (fake: FakeSlack) =>
+  postActionsMessage(fake, { channel: CHANNEL, blockId: 'answer' }, [
+    { type: 'button', action_id: 'yes', text: { type: 'plain_text', text: 'Yes' }, value: 'y' },
+  ]);
 
 describe('fake Slack Socket Mode', () => {
   let fake: FakeSlack | undefined;

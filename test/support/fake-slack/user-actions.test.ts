@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { App, type BlockAction } from '@slack/bolt';
+import type { App, BlockAction } from '@slack/bolt';
 import type { SocketModeClient } from '@slack/socket-mode';
 import { waitFor } from '../wait.js';
 import { type FakeSlack, type JsonObject, startFakeSlack, TRIGGER_LIFETIME_MS } from './index.js';
-import { silentLogger, socketClientFor, webClientFor } from './slack-clients.js';
+import { socketAppFor, socketClientFor, webClientFor } from './slack-clients.js';
 
 const CHANNEL = 'C0RELAY01';
 const ALICE = 'U0ALICE01';
@@ -106,13 +106,7 @@ describe('fake Slack acting as users', () => {
 
   /** A Bolt App in Socket Mode, connected to the stand-in. */
   async function startSocketApp(target: FakeSlack): Promise<App> {
-    const app = new App({
-      token: target.botToken,
-      appToken: target.appToken,
-      socketMode: true,
-      logger: silentLogger,
-      clientOptions: { slackApiUrl: target.apiUrl, retryConfig: { retries: 0 } },
-    });
+    const app = socketAppFor(target);
     apps.push(app);
     await app.start();
     return app;

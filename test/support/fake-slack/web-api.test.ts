@@ -1,61 +1,45 @@
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { WebClientEvent } from '@slack/web-api';
-import { type FakeSlack, startFakeSlack } from './index.js';
-import { webClientFor } from './slack-clients.js';
-
-/** The Slack error code a WebClient call was rejected with. */
-async function slackError(
-  call: Promise<unknown>,
-): Promise<{ error: string; data: Record<string, unknown> }> {
-  try {
-    await call;
-  } catch (error) {
-    const data = (error as { data?: Record<string, unknown> }).data;
-    assert.ok(data, `expected a Slack platform error, got ${String(error)}`);
-    return { error: String(data.error), data };
-  }
-  assert.fail('expected the call to be rejected');
-}
+import { fakeSlackPerTest, slackError, webClientFor } from './slack-clients.js';
 
 const CHANNEL = 'C0RELAY01';
 
 describe('fake Slack Web API', () => {
-  let fake: FakeSlack;
-  beforeEach(async () => {
-    fake = await startFakeSlack();
-  });
-  afterEach(async () => {
-    await fake.close();
-  });
+  const fake = fakeSlackPerTest();
+  /** The HTTP statuses the stand-in answered one method's calls with, in order. */
+  const statusesOf = (method: string) =>
+    fake()
+      .calls.filter((c) => c.method === method)
+      .map((c) => c.status);
 
   it('answers auth.test for the bot token and refuses other tokens', async () => {
-    const web = webClientFor(fake);
+    const web = webClientFor(fake());
     const auth = await web.auth.test();
-    assert.equal(auth.user_id, fake.botUserId);
-    assert.equal(auth.team_id, fake.teamId);
-    assert.equal(auth.bot_id, fake.botId);
-    assert.ok(fake.apiUrl.endsWith('/api/'));
-    assert.match(fake.botToken, /^xoxb-/);
-    assert.match(fake.appToken, /^xapp-/);
+    assert.equal(auth.user_id, fake().botUserId);
+    assert.equal(auth.team_id, fake().teamId);
+    assert.equal(auth.bot_id, fake().botId);
+    assert.ok(fake().apiUrl.endsWith('/api/'));
+    assert.match(fake().botToken, /^xoxb-/);
+    assert.match(fake().appToken, /^xapp-/);
 
-    const wrong = webClientFor(fake, { retryConfig: { retries: 0 } });
+    const wrong = webClientFor(fake(), { retryConfig: { retries: 0 } });
     assert.equal((await slackError(wrong.auth.test({ token: 'xoxb-nope' }))).error, 'invalid_auth');
     assert.equal(
-      (await slackError(wrong.auth.test({ token: fake.appToken }))).error,
+      (await slackError(wrong.auth.test({ token: fake().appToken }))).error,
       'not_allowed_token_type',
     );
   });
 
   it('opens Socket Mode URLs only for the app token', async () => {
-    const web = webClientFor(fake);
-    const opened = await web.apps.connections.open({ token: fake.appToken });
+    const web = webClientFor(fake());
+    const opened = await web.apps.connections.open({ token: fake().appToken });
     assert.match(String(opened.url), /^ws:\/\/127\.0\.0\.1:\d+\/link\/\?ticket=/);
     assert.equal((await slackError(web.apps.connections.open({}))).error, 'not_allowed_token_type');
   });
 
   it('posts messages with unique increasing ts, and threads replies under their parent', async () => {
-    const web = webClientFor(fake);
+    const web = webClientFor(fake());
     const first = await web.chat.postMessage({ channel: CHANNEL, text: 'one' });
     const second = await web.chat.postMessage({ channel: CHANNEL, text: 'two' });
     assert.match(String(first.ts), /^\d{10}\.\d{6}$/);
@@ -68,7 +52,7 @@ describe('fake Slack Web API', () => {
       text: 'in thread',
       thread_ts: String(first.ts),
     });
-    const messages = fake.messages(CHANNEL);
+    const messages = fake().messages(CHANNEL);
     assert.deepEqual(
       messages.map((m) => m.text),
       ['one', 'two'],
@@ -80,13 +64,13 @@ describe('fake Slack Web API', () => {
   });
 
   it('refuses unknown channels, channels without the bot, and empty messages', async () => {
-    fake.addChannel({
+    fake().addChannel({
       id: 'C0PRIVATE',
       name: 'private',
       members: ['U0ALICE01'],
       botIsMember: false,
     });
-    const web = webClientFor(fake);
+    const web = webClientFor(fake());
     assert.equal(
       (await slackError(web.chat.postMessage({ channel: 'C0NOWHERE', text: 'x' }))).error,
       'channel_not_found',
@@ -102,7 +86,7 @@ describe('fake Slack Web API', () => {
   });
 
   it('keeps edit history on chat.update and refuses unknown messages', async () => {
-    const web = webClientFor(fake);
+    const web = webClientFor(fake());
     const posted = await web.chat.postMessage({ channel: CHANNEL, text: 'v1' });
     const updated = await web.chat.update({
       channel: CHANNEL,
@@ -111,7 +95,7 @@ describe('fake Slack Web API', () => {
       blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'v2' } }],
     });
     assert.equal(updated.ts, posted.ts);
-    const [message] = fake.messages(CHANNEL);
+    const [message] = fake().messages(CHANNEL);
     assert.equal(message?.text, 'v2');
     assert.deepEqual(
       message?.history.map((h) => h.text),
@@ -126,7 +110,7 @@ describe('fake Slack Web API', () => {
   });
 
   it('answers invalid_blocks with errors and [ERROR] messages naming the JSON pointer', async () => {
-    const web = webClientFor(fake);
+    const web = webClientFor(fake());
     const { error, data } = await slackError(
       web.chat.postMessage({
         channel: CHANNEL,
@@ -141,7 +125,7 @@ describe('fake Slack Web API', () => {
     assert.deepEqual((data.response_metadata as { messages: string[] }).messages, [
       '[ERROR] must be less than 151 characters (got 151) [json-pointer:/blocks/0/text/text]',
     ]);
-    assert.equal(fake.messages(CHANNEL).length, 0);
+    assert.equal(fake().messages(CHANNEL).length, 0);
 
     const posted = await web.chat.postMessage({ channel: CHANNEL, text: 'ok' });
     const onUpdate = await slackError(
@@ -166,11 +150,11 @@ describe('fake Slack Web API', () => {
   });
 
   it('accepts form bodies with a token field and JSON bodies with a Bearer token', async () => {
-    const form = await fetch(`${fake.apiUrl}chat.postMessage`, {
+    const form = await fetch(`${fake().apiUrl}chat.postMessage`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({
-        token: fake.botToken,
+        token: fake().botToken,
         channel: CHANNEL,
         text: 'form',
         blocks: JSON.stringify([{ type: 'divider' }]),
@@ -179,40 +163,44 @@ describe('fake Slack Web API', () => {
     assert.equal(form.status, 200);
     assert.equal(((await form.json()) as { ok: boolean }).ok, true);
 
-    const json = await fetch(`${fake.apiUrl}chat.postMessage`, {
+    const json = await fetch(`${fake().apiUrl}chat.postMessage`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json; charset=utf-8',
-        authorization: `Bearer ${fake.botToken}`,
+        authorization: `Bearer ${fake().botToken}`,
       },
       body: JSON.stringify({ channel: CHANNEL, text: 'json', blocks: [{ type: 'divider' }] }),
     });
     assert.equal(((await json.json()) as { ok: boolean }).ok, true);
 
-    const broken = await fetch(`${fake.apiUrl}chat.postMessage`, {
+    const broken = await fetch(`${fake().apiUrl}chat.postMessage`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ token: fake.botToken, channel: CHANNEL, blocks: '[{' }),
+      body: new URLSearchParams({ token: fake().botToken, channel: CHANNEL, blocks: '[{' }),
     });
     assert.equal(((await broken.json()) as { error: string }).error, 'invalid_blocks_format');
     assert.deepEqual(
-      fake.messages(CHANNEL).map((m) => m.text),
+      fake()
+        .messages(CHANNEL)
+        .map((m) => m.text),
       ['form', 'json'],
     );
-    const call = fake.calls.find((c) => c.args.text === 'form');
+    const call = fake().calls.find((c) => c.args.text === 'form');
     assert.deepEqual(call?.args.blocks, [{ type: 'divider' }], 'calls record blocks parsed');
     assert.equal(call?.args.token, undefined, 'calls never record the token');
   });
 
   it('serves ephemerals, delete, permalinks and the directory lookups', async () => {
-    fake.addUser({ id: 'U0CAROL01', name: 'carol' });
-    fake.addUserGroup({ id: 'S0REVIEW1', users: ['U0ALICE01', 'U0CAROL01'] });
-    const web = webClientFor(fake);
+    fake().addUser({ id: 'U0CAROL01', name: 'carol' });
+    fake().addUserGroup({ id: 'S0REVIEW1', users: ['U0ALICE01', 'U0CAROL01'] });
+    const web = webClientFor(fake());
 
     const eph = await web.chat.postEphemeral({ channel: CHANNEL, user: 'U0ALICE01', text: 'psst' });
     assert.ok(eph.message_ts);
     assert.deepEqual(
-      fake.ephemerals('U0ALICE01').map((e) => e.text),
+      fake()
+        .ephemerals('U0ALICE01')
+        .map((e) => e.text),
       ['psst'],
     );
     assert.equal(
@@ -225,7 +213,7 @@ describe('fake Slack Web API', () => {
     const link = await web.chat.getPermalink({ channel: CHANNEL, message_ts: String(posted.ts) });
     assert.match(String(link.permalink), new RegExp(`/archives/${CHANNEL}/p\\d{16}$`));
     await web.chat.delete({ channel: CHANNEL, ts: String(posted.ts) });
-    assert.equal(fake.messages(CHANNEL).length, 0);
+    assert.equal(fake().messages(CHANNEL).length, 0);
 
     const info = await web.conversations.info({ channel: CHANNEL });
     assert.equal(info.channel?.is_member, true);
@@ -240,7 +228,7 @@ describe('fake Slack Web API', () => {
   });
 
   it('rejects invalid views with invalid_arguments, as Slack does for views.*', async () => {
-    const web = webClientFor(fake);
+    const web = webClientFor(fake());
     const { error, data } = await slackError(
       web.views.publish({
         user_id: 'U0ALICE01',
@@ -256,19 +244,19 @@ describe('fake Slack Web API', () => {
       user_id: 'U0ALICE01',
       view: { type: 'home', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'hi' } }] },
     });
-    assert.equal(fake.homeView('U0ALICE01')?.id, published.view?.id);
+    assert.equal(fake().homeView('U0ALICE01')?.id, published.view?.id);
   });
 
   it('rate-limits on demand: a real WebClient with default retries waits Retry-After and succeeds', async () => {
-    const web = webClientFor(fake);
+    const web = webClientFor(fake());
     const rateLimited: number[] = [];
     web.on(WebClientEvent.RATE_LIMITED, (seconds: number) => rateLimited.push(seconds));
-    fake.failNext('chat.postMessage', { status: 429, retryAfter: 1 });
+    fake().failNext('chat.postMessage', { status: 429, retryAfter: 1 });
 
     const posted = await web.chat.postMessage({ channel: CHANNEL, text: 'after the pause' });
     assert.equal(posted.ok, true);
     assert.deepEqual(rateLimited, [1]);
-    const attempts = fake.calls.filter((c) => c.method === 'chat.postMessage');
+    const attempts = fake().calls.filter((c) => c.method === 'chat.postMessage');
     assert.deepEqual(
       attempts.map((c) => [c.status, c.response.error ?? 'ok']),
       [
@@ -276,26 +264,25 @@ describe('fake Slack Web API', () => {
         [200, 'ok'],
       ],
     );
-    assert.equal(fake.messages(CHANNEL).length, 1);
+    assert.equal(fake().messages(CHANNEL).length, 1);
   });
 
   it('ends an outage on demand: failures not yet used are dropped', async () => {
-    const web = webClientFor(fake, { retryConfig: { retries: 0 } });
-    fake.failNext('chat.postMessage', { status: 503 }, 100);
+    const web = webClientFor(fake(), { retryConfig: { retries: 0 } });
+    fake().failNext('chat.postMessage', { status: 503 }, 100);
     await assert.rejects(web.chat.postMessage({ channel: CHANNEL, text: 'down' }));
-    fake.clearFailures('chat.postMessage');
+    fake().clearFailures('chat.postMessage');
     const posted = await web.chat.postMessage({ channel: CHANNEL, text: 'back' });
     assert.equal(posted.ok, true);
-    assert.deepEqual(
-      fake.calls.filter((c) => c.method === 'chat.postMessage').map((c) => c.status),
-      [503, 200],
-    );
+    assert.deepEqual(statusesOf('chat.postMessage'), [503, 200]);
   });
 
   it('simulates outages (503) and injected errors for a number of calls', async () => {
-    const web = webClientFor(fake, { retryConfig: { retries: 2, minTimeout: 10, maxTimeout: 20 } });
-    fake.failNext('chat.update', { status: 503 });
-    fake.failNext('chat.postMessage', { error: 'not_in_channel' }, 2);
+    const web = webClientFor(fake(), {
+      retryConfig: { retries: 2, minTimeout: 10, maxTimeout: 20 },
+    });
+    fake().failNext('chat.update', { status: 503 });
+    fake().failNext('chat.postMessage', { error: 'not_in_channel' }, 2);
 
     assert.equal(
       (await slackError(web.chat.postMessage({ channel: CHANNEL, text: 'a' }))).error,
@@ -308,15 +295,12 @@ describe('fake Slack Web API', () => {
     const posted = await web.chat.postMessage({ channel: CHANNEL, text: 'c' });
     const updated = await web.chat.update({ channel: CHANNEL, ts: String(posted.ts), text: 'c2' });
     assert.equal(updated.ok, true);
-    assert.deepEqual(
-      fake.calls.filter((c) => c.method === 'chat.update').map((c) => c.status),
-      [503, 200],
-    );
+    assert.deepEqual(statusesOf('chat.update'), [503, 200]);
   });
 
   it("refuses messages over Slack's unpublished ceiling: text plus a cost per block", async () => {
-    const web = webClientFor(fake, { retryConfig: { retries: 0 } });
-    fake.setSizeCeilings({ messageText: 1000, perBlock: 100 });
+    const web = webClientFor(fake(), { retryConfig: { retries: 0 } });
+    fake().setSizeCeilings({ messageText: 1000, perBlock: 100 });
     const section = (chars: number) => ({
       type: 'section',
       text: { type: 'mrkdwn', text: 'x'.repeat(chars) },
@@ -336,7 +320,7 @@ describe('fake Slack Web API', () => {
   });
 
   it('refuses views past 250 kB of JSON with view_too_large', async () => {
-    const web = webClientFor(fake, { retryConfig: { retries: 0 } });
+    const web = webClientFor(fake(), { retryConfig: { retries: 0 } });
     const huge = {
       type: 'home' as const,
       blocks: Array.from({ length: 100 }, () => ({
@@ -351,8 +335,8 @@ describe('fake Slack Web API', () => {
   });
 
   it('refuses calls by content until the refusal is lifted', async () => {
-    const web = webClientFor(fake, { retryConfig: { retries: 0 } });
-    const lift = fake.refuse('chat.postMessage', 'is_archived', (args) => args.text === 'no');
+    const web = webClientFor(fake(), { retryConfig: { retries: 0 } });
+    const lift = fake().refuse('chat.postMessage', 'is_archived', (args) => args.text === 'no');
     assert.equal(
       (await slackError(web.chat.postMessage({ channel: CHANNEL, text: 'no' }))).error,
       'is_archived',
@@ -363,7 +347,7 @@ describe('fake Slack Web API', () => {
   });
 
   it('takes a files.uploadV2 upload and shares it as a thread reply', async () => {
-    const web = webClientFor(fake);
+    const web = webClientFor(fake());
     const parent = await web.chat.postMessage({ channel: CHANNEL, text: 'parent' });
     const content = `# Big preview\n${'ü and more\n'.repeat(500)}`;
     const uploaded = await web.filesUploadV2({
@@ -375,19 +359,21 @@ describe('fake Slack Web API', () => {
       initial_comment: 'The whole preview',
     });
     assert.equal(uploaded.ok, true);
-    const [thread] = fake.messages(CHANNEL);
+    const [thread] = fake().messages(CHANNEL);
     const reply = thread?.replies[0];
     assert.equal(reply?.text, 'The whole preview');
     assert.equal(reply?.files?.[0]?.title, 'Full preview');
     assert.equal(reply?.files?.[0]?.content, content);
     assert.deepEqual(
-      fake.calls.map((c) => c.method).filter((m) => m.startsWith('files.')),
+      fake()
+        .calls.map((c) => c.method)
+        .filter((m) => m.startsWith('files.')),
       ['files.getUploadURLExternal', 'files.completeUploadExternal'],
     );
   });
 
   it('answers unknown methods with unknown_method', async () => {
-    const web = webClientFor(fake, { retryConfig: { retries: 0 } });
+    const web = webClientFor(fake(), { retryConfig: { retries: 0 } });
     assert.equal((await slackError(web.apiCall('chat.teleport', {}))).error, 'unknown_method');
   });
 });
