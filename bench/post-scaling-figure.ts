@@ -128,6 +128,9 @@ async function idleCpu(relay: RelayChild): Promise<{ settle: number; idle: numbe
   return { settle: before - start, idle };
 }
 
+/** Batches of each column posted and answered before the first count is measured. */
+const WARM_UP = 20;
+
 /**
  * Figure 1c: one relay, with 0, then more and more open sibling runs (each with one batch
  * posted and waiting). At each count, once the posts are in: the idle window (CPU, memory,
@@ -152,6 +155,19 @@ export async function measurePostScaling(
     const watched = path.join(runsRoot, 'watched');
     let seq = 1;
     await postAndAnswer(slack, watched, seq); // its first batch: answered, the run is watched
+    // A relay that just started runs its code for the first time (V8 has not compiled it yet),
+    // and so does the floor: without a warm-up the column at 0 open runs measured that, not
+    // open runs (the counts after it come after thousands of posts). Not counted; said.
+    const warmUp: number[] = [];
+    for (let i = 0; i < WARM_UP; i += 1) {
+      seq += 1;
+      warmUp.push(await postAndAnswer(slack, watched, seq));
+      warmUp.push(await postAndAnswer(slack, path.join(runsRoot, `warm-up-${i}`), 1));
+      await measureFloor(slack, path.join(floorDir.dir, `warm-up-${i}`), 1);
+    }
+    say(
+      `    (warm-up: ${WARM_UP} batches of each column first, not counted: p50 ${p(warmUp, 50).toFixed(1)} ms, slowest ${Math.max(...warmUp).toFixed(1)} ms)`,
+    );
     let open = 0;
     for (const target of [...openCounts].sort((a, b) => a - b)) {
       if (target > open) {
