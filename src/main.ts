@@ -63,14 +63,18 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'doctor': {
       loadDotenv({ quiet: true });
-      const [{ runDoctor }, { loadConfig }, { createLogger }, { findRunningRelay }] =
-        await Promise.all([
-          import('./cli/doctor-command.js'),
-          import('./config/load-config.js'),
-          import('./log/create-logger.js'),
-          import('./ask/find-running-relay.js'),
-        ]);
-      const [{ readStoredRecords }, { processIsAlive }] = await Promise.all([
+      const [
+        { runDoctor },
+        { loadConfig },
+        { createLogger },
+        { findRunningRelay },
+        { readStoredRecords },
+        { processIsAlive },
+      ] = await Promise.all([
+        import('./cli/doctor-command.js'),
+        import('./config/load-config.js'),
+        import('./log/create-logger.js'),
+        import('./ask/find-running-relay.js'),
         import('./store/file-state-store.js'),
         import('./store/state-dir-lock.js'),
       ]);
