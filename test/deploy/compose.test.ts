@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { readDockerfile, repo } from './read-dockerfile.js';
+import { REPO } from '../support/project-paths.js';
+import { readDockerfile } from './read-dockerfile.js';
 
 const service = z.object({
   build: z.string().optional(),
@@ -29,7 +30,7 @@ function mountOf(volume: string): { source: string; target: string } {
 // No Docker engine or Compose here: the file is read as YAML and checked against what the
 // relay and the Dockerfile expect.
 describe('compose.yml', () => {
-  const compose = composeFile.parse(parse(readFileSync(path.join(repo, 'compose.yml'), 'utf8')));
+  const compose = composeFile.parse(parse(readFileSync(path.join(REPO, 'compose.yml'), 'utf8')));
   const { relay, redis } = compose.services;
   const relayMounts = relay.volumes.map(mountOf);
 

@@ -3,7 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { validate } from 'dockerfile-utils';
-import { readDockerfile, repo } from './read-dockerfile.js';
+import { REPO } from '../support/project-paths.js';
+import { readDockerfile } from './read-dockerfile.js';
 
 // hadolint is not installable here (its npm wrapper downloads the binary from GitHub and Debian
 // does not package it), so the Dockerfile is linted with dockerfile-utils, the validator of
@@ -12,7 +13,7 @@ describe('the Dockerfile', () => {
   const { text, stages } = readDockerfile();
   const build = stages[0];
   const runtime = stages.at(-1);
-  const packageJson = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8'));
+  const packageJson = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
 
   test('passes the Dockerfile linter without a warning', () => {
     assert.deepEqual(
@@ -66,13 +67,13 @@ describe('the Dockerfile', () => {
       runtime.commands.includes(`chown node:node ${stateDir}`),
       'the state folder belongs to the node user',
     );
-    const ignored = readFileSync(path.join(repo, '.dockerignore'), 'utf8')
+    const ignored = readFileSync(path.join(REPO, '.dockerignore'), 'utf8')
       .split('\n')
       .map((line) => line.trim().replace(/\/$/, ''));
     for (const stage of stages) {
       for (const copy of stage.copies.filter((c) => c.from === undefined)) {
         for (const source of copy.sources) {
-          assert.ok(existsSync(path.join(repo, source)), `${source} exists`);
+          assert.ok(existsSync(path.join(REPO, source)), `${source} exists`);
           assert.ok(!ignored.includes(source), `${source} is not in .dockerignore`);
         }
       }

@@ -5,8 +5,10 @@ import { cp, mkdir, readdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { collectOutput } from '../support/child-output.js';
+import { REPO } from '../support/project-paths.js';
+import { noStack } from '../support/spawn-relay.js';
 import { makeTempDir } from '../support/temp-dir.js';
-import { readDockerfile, repo } from './read-dockerfile.js';
+import { readDockerfile } from './read-dockerfile.js';
 
 /** Runs a program to its end; its exit code and output. */
 function run(
@@ -30,7 +32,7 @@ const LONG = { timeout: 300_000 };
 // About 45 s of building and installing, so not in `npm test`: `npm run test:package`, which
 // CI runs after it.
 describe('the packed relay', () => {
-  const { version } = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')) as {
+  const { version } = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
     version: string;
   };
   let root: string;
@@ -40,7 +42,7 @@ describe('the packed relay', () => {
 
   before(async () => {
     ({ dir: root, cleanup } = await makeTempDir('o7-packed-'));
-    const packed = await run('npm', ['pack', '--json', '--pack-destination', root], { cwd: repo });
+    const packed = await run('npm', ['pack', '--json', '--pack-destination', root], { cwd: REPO });
     assert.equal(packed.code, 0, packed.stderr);
     const [report] = JSON.parse(packed.stdout) as {
       filename: string;
@@ -102,7 +104,7 @@ describe('the packed relay', () => {
     // COPY package.json package-lock.json ./ from the build context
     for (const copy of runtime.copies.filter((c) => c.from === undefined)) {
       assert.equal(copy.target, './');
-      for (const source of copy.sources) await cp(path.join(repo, source), path.join(app, source));
+      for (const source of copy.sources) await cp(path.join(REPO, source), path.join(app, source));
     }
     for (const command of runtime.commands.filter((c) => c.startsWith('npm ci '))) {
       const [program = '', ...args] = command.split(/\s+/);
@@ -138,6 +140,6 @@ describe('the packed relay', () => {
       /^The relay cannot start: its configuration is incomplete or wrong\./,
     );
     assert.match(started.stderr, /SLACK_BOT_TOKEN is not set/);
-    assert.doesNotMatch(started.stderr, /\n\s+at /, 'no stack trace');
+    noStack(started.stderr);
   });
 });

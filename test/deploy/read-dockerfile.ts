@@ -4,8 +4,6 @@ import { DockerfileParser } from 'dockerfile-ast';
 
 import { REPO } from '../support/project-paths.js';
 
-export const repo = REPO;
-
 /** One build stage of the Dockerfile, as the tests compare it. */
 export interface Stage {
   name: string | null;
@@ -25,7 +23,7 @@ export interface Stage {
 
 /** The project's Dockerfile, read into its stages with dockerfile-ast. */
 export function readDockerfile(): { text: string; stages: Stage[] } {
-  const text = readFileSync(path.join(repo, 'Dockerfile'), 'utf8');
+  const text = readFileSync(path.join(REPO, 'Dockerfile'), 'utf8');
   const dockerfile = DockerfileParser.parse(text);
   const defaults = new Map(
     dockerfile

@@ -3,9 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { repo } from './read-dockerfile.js';
+import { REPO } from '../support/project-paths.js';
 
-const unitPath = path.join(repo, 'deploy', 'o7-slack-relay.service');
+const unitPath = path.join(REPO, 'deploy', 'o7-slack-relay.service');
 
 /** The `Key=value` settings of one section of a unit file, each key with all its values. */
 function sectionOf(text: string, name: string): Map<string, string[]> {

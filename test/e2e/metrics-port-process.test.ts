@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { afterEach, describe, test } from 'node:test';
 import { getHealth, sampleValue, scrapeMetrics } from '../support/ops-endpoints.js';
 import { freePort } from '../support/relay-harness.js';
-import { relayProcessPerTest, spawnRelayFor } from '../support/spawn-relay.js';
+import { noStack, relayProcessPerTest, spawnRelayFor } from '../support/spawn-relay.js';
 import { waitFor } from '../support/wait.js';
 
 describe('RELAY_METRICS_PORT in a relay process', () => {
@@ -56,7 +56,7 @@ describe('RELAY_METRICS_PORT in a relay process', () => {
         `^Cannot serve health and metrics on port ${port} \\(RELAY_METRICS_PORT\\): EADDRINUSE\\.`,
       ),
     );
-    assert.doesNotMatch(err, /\n\s+at /, 'no stack');
+    noStack(err);
     assert.ok(!running.logs.some((l) => l.msg === 'relay ready'));
   });
 });
