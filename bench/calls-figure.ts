@@ -3,7 +3,7 @@ import path from 'node:path';
 import { FREE_WRITE_INPUT } from '../src/core/slack/ids.js';
 import { type FakeSlack, startFakeSlack } from '../test/support/fake-slack/index.js';
 import { elementsOf } from '../test/support/relay-harness.js';
-import { makeTempDir } from '../test/support/temp-dir.js';
+import { makeTempDir, sampleBatch } from '../test/support/temp-dir.js';
 import {
   CHANNEL,
   hrNow,
@@ -13,29 +13,6 @@ import {
   USER,
   until,
 } from './bench-support.js';
-
-/** A batch with one question of each kind a person answers by hand (one needs a form). */
-function fourQuestions(seq: number) {
-  return {
-    seq,
-    questions: [
-      {
-        id: 'format',
-        type: 'choose-one',
-        prompt: 'Report format?',
-        options: ['md', 'csv', 'html'],
-      },
-      {
-        id: 'targets',
-        type: 'choose-many',
-        prompt: 'Build for?',
-        options: ['web', 'ios', 'android'],
-      },
-      { id: 'why', type: 'free-write', prompt: 'Why now?' },
-      { id: 'go', type: 'yes-no', prompt: 'Ship it?' },
-    ],
-  };
-}
 
 /** The Slack calls one answered batch cost, by method. */
 export type CallCounts = Record<string, number>;
@@ -86,7 +63,7 @@ export async function measureCallsPerBatch(): Promise<{ burst: CallCounts; paced
       const before = slack.calls.length;
       const postsBefore = okPosts(slack).length;
       const runDir = path.join(dir, 'runs', name);
-      await renameIntoPlace(runDir, 1, fourQuestions(1));
+      await renameIntoPlace(runDir, 1, sampleBatch(1));
       const post = await until(() => okPosts(slack)[postsBefore], `the post of ${name}`);
       const ts = String((post.response as { ts?: string }).ts);
       await answer(slack, ts, pauseMs);
