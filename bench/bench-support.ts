@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVICE_NODE_FLAGS } from '../src/service-node-flags.js';
 import type { FakeSlack, WebApiCall } from '../test/support/fake-slack/index.js';
 
 /** Milliseconds with sub-millisecond precision, on one clock shared with the stand-in. */
@@ -108,8 +109,14 @@ export interface RelayChild {
   cpuSeconds(): Promise<number>;
 }
 
-/** Extra flags for the relay's node process, from RELAY_NODE_FLAGS (e.g. --optimize-for-size). */
-const nodeFlags = (): string[] => (process.env.RELAY_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+/**
+ * The relay's node flags: those it runs with as a service, or RELAY_NODE_FLAGS instead when set
+ * (`RELAY_NODE_FLAGS= npm run bench`: none, V8's defaults).
+ */
+const nodeFlags = (): readonly string[] =>
+  process.env.RELAY_NODE_FLAGS === undefined
+    ? SERVICE_NODE_FLAGS
+    : process.env.RELAY_NODE_FLAGS.split(' ').filter(Boolean);
 
 /**
  * Starts `o7-slack-relay start` from the compiled sources against the stand-in. Its log is

@@ -114,15 +114,28 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'start': {
       loadDotenv({ quiet: true });
-      const [{ runStart }, { loadConfig }, { createLogger }, { installSafetyNet }] =
-        await Promise.all([
-          import('./cli/start-command.js'),
-          import('./config/load-config.js'),
-          import('./log/create-logger.js'),
-          import('./safety-net.js'),
-        ]);
+      const [
+        { runStart },
+        { loadConfig },
+        { createLogger },
+        { installSafetyNet },
+        { missingServiceFlags },
+      ] = await Promise.all([
+        import('./cli/start-command.js'),
+        import('./config/load-config.js'),
+        import('./log/create-logger.js'),
+        import('./safety-net.js'),
+        import('./service-node-flags.js'),
+      ]);
       const config = loadConfig(process.env, process.cwd());
       const log = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true });
+      const missingFlags = missingServiceFlags(process.execArgv);
+      if (missingFlags.length > 0) {
+        log.info(
+          { missingNodeFlags: missingFlags },
+          'node was started without the flags npm start, the Docker image and the systemd unit give it: a few seconds after a burst of batches, V8 may spend a few tenths of a second of CPU handing memory back (see "Performance" in the README)',
+        );
+      }
       // `doctor`, once every check passes, asks for this (so may `kill -USR2 <pid>`). Node
       // ends a process on a signal it has no handler for, and `doctor` finds the relay by its
       // state-folder lock, taken while it starts: so the handler comes first, and a request

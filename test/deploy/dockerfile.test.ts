@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { validate } from 'dockerfile-utils';
+import { SERVICE_NODE_FLAGS } from '../../src/service-node-flags.js';
 import { REPO } from '../support/project-paths.js';
 import { readDockerfile } from './read-dockerfile.js';
 
@@ -49,12 +50,12 @@ describe('the Dockerfile', () => {
     }
   });
 
-  test('runs node dist/src/main.js start as the unprivileged node user', () => {
+  test('runs node dist/src/main.js start, with the service node flags, as the unprivileged node user', () => {
     assert.ok(runtime);
     assert.equal(runtime.user, 'node');
     assert.deepEqual(
       [...runtime.entrypoint, ...runtime.cmd],
-      ['node', 'dist/src/main.js', 'start'],
+      ['node', ...SERVICE_NODE_FLAGS, 'dist/src/main.js', 'start'],
     );
     assert.equal(packageJson.bin['o7-slack-relay'], 'dist/src/main.js');
   });

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { SERVICE_NODE_FLAGS } from '../../src/service-node-flags.js';
 import { REPO } from '../support/project-paths.js';
 
 const unitPath = path.join(REPO, 'deploy', 'o7-slack-relay.service');
@@ -44,7 +45,9 @@ describe('the systemd unit', () => {
   });
 
   test('runs the relay as its own user from its folder, with an environment file', () => {
-    assert.match(one('ExecStart'), /^\/\S+\/node dist\/src\/main\.js start$/);
+    const [node, ...args] = one('ExecStart').split(' ');
+    assert.match(node ?? '', /^\/\S+\/node$/);
+    assert.deepEqual(args, [...SERVICE_NODE_FLAGS, 'dist/src/main.js', 'start']);
     assert.notEqual(one('User'), 'root');
     assert.match(one('WorkingDirectory'), /^\//);
     assert.match(one('EnvironmentFile'), /^\/\S+$/);

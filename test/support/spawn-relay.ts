@@ -39,9 +39,12 @@ export function spawnRelay(
     stdin?: string;
     /** run as this user and group (the caller must be root), e.g. to meet real EACCES */
     user?: { uid: number; gid: number };
+    /** node flags before the program, e.g. SERVICE_NODE_FLAGS */
+    nodeFlags?: readonly string[];
   },
 ): RelayProcess {
-  const child = spawn(process.execPath, [...NODE_LOADER_ARGS, main, ...args], {
+  const nodeArgs = [...(opts.nodeFlags ?? []), ...NODE_LOADER_ARGS];
+  const child = spawn(process.execPath, [...nodeArgs, main, ...args], {
     cwd: opts.cwd,
     env: { PATH: process.env.PATH ?? '', ...opts.env },
     stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
@@ -103,6 +106,7 @@ export function spawnRelayFor(
     httpPort?: number;
     env?: Record<string, string>;
     user?: { uid: number; gid: number };
+    nodeFlags?: readonly string[];
   } = {},
 ): RelayProcess {
   const { logLevel = 'debug', httpPort, env = {} } = options;
@@ -124,6 +128,7 @@ export function spawnRelayFor(
       ...env,
     },
     ...(options.user ? { user: options.user } : {}),
+    ...(options.nodeFlags ? { nodeFlags: options.nodeFlags } : {}),
   });
 }
 

@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { missingServiceFlags, SERVICE_NODE_FLAGS } from '../../src/service-node-flags.js';
+import { REPO } from '../support/project-paths.js';
+import { relayProcessPerTest, spawnRelayFor } from '../support/spawn-relay.js';
+
+/** The relay's log line that names the service flags node was started without. */
+const flagsLine = (logs: readonly Record<string, unknown>[]) =>
+  logs.find((line) => 'missingNodeFlags' in line);
+
+describe('the node flags of the service', () => {
+  const fx = relayProcessPerTest('o7-node-flags-');
+
+  test('are the ones missing from an argv without them, and none from one with them', () => {
+    assert.deepEqual(missingServiceFlags([]), [...SERVICE_NODE_FLAGS]);
+    assert.deepEqual(missingServiceFlags(['--enable-source-maps', ...SERVICE_NODE_FLAGS]), []);
+    assert.deepEqual(missingServiceFlags(SERVICE_NODE_FLAGS.slice(1)), [SERVICE_NODE_FLAGS[0]]);
+  });
+
+  test('npm start passes them to node', () => {
+    const scripts = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')).scripts;
+    assert.match(scripts.start, / node (\S+ )*dist\/src\/main\.js start$/);
+    const args = (scripts.start as string).split(' && node ')[1]?.split(' ');
+    assert.deepEqual(args, [...SERVICE_NODE_FLAGS, 'dist/src/main.js', 'start']);
+  });
+
+  test('a relay started without them says which it lacks, once, and runs', async () => {
+    fx.relay = spawnRelayFor(fx.slack, fx.root, { logLevel: 'info' });
+    await fx.relay.waitForLog('relay ready');
+    const lines = fx.relay.logs.filter((line) => 'missingNodeFlags' in line);
+    assert.equal(lines.length, 1);
+    assert.deepEqual(lines[0]?.missingNodeFlags, [...SERVICE_NODE_FLAGS]);
+    assert.equal(lines[0]?.level, 30, 'info: the relay works either way');
+    assert.match(String(lines[0]?.msg), /npm start, the Docker image and the systemd unit/);
+  });
+
+  test('a relay started with them says nothing about them', async () => {
+    fx.relay = spawnRelayFor(fx.slack, fx.root, {
+      logLevel: 'info',
+      nodeFlags: SERVICE_NODE_FLAGS,
+    });
+    await fx.relay.waitForLog('relay ready');
+    assert.equal(flagsLine(fx.relay.logs), undefined);
+  });
+});
