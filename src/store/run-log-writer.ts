@@ -3,7 +3,6 @@ import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { BatchRecord } from '../core/batch/batch-record.js';
 import { removeIfPresent, syncDir } from '../fs/durable-io.js';
-import { errnoCode } from '../fs/errno.js';
 import { FileWriteError } from '../fs/file-write-error.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import { createCoalescingWriter } from './coalescing-writer.js';
@@ -19,9 +18,10 @@ export interface FoundLog {
   legacyPath?: string;
 }
 
-// Appends never create the file: a log that is gone (removed by hand) is written whole again,
-// header first, instead of being started without one.
-const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW;
+// Appends never create the file (a log must start with its header), follow a symlink, or wait
+// for a reader of a FIFO put in the log's place.
+const APPEND_FLAGS =
+  constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /**
  * Keeps one run's log file up to date with the run's records (`batches`, owned by the store).
@@ -98,15 +98,17 @@ export class RunLogWriter {
     let handle: Awaited<ReturnType<typeof open>>;
     try {
       handle = await open(this.path, APPEND_FLAGS);
-    } catch (error) {
-      if (errnoCode(error) === 'ENOENT') return this.writeWhole();
-      throw new FileWriteError('Opening the state log', this.path, error);
+    } catch {
+      // gone (removed by hand), or something else in its place (a symlink, a file we may not
+      // write): a whole new log renamed over it is the way back
+      await this.writeWhole();
+      return;
     }
     try {
       await handle.writeFile(text, 'utf8');
       await handle.datasync();
     } catch (error) {
-      // the file may now end in part of these lines: never append after them
+      // the file may now end in part of these lines: the next write replaces it whole
       this.rewrite = true;
       throw new FileWriteError('Appending to the state log', this.path, error);
     } finally {

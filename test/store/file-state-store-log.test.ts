@@ -1,5 +1,15 @@
 import assert from 'node:assert/strict';
-import { appendFile, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import {
+  appendFile,
+  lstat,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import pino from 'pino';
@@ -274,16 +284,40 @@ describe('the file store keeps each run in an append-only log', () => {
     });
   });
 
-  it('writes a log removed while the relay runs again whole, header first', async () => {
-    const dir = await freshDir();
-    await withStore(dir, async (store) => {
-      await store.put(makeRecord(RUN, 1));
-      await rm(logPath(dir));
-      await store.put(makeRecord(RUN, 2));
-      assert.deepEqual(drafts((await onDisk(dir)).batches.values()), [
-        [1, undefined],
-        [2, undefined],
-      ]);
+  const replacements: [string, (path: string, dir: string) => Promise<void>][] = [
+    ['removed', (path) => rm(path)],
+    [
+      'replaced by a symlink',
+      async (path, dir) => {
+        await writeFile(join(dir, 'elsewhere'), 'not ours');
+        await rm(path);
+        await symlink(join(dir, 'elsewhere'), path);
+      },
+    ],
+    [
+      'replaced by a FIFO',
+      async (path) => {
+        await rm(path);
+        execFileSync('mkfifo', [path]);
+      },
+    ],
+  ];
+  for (const [what, replace] of replacements) {
+    it(`writes a log ${what} while the relay runs again whole, header first`, async () => {
+      const dir = await freshDir();
+      await withStore(dir, async (store) => {
+        await store.put(makeRecord(RUN, 1));
+        await replace(logPath(dir), dir);
+        await store.put(makeRecord(RUN, 2));
+        assert.ok((await lstat(logPath(dir))).isFile(), 'a plain file again');
+        assert.deepEqual(drafts((await onDisk(dir)).batches.values()), [
+          [1, undefined],
+          [2, undefined],
+        ]);
+      });
+      if (what.includes('symlink')) {
+        assert.equal(await readFile(join(dir, 'elsewhere'), 'utf8'), 'not ours');
+      }
     });
-  });
+  }
 });
