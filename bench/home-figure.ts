@@ -4,7 +4,7 @@ import { webApi } from '@slack/bolt';
 import { batchKey, fingerprintOf } from '../src/core/batch/batch-key.js';
 import type { BatchRecord } from '../src/core/batch/batch-record.js';
 import { visibleSignature } from '../src/core/batch/visible-signature.js';
-import { runFileName, serializeRunFile } from '../src/store/run-file.js';
+import { runLogName, serializeRunLog } from '../src/store/run-log.js';
 import { type FakeSlack, startFakeSlack } from '../test/support/fake-slack/index.js';
 import { silentLogger } from '../test/support/fake-slack/slack-clients.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
@@ -75,7 +75,7 @@ async function seedOpenBatches(slack: FakeSlack, root: string, count: number): P
       ...shown,
       presentation: { ...shown.presentation, replies: [], shown: visibleSignature(record) },
     };
-    await writeFile(path.join(stateRuns, runFileName(runDir)), serializeRunFile(runDir, [stored]));
+    await writeFile(path.join(stateRuns, runLogName(runDir)), serializeRunLog(runDir, [stored]));
   };
   await Promise.all(
     Array.from({ length: 16 }, async () => {

@@ -6,7 +6,11 @@ import type { Answer } from '../core/protocol/question.js';
 import { err, ok, type Result } from '../core/result.js';
 import { NODE_NAME } from '../redis/node-name.js';
 
-/** On-disk format of one run's state: every batch record of that run, keyed by seq. */
+/**
+ * The first on-disk format of one run's state: every batch record of that run, keyed by seq,
+ * rewritten whole at each put. Still read at start; the run's next write replaces it with a
+ * log (`run-log.ts`).
+ */
 export interface RunFile {
   version: 1;
   runDir: string;
@@ -86,9 +90,14 @@ const runFileSchema = z
     }
   }) satisfies z.ZodType<RunFile>;
 
-/** The file name holding `runDir`'s state: a hash, since run paths contain slashes. */
+/** The hash naming a run's state files, since run paths contain slashes. */
+export function runStateStem(runDir: string): string {
+  return createHash('sha256').update(runDir).digest('hex').slice(0, 32);
+}
+
+/** The name of `runDir`'s state file in the first format. */
 export function runFileName(runDir: string): string {
-  return `${createHash('sha256').update(runDir).digest('hex').slice(0, 32)}.json`;
+  return `${runStateStem(runDir)}.json`;
 }
 
 /** Parses a run file's text; problems come back as one readable string with JSON paths. */
@@ -101,15 +110,4 @@ export function parseRunFile(text: string): Result<RunFile, string> {
   }
   const parsed = runFileSchema.safeParse(json);
   return parsed.success ? ok(parsed.data) : err(z.prettifyError(parsed.error));
-}
-
-/** Serialises one run's records, ordered by seq so the file diffs and reads naturally. */
-export function serializeRunFile(runDir: string, records: Iterable<BatchRecord>): string {
-  const sorted = [...records].sort((a, b) => a.seq - b.seq);
-  const file: RunFile = {
-    version: 1,
-    runDir,
-    batches: Object.fromEntries(sorted.map((r) => [String(r.seq), r])),
-  };
-  return `${JSON.stringify(file, null, 2)}\n`;
 }

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { describe, test } from 'node:test';
 import type { BatchRecord } from '../../src/core/batch/batch-record.js';
-import { parseRunFile } from '../../src/store/run-file.js';
+import { readStoredRecords } from '../../src/store/file-state-store.js';
 import {
   ALICE,
   BOB,
@@ -39,18 +37,8 @@ describe(`reminders and escalation end to end (${mode} mode)`, () => {
     const ts = posted.ts;
 
     /** The batch's record as stored on disk. */
-    const stored = async (): Promise<BatchRecord | undefined> => {
-      const dir = path.join(h.config.stateDir, 'runs');
-      const names = await readdir(dir).catch(() => [] as string[]);
-      // skip the temporary files of writes under way
-      for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.'))) {
-        const text = await readFile(path.join(dir, name), 'utf8').catch(() => '');
-        const parsed = parseRunFile(text);
-        const record = parsed.ok ? parsed.value.batches['1'] : undefined;
-        if (record?.runDir === run) return record;
-      }
-      return undefined;
-    };
+    const stored = async (): Promise<BatchRecord | undefined> =>
+      (await readStoredRecords(h.config.stateDir)).find((r) => r.runDir === run && r.seq === 1);
     const replies = () => channelMessages(h.slack)[0]?.replies ?? [];
     const reminders = () => replies().filter((r) => /still waiting/.test(r.text));
     /** Lets the scheduler run several passes (to show nothing more happens). */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { access, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { runFileName } from '../../src/store/run-file.js';
+import { runLogName } from '../../src/store/run-log.js';
 import { ALICE, CHANNEL, elementsOf, visibleText } from '../support/relay-harness.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
@@ -26,7 +26,7 @@ const oneTap = { seq: 1, questions: [{ id: 'go', type: 'yes-no', prompt: 'Ship i
 const mode = E2E_MODE;
 describe(`a run folder that goes away (${mode} mode)`, () => {
   const h = relayPerTest();
-  const stateFile = (runDir: string) => path.join(h.config.stateDir, 'runs', runFileName(runDir));
+  const stateFile = (runDir: string) => path.join(h.config.stateDir, 'runs', runLogName(runDir));
 
   test('its open batch is shown as removed, then the run is forgotten', async () => {
     const run = h.runDir('run-gone');

@@ -25,16 +25,16 @@ describe(`a FIFO and a symlink to /dev/zero among the state files (${mode} mode)
     try {
       const runs = path.join(h.config.stateDir, 'runs');
       await h.restart(async () => {
-        execFileSync('mkfifo', [path.join(runs, 'fifo.json')]);
+        execFileSync('mkfifo', [path.join(runs, 'fifo.jsonl')]);
         await symlink('/dev/zero', path.join(runs, 'zero.json'));
       });
       const left = (await readdir(runs)).sort();
       assert.equal(left.length, 2);
-      assert.match(left[0] as string, /^fifo\.json\.corrupt-/);
+      assert.match(left[0] as string, /^fifo\.jsonl\.corrupt-/);
       assert.match(left[1] as string, /^zero\.json\.corrupt-/);
       const warned = lines.filter((l) => String(l.msg).startsWith('state file is corrupt'));
       assert.deepEqual(warned.map((l) => [path.basename(String(l.path)), l.problem]).sort(), [
-        ['fifo.json', 'not a regular file (a FIFO)'],
+        ['fifo.jsonl', 'not a regular file (a FIFO)'],
         ['zero.json', 'a symbolic link; the relay reads only regular files'],
       ]);
       await postBatch(h, 'run-after', sampleBatch(1));

@@ -6,7 +6,7 @@ import pino from 'pino';
 import type { BatchRecord } from '../../src/core/batch/batch-record.js';
 import { ErrorCode } from '../../src/errors.js';
 import { openFileStateStore, StateDirLockedError } from '../../src/store/file-state-store.js';
-import { runFileName } from '../../src/store/run-file.js';
+import { parseRunLog, runLogName } from '../../src/store/run-log.js';
 import { captureLog } from '../support/log-capture.js';
 import { makeRecord } from '../support/make-record.js';
 import { tempRootForFile } from '../support/temp-root.js';
@@ -108,15 +108,20 @@ describe('openFileStateStore', () => {
     }
     await Promise.all(puts);
 
-    const file = JSON.parse(await readFile(join(dir, 'runs', runFileName('/runs/clicky')), 'utf8'));
-    assert.equal(file.version, 1);
+    const text = await readFile(join(dir, 'runs', runLogName('/runs/clicky')), 'utf8');
+    const parsed = parseRunLog(text);
+    assert.ok(parsed.ok, 'the log parses');
+    const file = parsed.value;
     assert.equal(file.runDir, '/runs/clicky');
-    assert.deepEqual(file.batches[String(last?.seq)], JSON.parse(JSON.stringify(last)));
-    assert.deepEqual(file.batches['2'].drafts, { pick: 'option 298' });
-    assert.deepEqual(file.batches['3'].drafts, { pick: 'option 299' });
-    assert.deepEqual(file.batches['1'].drafts, { pick: 'option 300' });
+    assert.equal(file.tornTail, false);
+    assert.ok(last);
+    assert.deepEqual(file.batches.get(last.seq), store.get(last.key));
+    assert.deepEqual({ ...file.batches.get(2)?.drafts }, { pick: 'option 298' });
+    assert.deepEqual({ ...file.batches.get(3)?.drafts }, { pick: 'option 299' });
+    assert.deepEqual({ ...file.batches.get(1)?.drafts }, { pick: 'option 300' });
+    assert.ok(file.lines <= 2 * 3 + 16, `compacted as it grew (${file.lines} lines)`);
     await store.close();
-    assert.deepEqual((await readdir(join(dir, 'runs'))).sort(), [runFileName('/runs/clicky')]);
+    assert.deepEqual((await readdir(join(dir, 'runs'))).sort(), [runLogName('/runs/clicky')]);
   });
 
   it('keeps its own copy: changing a record after put does not change the stored one', async () => {
@@ -152,12 +157,13 @@ describe('openFileStateStore', () => {
     await store.close();
 
     const runs = join(dir, 'runs');
-    const mangled = join(runs, runFileName('/runs/mangled'));
-    await writeFile(mangled, '{"version":1,"runDir":"/runs/mang');
-    const wrongShape = join(runs, runFileName('/runs/wrong-shape'));
-    const shaped = JSON.parse(await readFile(wrongShape, 'utf8'));
-    shaped.batches['4'].status = 'lost-in-space';
-    await writeFile(wrongShape, JSON.stringify(shaped));
+    const mangled = join(runs, runLogName('/runs/mangled'));
+    await writeFile(mangled, '{"version":2,"runDir":"/runs/mang');
+    const wrongShape = join(runs, runLogName('/runs/wrong-shape'));
+    const [header, line] = (await readFile(wrongShape, 'utf8')).split('\n');
+    const shaped = JSON.parse(line as string);
+    shaped.status = 'lost-in-space';
+    await writeFile(wrongShape, `${header}\n${JSON.stringify(shaped)}\n`);
 
     const { logger, entries } = capturingLogger();
     const now = () => new Date('2025-03-04T05:06:07.089Z');
@@ -169,21 +175,21 @@ describe('openFileStateStore', () => {
       assert.deepEqual(
         names,
         [
-          runFileName('/runs/good'),
-          `${runFileName('/runs/mangled')}.corrupt-${stamp}`,
-          `${runFileName('/runs/wrong-shape')}.corrupt-${stamp}`,
+          runLogName('/runs/good'),
+          `${runLogName('/runs/mangled')}.corrupt-${stamp}`,
+          `${runLogName('/runs/wrong-shape')}.corrupt-${stamp}`,
         ].sort(),
       );
       assert.equal(
         await readFile(`${mangled}.corrupt-${stamp}`, 'utf8'),
-        '{"version":1,"runDir":"/runs/mang',
+        '{"version":2,"runDir":"/runs/mang',
         'the bytes are kept for inspection',
       );
       const warnings = entries.filter((e) => e.level === 40);
       assert.equal(warnings.length, 2);
       const byPath = new Map(warnings.map((w) => [w.path, w]));
       assert.match(String(byPath.get(mangled)?.problem), /not valid JSON/);
-      assert.match(String(byPath.get(wrongShape)?.problem), /batches\.4\.status/);
+      assert.match(String(byPath.get(wrongShape)?.problem), /^line 2: .*status/);
       assert.equal(byPath.get(wrongShape)?.movedTo, `${wrongShape}.corrupt-${stamp}`);
 
       // the run whose file was moved aside starts afresh and is written again
@@ -200,14 +206,14 @@ describe('openFileStateStore', () => {
   it('moves aside a file whose name does not match its runDir', async () => {
     const dir = await stateWithRunA();
     const runs = join(dir, 'runs');
-    const text = await readFile(join(runs, runFileName('/runs/a')), 'utf8');
-    await writeFile(join(runs, 'renamed-by-hand.json'), text);
+    const text = await readFile(join(runs, runLogName('/runs/a')), 'utf8');
+    await writeFile(join(runs, 'renamed-by-hand.jsonl'), text);
 
     const { logger, entries } = capturingLogger();
     const reopened = await openFileStateStore(dir, { log: logger });
     try {
       assert.equal(reopened.all().length, 1);
-      assert.ok((await readdir(runs)).some((n) => n.startsWith('renamed-by-hand.json.corrupt-')));
+      assert.ok((await readdir(runs)).some((n) => n.startsWith('renamed-by-hand.jsonl.corrupt-')));
       assert.match(
         String(entries.find((e) => e.level === 40)?.problem),
         /does not match its runDir/,
@@ -219,13 +225,13 @@ describe('openFileStateStore', () => {
 
   it('removes temp files a crash left in the state folder', async () => {
     const dir = await stateWithRunA();
-    const leftover = `.${runFileName('/runs/a')}.12345.abcdef.tmp`;
+    const leftover = `.${runLogName('/runs/a')}.12345.abcdef.tmp`;
     await writeFile(join(dir, 'runs', leftover), '{"half');
 
     const reopened = await openFileStateStore(dir, { log });
     try {
       assert.equal(reopened.all().length, 1);
-      assert.deepEqual(await readdir(join(dir, 'runs')), [runFileName('/runs/a')]);
+      assert.deepEqual(await readdir(join(dir, 'runs')), [runLogName('/runs/a')]);
     } finally {
       await reopened.close();
     }
