@@ -44,8 +44,10 @@ export function maxLogLines(records: number): number {
 
 /**
  * Parses a log's text. A last line without its newline that is no record is a torn append
- * (its put never resolved) and is dropped (`tornTail`); any other bad line, or a bad or missing
- * header, makes the whole text an error naming the line.
+ * (its put never resolved) and is dropped (`tornTail`); any other line that is not JSON, a
+ * record that is the latest of its seq but not a valid one, or a bad or missing header, makes
+ * the whole text an error naming the line. Lines a later line of the same seq replaced are
+ * only read as JSON: they are never used, and checking them made a start with long logs slow.
  */
 export function parseRunLog(text: string): Result<RunLog, string> {
   const lines = text.split('\n');
@@ -54,37 +56,58 @@ export function parseRunLog(text: string): Result<RunLog, string> {
   const header = parseLine(lines[0] ?? unterminated, headerSchema);
   if (!header.ok) return err(`line 1 (the header): ${header.error}`);
   const { runDir } = header.value;
+  /** the latest line of each seq: its JSON and its index in `lines` */
+  const latest = new Map<number, { json: unknown; index: number }>();
+  for (let index = 1; index < lines.length; index += 1) {
+    const json = parseJson(lines[index] as string);
+    if (!json.ok) return err(`line ${index + 1}: ${json.error}`);
+    const seq = (json.value as { seq?: unknown } | null)?.seq;
+    if (!Number.isSafeInteger(seq)) return err(`line ${index + 1}: no integer seq`);
+    latest.set(seq as number, { json: json.value, index });
+  }
   const batches = new Map<number, BatchRecord>();
-  const take = (line: string, index: number): string | undefined => {
-    const record = parseLine(line, batchRecordSchema);
-    if (!record.ok) return `line ${index + 1}: ${record.error}`;
-    if (record.value.runDir !== runDir) {
-      return `line ${index + 1}: runDir ${JSON.stringify(record.value.runDir)} is not the header's ${JSON.stringify(runDir)}`;
+  const take = (json: unknown, index: number): string | undefined => {
+    const record = batchRecordSchema.safeParse(json);
+    if (!record.success) return `line ${index + 1}: ${prettyIssues(record.error)}`;
+    if (record.data.runDir !== runDir) {
+      return `line ${index + 1}: runDir ${JSON.stringify(record.data.runDir)} is not the header's ${JSON.stringify(runDir)}`;
     }
-    batches.set(record.value.seq, record.value);
+    batches.set(record.data.seq, record.data);
     return undefined;
   };
-  for (let index = 1; index < lines.length; index += 1) {
-    const problem = take(lines[index] as string, index);
-    if (problem) return err(problem);
-  }
   let recordLines = Math.max(lines.length - 1, 0);
   let tornTail = false;
   if (unterminated !== '' && lines.length > 0) {
     // a whole record that only lacks its newline is kept; the writer rewrites such a file
-    if (take(unterminated, lines.length) === undefined) recordLines += 1;
-    else tornTail = true;
+    const json = parseJson(unterminated);
+    const whole = json.ok && batchRecordSchema.safeParse(json.value).success;
+    if (whole) {
+      latest.set((json.value as BatchRecord).seq, { json: json.value, index: lines.length });
+      recordLines += 1;
+    } else {
+      tornTail = true;
+    }
+  }
+  for (const [, { json, index }] of [...latest].sort(([a], [b]) => a - b)) {
+    const problem = take(json, index);
+    if (problem) return err(problem);
   }
   return ok({ runDir, batches, lines: recordLines, tornTail });
 }
 
-function parseLine<T>(line: string, schema: z.ZodType<T>): Result<T, string> {
-  let json: unknown;
+function parseJson(line: string): Result<unknown, string> {
   try {
-    json = JSON.parse(line);
+    return ok(JSON.parse(line) as unknown);
   } catch (error) {
     return err(`not valid JSON (${error instanceof Error ? error.message : String(error)})`);
   }
-  const parsed = schema.safeParse(json);
-  return parsed.success ? ok(parsed.data) : err(z.prettifyError(parsed.error).replace(/\n/g, ' '));
+}
+
+const prettyIssues = (error: z.ZodError): string => z.prettifyError(error).replace(/\n/g, ' ');
+
+function parseLine<T>(line: string, schema: z.ZodType<T>): Result<T, string> {
+  const json = parseJson(line);
+  if (!json.ok) return json;
+  const parsed = schema.safeParse(json.value);
+  return parsed.success ? ok(parsed.data) : err(prettyIssues(parsed.error));
 }

@@ -90,6 +90,22 @@ describe('serializeRunLog and parseRunLog', () => {
     assert.match(wrongShape.error, /^line 2: .*status/);
   });
 
+  it('reads a line a later line of its seq replaced only as JSON: the latest line is the record', () => {
+    const stale = line(1).replace('"open"', '"lost-in-space"');
+    const log = recordsOf(header + stale + line(2) + line(1));
+    assert.deepEqual(
+      log.batches.map((r) => r.seq),
+      [1, 2],
+    );
+    assert.equal(log.lines, 3);
+    const garbled = parseRunLog(`${header}{"seq":\n${line(1)}`);
+    assert.ok(!garbled.ok, 'a replaced line must still be JSON');
+    assert.match(garbled.error, /^line 2: not valid JSON/);
+    const noSeq = parseRunLog(`${header}{"key":"x"}\n${line(1)}`);
+    assert.ok(!noSeq.ok);
+    assert.match(noSeq.error, /^line 2: no integer seq/);
+  });
+
   it('refuses a terminated last line that is no record: only an unfinished line is torn', () => {
     const parsed = parseRunLog(`${header + line(1)}{"key":"a\n`);
     assert.ok(!parsed.ok);
