@@ -75,7 +75,7 @@ async function main(argv: string[]): Promise<number> {
         import('./config/load-config.js'),
         import('./log/create-logger.js'),
         import('./ask/find-running-relay.js'),
-        import('./store/file-state-store.js'),
+        import('./store/read-stored-records.js'),
         import('./store/state-dir-lock.js'),
       ]);
       return runDoctor(

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { type DoctorDeps, runDoctor } from '../../src/cli/doctor-command.js';
 import type { Config } from '../../src/config/config-schema.js';
-import { readStoredRecords } from '../../src/store/file-state-store.js';
+import { readStoredRecords } from '../../src/store/read-stored-records.js';
 import {
   type FakeSlack,
   MANIFEST_BOT_SCOPES,

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, test } from 'node:test';
-import { readStoredRecords } from '../../src/store/file-state-store.js';
+import { readStoredRecords } from '../../src/store/read-stored-records.js';
 import type { FakeSlack, ObservedView } from '../support/fake-slack/index.js';
 import { captureLog, LEVEL } from '../support/log-capture.js';
 import {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { readStoredRecords } from '../../src/store/file-state-store.js';
+import { readStoredRecords } from '../../src/store/read-stored-records.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
 import { CHANNEL } from '../support/relay-harness.js';
 import { type RelayProcess, spawnRelay, spawnRelayFor } from '../support/spawn-relay.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { BatchRecord } from '../../src/core/batch/batch-record.js';
-import { readStoredRecords } from '../../src/store/file-state-store.js';
+import { readStoredRecords } from '../../src/store/read-stored-records.js';
 import {
   ALICE,
   BOB,

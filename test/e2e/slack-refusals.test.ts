@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, test } from 'node:test';
 import { runDoctor } from '../../src/cli/doctor-command.js';
-import { readStoredRecords } from '../../src/store/file-state-store.js';
+import { readStoredRecords } from '../../src/store/read-stored-records.js';
 import type { JsonObject } from '../support/fake-slack/index.js';
 import { captureLog, type LogRecord } from '../support/log-capture.js';
 import {
