@@ -54,11 +54,18 @@ export async function openFileStateStore(
   const slots = new Map<string, RunSlot>();
   const byKey = new Map<string, BatchRecord>();
 
+  /**
+   * Runs whose files a `forget` is removing, until it is done: a run saved again meanwhile (its
+   * folder came back) writes its new log only then, or the removal would take the log with it.
+   */
+  const forgetting = new Map<string, Promise<void>>();
+
   const slotFor = (runDir: string): RunSlot => {
     let slot = slots.get(runDir);
     if (!slot) {
       const batches = new Map<number, BatchRecord>();
-      const writer = new RunLogWriter(join(runsDir, runLogName(runDir)), runDir, batches);
+      const path = join(runsDir, runLogName(runDir));
+      const writer = new RunLogWriter(path, runDir, batches, forgetting.get(runDir));
       slot = { runDir, batches, writer };
       slots.set(runDir, slot);
     }
@@ -130,21 +137,33 @@ export async function openFileStateStore(
     // only this relay writes here: nothing else ever changes a record
     watch: () => () => undefined,
 
-    async forget(runDir) {
+    forget(runDir) {
       const slot = slots.get(runDir);
-      if (!slot) return;
+      if (!slot) return Promise.resolve();
       slots.delete(runDir);
       for (const record of slot.batches.values()) byKey.delete(record.key);
-      // A write under way would bring the file back; let it land, then remove it for good.
-      await slot.writer.idle();
-      await removeIfPresent(slot.writer.path);
-      await removeIfPresent(join(runsDir, runFileName(runDir)));
-      await syncDir(runsDir);
+      const removal = (async () => {
+        // A write under way would bring the file back; let it land, then remove it for good.
+        await slot.writer.idle();
+        await removeIfPresent(slot.writer.path);
+        await removeIfPresent(join(runsDir, runFileName(runDir)));
+        await syncDir(runsDir);
+      })();
+      const settled = removal.then(
+        () => undefined,
+        () => undefined,
+      );
+      forgetting.set(runDir, settled);
+      void settled.then(() => {
+        if (forgetting.get(runDir) === settled) forgetting.delete(runDir);
+      });
+      return removal;
     },
 
     close() {
       closing ??= (async () => {
         await Promise.all([...slots.values()].map((slot) => slot.writer.idle()));
+        await Promise.all(forgetting.values());
         await notices.idle();
         await lock.release();
       })();

@@ -37,10 +37,15 @@ export class RunLogWriter {
   private legacyPath: string | undefined;
   private readonly writer = createCoalescingWriter(() => this.write());
 
+  /**
+   * `after`: the first write waits for it to settle (the removal of this run's files by a
+   * `forget` that was under way when the run was saved again).
+   */
   constructor(
     readonly path: string,
     private readonly runDir: string,
     private readonly batches: ReadonlyMap<number, BatchRecord>,
+    private after?: Promise<void>,
   ) {}
 
   /** Carries on from the file loading found, instead of writing a new one. */
@@ -67,6 +72,10 @@ export class RunLogWriter {
   }
 
   private async write(): Promise<void> {
+    if (this.after) {
+      await this.after;
+      this.after = undefined;
+    }
     const seqs = this.dirty;
     this.dirty = undefined;
     if (seqs) {

@@ -285,6 +285,23 @@ describe('the file store keeps each run in an append-only log', () => {
     });
   });
 
+  it('keeps a record saved while its run is being forgotten: the run came back', async () => {
+    const dir = await freshDir();
+    for (let round = 1; round <= 5; round += 1) {
+      await withStore(dir, async (store) => {
+        const gone = store.put(makeRecord(RUN, 1, { drafts: { q: 'before' } }));
+        const forgotten = store.forget(RUN);
+        const back = store.put(makeRecord(RUN, 2, { drafts: { q: `back ${round}` } }));
+        await Promise.all([gone, forgotten, back]);
+        assert.deepEqual(drafts(store.forRun(RUN)), [[2, `back ${round}`]]);
+      });
+      await withStore(dir, async (store) => {
+        assert.deepEqual(drafts(store.forRun(RUN)), [[2, `back ${round}`]], `round ${round}`);
+        await store.forget(RUN);
+      });
+    }
+  });
+
   const replacements: [string, (path: string, dir: string) => Promise<void>][] = [
     ['removed', (path) => rm(path)],
     [
