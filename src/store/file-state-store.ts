@@ -24,7 +24,6 @@ export interface FileStateStoreOptions {
 }
 
 interface RunSlot {
-  runDir: string;
   batches: Map<number, BatchRecord>;
   writer: RunLogWriter;
 }
@@ -65,8 +64,8 @@ export async function openFileStateStore(
     if (!slot) {
       const batches = new Map<number, BatchRecord>();
       const path = join(runsDir, runLogName(runDir));
-      const writer = new RunLogWriter(path, runDir, batches, forgetting.get(runDir));
-      slot = { runDir, batches, writer };
+      const writer = new RunLogWriter(path, runDir, batches, log, forgetting.get(runDir));
+      slot = { batches, writer };
       slots.set(runDir, slot);
     }
     return slot;
@@ -149,10 +148,7 @@ export async function openFileStateStore(
         await removeIfPresent(join(runsDir, runFileName(runDir)));
         await syncDir(runsDir);
       })();
-      const settled = removal.then(
-        () => undefined,
-        () => undefined,
-      );
+      const settled = removal.catch(() => undefined);
       forgetting.set(runDir, settled);
       void settled.then(() => {
         if (forgetting.get(runDir) === settled) forgetting.delete(runDir);

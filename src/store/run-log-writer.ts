@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { Logger } from 'pino';
 import type { BatchRecord } from '../core/batch/batch-record.js';
 import { removeIfPresent, syncDir } from '../fs/durable-io.js';
 import { FileWriteError } from '../fs/file-write-error.js';
@@ -45,6 +46,7 @@ export class RunLogWriter {
     readonly path: string,
     private readonly runDir: string,
     private readonly batches: ReadonlyMap<number, BatchRecord>,
+    private readonly log: Logger,
     private after?: Promise<void>,
   ) {}
 
@@ -126,13 +128,20 @@ export class RunLogWriter {
     this.lines += seqs.size;
   }
 
+  /**
+   * The records are durable in the log by now, so a first-format file that will not go fails
+   * no save: it is tried again at the next write, and at a start the log beside it wins.
+   */
   private async removeLegacy(legacyPath: string): Promise<void> {
     try {
       await removeIfPresent(legacyPath);
       await syncDir(dirname(legacyPath));
+      this.legacyPath = undefined;
     } catch (error) {
-      throw new FileWriteError('Removing the replaced state file', legacyPath, error);
+      this.log.warn(
+        { path: legacyPath, err: error },
+        'could not remove a state file its run’s log replaced; trying again at the run’s next save (at a start the log wins)',
+      );
     }
-    this.legacyPath = undefined;
   }
 }

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import {
   appendFile,
   lstat,
+  mkdir,
   readdir,
   readFile,
   rm,
@@ -231,6 +232,33 @@ describe('the file store keeps each run in an append-only log', () => {
       ]);
     });
     await withStore(dir, async (store) => assert.equal(store.forRun(RUN).length, 3));
+  });
+
+  it('a first-format file that will not go fails no save: warned, tried again, the log wins', async () => {
+    const dir = await freshDir();
+    await withStore(dir, async () => undefined); // makes the folders
+    await writeFile(legacyPath(dir), firstFormat(RUN, [makeRecord(RUN, 1)]));
+    const capture = captureLog('info');
+    await withStore(
+      dir,
+      async (store) => {
+        // in its place now: a folder with something in it, which unlink refuses
+        await rm(legacyPath(dir));
+        await mkdir(join(legacyPath(dir), 'inside'), { recursive: true });
+        await store.put(makeRecord(RUN, 2, { drafts: { q: 'saved' } }));
+        await store.put(makeRecord(RUN, 3, { drafts: { q: 'saved too' } }));
+        const warned = capture.said(/could not remove a state file its run’s log replaced/);
+        assert.equal(warned.length, 2, 'once per save, each trying again');
+        assert.equal(warned[0]?.path, legacyPath(dir));
+      },
+      capture.log,
+    );
+    const log = await onDisk(dir);
+    assert.deepEqual(drafts(log.batches.values()), [
+      [1, undefined],
+      [2, 'saved'],
+      [3, 'saved too'],
+    ]);
   });
 
   it('takes the log over a first-format file left beside it, and removes that file', async () => {
