@@ -33,7 +33,13 @@ describe('shared mode: a relay killed, Redis restarted or away', needsRedis, () 
       const chosen = clicks.find('o7.choose-many').element.initial_options;
       return Array.isArray(chosen) && chosen.length === 1;
     }, 'both drafts shown by the owner');
+    const connected = slack.connectionCount;
     await owner.relay.kill('SIGKILL');
+    // until the stand-in sees its socket close, it may still hand a click to the dead relay
+    await waitFor(
+      () => slack.connectionCount === connected - 1,
+      'the stand-in sees the killed relay disconnect',
+    );
 
     // the other two relays take every click now
     await clicks.sayNo(BOB);
@@ -42,7 +48,6 @@ describe('shared mode: a relay killed, Redis restarted or away', needsRedis, () 
     const told = await waitFor(
       () => slack.ephemerals(BOB).find((e) => /node-a/.test(e.text)),
       'Bob told the machine holding the run is away',
-      30_000,
     );
     assert.match(told.text, /kept|written when/i);
     // and everyone sees it under the message, once, whoever pressed Submit
@@ -85,7 +90,9 @@ describe('shared mode: a relay killed, Redis restarted or away', needsRedis, () 
     // down for 10 s: every click meanwhile is answered "try again", nothing is changed
     await cluster.redis.stop();
     const downSince = Date.now();
-    const tries = 3;
+    // more clicks than the 3 relays could log connection losses for (4 each, below): a relay
+    // logging once per click would go over on at least one of them
+    const tries = 13;
     for (let i = 0; i < tries; i += 1) {
       await clicks.chooseTargets(BOB, ['2']);
     }
@@ -93,7 +100,6 @@ describe('shared mode: a relay killed, Redis restarted or away', needsRedis, () 
       () =>
         slack.ephemerals(BOB).filter((e) => /try again in a moment/.test(e.text)).length >= tries,
       'every click during the outage told to try again',
-      20_000,
     );
     await new Promise((resolve) =>
       setTimeout(resolve, Math.max(0, 10_000 - (Date.now() - downSince))),
@@ -108,7 +114,6 @@ describe('shared mode: a relay killed, Redis restarted or away', needsRedis, () 
         return Array.isArray(chosen) && chosen.length === 1;
       },
       'a click after the outage saved and shown',
-      30_000,
     );
     await clicks.sayNo(BOB);
     await clicks.write(BOB, 'after the outage');
@@ -124,7 +129,7 @@ describe('shared mode: a relay killed, Redis restarted or away', needsRedis, () 
       const lost = node.relay.logs.filter((l) => String(l.msg).startsWith('Redis connection lost'));
       // two outages, two connections: at most one line each, however many clicks came
       assert.ok(
-        lost.length >= 1 && lost.length <= 4,
+        lost.length >= 2 && lost.length <= 4,
         `${node.name} logged the outage ${lost.length} times`,
       );
     }

@@ -64,7 +64,6 @@ export async function startSharedNodes(
         waitFor(
           () => node.relay.logs.find((l) => l.msg === 'relay ready'),
           `${node.name} ready`,
-          60_000,
         ),
       ),
     );
@@ -103,7 +102,6 @@ export function answerFile(runDir: string, seq = 1): Promise<{ answers: { answer
       );
     },
     `${name} in ${runDir}`,
-    30_000,
   );
 }
 
@@ -201,7 +199,6 @@ export function allBackOnRedis(nodes: readonly SharedNode[], outages: number) {
           return lost >= outages && count(node, 'Redis connection is back') >= lost;
         },
         `${node.name} back on Redis after ${outages} outage(s)`,
-        30_000,
       ),
     ),
   );
@@ -226,7 +223,6 @@ export function messageOfRun(slack: FakeSlack, node: SharedNode, run: string) {
         .messages(CHANNEL)
         .find((m) => JSON.stringify(m.blocks).includes(run) || m.text.includes(run)),
     `the batch of ${node.name}/${run} posted`,
-    30_000,
   );
 }
 
