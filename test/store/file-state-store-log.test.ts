@@ -45,6 +45,14 @@ async function onDisk(dir: string, runDir = RUN) {
   return parsed.value;
 }
 
+/** Each file of a folder and its text, by name: to tell that nothing changed. */
+async function filesIn(folder: string): Promise<Record<string, string>> {
+  const names = (await readdir(folder)).sort();
+  return Object.fromEntries(
+    await Promise.all(names.map(async (n) => [n, await readFile(join(folder, n), 'utf8')])),
+  );
+}
+
 /** `seq` and the draft `q` of each record, to compare without prototypes getting in the way. */
 const drafts = (records: Iterable<BatchRecord>) =>
   [...records].map((r) => [r.seq, r.drafts.q]).sort((a, b) => Number(a[0]) - Number(b[0]));
@@ -62,6 +70,9 @@ async function withStore<T>(
     await store.close();
   }
 }
+
+/** The run's records, `seq` and draft `q`, as a store opened again on `dir` has them. */
+const reopened = (dir: string) => withStore(dir, async (store) => drafts(store.forRun(RUN)));
 
 /** A state file in the first format, as relays before the log wrote it. */
 function firstFormat(runDir: string, records: BatchRecord[]): string {
@@ -87,12 +98,10 @@ describe('the file store keeps each run in an append-only log', () => {
       assert.deepEqual(JSON.parse(lines[3] as string), JSON.parse(JSON.stringify(changed)));
       assert.equal(after.size, before.size + Buffer.byteLength(`${lines[3]}\n`));
     });
-    await withStore(dir, async (store) => {
-      assert.deepEqual(drafts(store.forRun(RUN)), [
-        [1, 'one, changed'],
-        [2, 'two'],
-      ]);
-    });
+    assert.deepEqual(await reopened(dir), [
+      [1, 'one, changed'],
+      [2, 'two'],
+    ]);
   });
 
   it('rewrites the log whole once it holds more than 2 × records + 16 lines', async () => {
@@ -122,12 +131,10 @@ describe('the file store keeps each run in an append-only log', () => {
         [2, 'other'],
       ]);
     });
-    await withStore(dir, async (store) => {
-      assert.deepEqual(drafts(store.forRun(RUN)), [
-        [1, 'click 40'],
-        [2, 'other'],
-      ]);
-    });
+    assert.deepEqual(await reopened(dir), [
+      [1, 'click 40'],
+      [2, 'other'],
+    ]);
   });
 
   it('drops a torn last line with a warning, and the next put leaves a whole log', async () => {
@@ -286,14 +293,14 @@ describe('the file store keeps each run in an append-only log', () => {
       firstFormat('/runs/old', [makeRecord('/runs/old', 4)]),
     );
     await appendFile(logPath(dir, '/runs/new'), '{"torn');
-    const before = (await readdir(join(dir, 'runs'))).sort();
+    const before = await filesIn(join(dir, 'runs'));
 
     const records = await readStoredRecords(dir);
     assert.deepEqual(records.map((r) => [r.runDir, r.seq]).sort(), [
       ['/runs/new', 1],
       ['/runs/old', 4],
     ]);
-    assert.deepEqual((await readdir(join(dir, 'runs'))).sort(), before);
+    assert.deepEqual(await filesIn(join(dir, 'runs')), before, 'names and bytes alike');
   });
 
   it('forget removes the log, and a first-format file not yet replaced', async () => {

@@ -57,26 +57,20 @@ describe('serializeRunLog and parseRunLog', () => {
     );
   });
 
-  it('drops a torn last line (no newline, no record) and says so', () => {
-    const torn = line(3).slice(0, 25);
-    const log = recordsOf(header + line(1) + line(2) + torn);
-    assert.equal(log.tornTail, true);
-    assert.equal(log.lines, 2);
-    assert.deepEqual(
-      log.batches.map((r) => r.seq),
-      [1, 2],
-    );
-  });
-
-  it('keeps a whole record that only lacks its newline', () => {
-    const log = recordsOf(header + line(1) + line(2).trimEnd());
-    assert.equal(log.tornTail, false);
-    assert.equal(log.lines, 2);
-    assert.deepEqual(
-      log.batches.map((r) => r.seq),
-      [1, 2],
-    );
-  });
+  const unfinishedEnds: [string, string, boolean][] = [
+    ['drops a torn last line (no newline, no record) and says so', line(3).slice(0, 25), true],
+    ['keeps a whole record that only lacks its newline', line(2).trimEnd(), false],
+  ];
+  for (const [name, tail, torn] of unfinishedEnds) {
+    it(name, () => {
+      const before = torn ? line(1) + line(2) : line(1);
+      const log = recordsOf(header + before + tail);
+      assert.deepEqual(
+        { tornTail: log.tornTail, lines: log.lines, seqs: log.batches.map((r) => r.seq) },
+        { tornTail: torn, lines: 2, seqs: [1, 2] },
+      );
+    });
+  }
 
   it('refuses a bad line that is not the last, naming it', () => {
     const garbled = parseRunLog(`${header + line(1)}{"key":\n${line(2)}`);
