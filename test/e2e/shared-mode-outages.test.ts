@@ -107,14 +107,11 @@ describe('shared mode: a relay killed, Redis restarted or away', needsRedis, () 
     await cluster.redis.restart();
     // the relays come back by themselves (each of their connections); the same clicks work
     await allBackOnRedis(nodes, 2);
-    await waitFor(
-      async () => {
-        await clicks.chooseTargets(BOB, ['1']);
-        const chosen = clicks.find('o7.choose-many').element.initial_options;
-        return Array.isArray(chosen) && chosen.length === 1;
-      },
-      'a click after the outage saved and shown',
-    );
+    await waitFor(async () => {
+      await clicks.chooseTargets(BOB, ['1']);
+      const chosen = clicks.find('o7.choose-many').element.initial_options;
+      return Array.isArray(chosen) && chosen.length === 1;
+    }, 'a click after the outage saved and shown');
     await clicks.sayNo(BOB);
     await clicks.write(BOB, 'after the outage');
     await clicks.submit(BOB);
