@@ -74,7 +74,7 @@ export async function openFileStateStore(
   let notices: Awaited<ReturnType<typeof openNoticeBook>>;
   try {
     notices = await openNoticeBook(root, log, now);
-    const loaded = await loadRunStates(runsDir, log, now);
+    const loaded = await loadRunStates(runsDir, { log, now });
     for (const run of loaded) {
       const slot = slotFor(run.runDir);
       slot.writer.adopt(run.found);

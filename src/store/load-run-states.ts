@@ -17,6 +17,13 @@ const RUN_FILE_MAX_BYTES = 64 * 1024 * 1024;
 // Enough parallel reads to hide latency, few enough to stay far from the open-files limit.
 const LOAD_CONCURRENCY = 16;
 
+/** What the store that holds the state folder's lock lets loading do, and says through. */
+export interface Tidy {
+  log: Logger;
+  /** Clock for the names of corrupt files moved aside. */
+  now: () => Date;
+}
+
 /** One run's state as loading found it. */
 export interface LoadedRun {
   runDir: string;
@@ -27,16 +34,13 @@ export interface LoadedRun {
 }
 
 /**
- * Every run's state in `runsDir` at start, for the store that holds the folder's lock: logs,
- * and files in the first format where no log replaced them. Crash leftovers (temp files, a
- * first-format file its log already replaced) are removed; a file that cannot be read or
- * parsed is moved aside and logged, never fatal.
+ * Every run's state in `runsDir`: logs, and files in the first format where no log replaced
+ * them (or where the log beside them cannot be read). With `tidy`, for the store that holds
+ * the folder's lock, crash leftovers (temp files, a first-format file its log already
+ * replaced) are removed, and a file that cannot be read or parsed is moved aside and logged,
+ * never fatal. Without it (`doctor`, beside a running relay) nothing is changed or said.
  */
-export async function loadRunStates(
-  runsDir: string,
-  log: Logger,
-  now: () => Date,
-): Promise<LoadedRun[]> {
+export async function loadRunStates(runsDir: string, tidy?: Tidy): Promise<LoadedRun[]> {
   let names: string[];
   try {
     names = await readdir(runsDir);
@@ -51,14 +55,15 @@ export async function loadRunStates(
     const path = join(runsDir, name);
     // only this process writes here (we hold the lock), so a temp file is a crash leftover
     if (isDurableTempName(name)) {
+      if (!tidy) return;
       await removeIfPresent(path).catch((error: unknown) =>
-        log.warn({ path, err: error }, 'could not remove a leftover temp file; ignoring it'),
+        tidy.log.warn({ path, err: error }, 'could not remove a leftover temp file; ignoring it'),
       );
     } else if (name.endsWith('.jsonl')) {
-      const run = await loadStateFile(path, log, now, (bytes) => parseLogBytes(bytes, name));
+      const run = await loadStateFile(path, tidy, (bytes) => parseLogBytes(bytes, name));
       if (run) loaded.push(run);
       if (run?.tornTail) {
-        log.warn(
+        tidy?.log.warn(
           { path },
           'state log ends in part of a line, from a write a crash cut short (its save was never confirmed); dropped that line, and the run’s next write rewrites the file',
         );
@@ -67,14 +72,14 @@ export async function loadRunStates(
       if (!present.has(legacyName)) return;
       // a crash came between writing the log and removing the file it replaced
       const legacyPath = join(runsDir, legacyName);
-      if (run) await removeReplaced(legacyPath, log);
-      else await loadLegacy(legacyPath, legacyName);
+      if (!run) await loadLegacy(legacyPath, legacyName);
+      else if (tidy) await removeReplaced(legacyPath, tidy.log);
     } else if (name.endsWith('.json') && !present.has(`${name}l`)) {
       await loadLegacy(path, name);
     }
   };
   const loadLegacy = async (path: string, name: string) => {
-    const run = await loadStateFile(path, log, now, (bytes) => parseLegacyBytes(bytes, name, path));
+    const run = await loadStateFile(path, tidy, (bytes) => parseLegacyBytes(bytes, name, path));
     if (run) loaded.push(run);
   };
   let next = 0;
@@ -115,13 +120,12 @@ function nameProblem(name: string, expected: string, runDir: string): string | u
 }
 
 /**
- * Reads one state file with `parse`; one that cannot be read or parsed is moved aside (and
- * `undefined` returned), one that is gone is skipped.
+ * Reads one state file with `parse`; one that cannot be read or parsed gives `undefined` (and
+ * is moved aside, with `tidy`), one that is gone is skipped.
  */
 async function loadStateFile<T>(
   path: string,
-  log: Logger,
-  now: () => Date,
+  tidy: Tidy | undefined,
   parse: (bytes: Buffer) => Result<T, string>,
 ): Promise<T | undefined> {
   let problem: string;
@@ -139,7 +143,7 @@ async function loadStateFile<T>(
   } catch (error) {
     problem = `unreadable: ${String(error)}`;
   }
-  await moveAside(path, problem, log, now);
+  if (tidy) await moveAside(path, problem, tidy);
   return undefined;
 }
 
@@ -158,7 +162,7 @@ async function removeReplaced(path: string, log: Logger): Promise<void> {
 }
 
 // Keeps the bytes for a human to inspect while the relay carries on without that run's state.
-async function moveAside(path: string, problem: string, log: Logger, now: () => Date) {
+async function moveAside(path: string, problem: string, { log, now }: Tidy) {
   const movedTo = `${path}.corrupt-${now().toISOString().replace(/[:.]/g, '-')}`;
   try {
     await rename(path, movedTo);

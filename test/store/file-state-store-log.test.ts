@@ -283,7 +283,7 @@ describe('the file store keeps each run in an append-only log', () => {
     });
   });
 
-  it('readStoredRecords reads logs and first-format files alike, changing nothing', async () => {
+  it('readStoredRecords reads the files a start would read, changing nothing', async () => {
     const dir = await freshDir();
     await withStore(dir, async (store) => {
       await store.put(makeRecord('/runs/new', 1, { drafts: { q: 'log' } }));
@@ -293,6 +293,8 @@ describe('the file store keeps each run in an append-only log', () => {
       firstFormat('/runs/old', [makeRecord('/runs/old', 4)]),
     );
     await appendFile(logPath(dir, '/runs/new'), '{"torn');
+    // a log that cannot be read beside a first-format file: a start would read the file
+    await writeFile(logPath(dir, '/runs/old'), 'garbage\n');
     const before = await filesIn(join(dir, 'runs'));
 
     const records = await readStoredRecords(dir);
