@@ -61,10 +61,7 @@ export async function startSharedNodes(
     // three processes starting at once on a busy machine: give them time
     await Promise.all(
       nodes.map((node) =>
-        waitFor(
-          () => node.relay.logs.find((l) => l.msg === 'relay ready'),
-          `${node.name} ready`,
-        ),
+        waitFor(() => node.relay.logs.find((l) => l.msg === 'relay ready'), `${node.name} ready`),
       ),
     );
   } catch (error) {
@@ -94,15 +91,12 @@ export function postedBatches(slack: FakeSlack): number {
 /** The answer file of batch `seq` of a run once it is there, parsed. */
 export function answerFile(runDir: string, seq = 1): Promise<{ answers: { answer: unknown }[] }> {
   const name = `q-answers-${String(seq).padStart(3, '0')}.json`;
-  return waitFor(
-    async () => {
-      const names = await readdir(path.join(runDir, 'qa')).catch((): string[] => []);
-      return (
-        names.includes(name) && JSON.parse(await readFile(path.join(runDir, 'qa', name), 'utf8'))
-      );
-    },
-    `${name} in ${runDir}`,
-  );
+  return waitFor(async () => {
+    const names = await readdir(path.join(runDir, 'qa')).catch((): string[] => []);
+    return (
+      names.includes(name) && JSON.parse(await readFile(path.join(runDir, 'qa', name), 'utf8'))
+    );
+  }, `${name} in ${runDir}`);
 }
 
 /** Whether the run has an answer file for `seq` now. */
@@ -193,13 +187,10 @@ export function allBackOnRedis(nodes: readonly SharedNode[], outages: number) {
     node.relay.logs.filter((l) => String(l.msg).startsWith(msg)).length;
   return Promise.all(
     nodes.map((node) =>
-      waitFor(
-        () => {
-          const lost = count(node, 'Redis connection lost');
-          return lost >= outages && count(node, 'Redis connection is back') >= lost;
-        },
-        `${node.name} back on Redis after ${outages} outage(s)`,
-      ),
+      waitFor(() => {
+        const lost = count(node, 'Redis connection lost');
+        return lost >= outages && count(node, 'Redis connection is back') >= lost;
+      }, `${node.name} back on Redis after ${outages} outage(s)`),
     ),
   );
 }
