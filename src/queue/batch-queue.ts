@@ -328,14 +328,13 @@ export function createBatchQueue(deps: BatchQueueDeps) {
      * resumed, and runs whose folder went while the relay was down are closed and forgotten.
      */
     start() {
-      const runs = scheduler.start(
-        store
-          .all()
-          .filter(holds)
-          .map((record) => record.runDir),
-      );
-      // thousands of runs at a restart: their folders are listed ahead, many at once
-      listAhead.start(runs);
+      const held = store
+        .all()
+        .filter(holds)
+        .map((record) => record.runDir);
+      // thousands of runs at a restart: their folders are listed ahead, many at once, from
+      // before the first sync, so that no sync takes a listing made after it began
+      scheduler.start(held, (order) => listAhead.start(order));
       // a record of ours another relay changed (a choice, a hand-off): show it on every screen
       stopWatching = store.watch((record) => {
         if (holds(record)) scheduler.schedule(record.runDir);

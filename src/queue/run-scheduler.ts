@@ -149,12 +149,16 @@ export function createRunScheduler(deps: RunSchedulerDeps) {
     exclusive<T>(runDir: string, task: () => Promise<T>): Promise<T> {
       return lock.run(runDir, task);
     },
-    /** Starts syncing the runs collected so far and `more`; returns them in the order due. */
-    start(more: Iterable<string>): string[] {
+    /**
+     * Starts syncing the runs collected so far and `more`; returns them in the order due.
+     * `beforeSyncs` gets that order before any of them starts (to get ready for them).
+     */
+    start(more: Iterable<string>, beforeSyncs?: (order: readonly string[]) => void): string[] {
       started = true;
       for (const runDir of more) pending.add(runDir);
       const first = [...pending];
       pending.clear();
+      beforeSyncs?.(first);
       for (const runDir of first) schedule(runDir);
       settleIdle();
       return first;

@@ -63,6 +63,21 @@ describe('run scheduler', () => {
     assert.equal(held.calls.length, 2);
   });
 
+  test('start tells the order of the runs due before any of their syncs begins', async () => {
+    const { held, scheduler } = heldScheduler();
+    scheduler.schedule('/runs/a');
+    let callsWhenTold: string[] | undefined;
+    const order = scheduler.start(['/runs/b'], (due) => {
+      assert.deepEqual(due, ['/runs/a', '/runs/b']);
+      callsWhenTold = [...held.calls];
+    });
+    assert.deepEqual(order, ['/runs/a', '/runs/b']);
+    assert.deepEqual(callsWhenTold, [], 'told before any sync');
+    await waitFor(() => held.calls.length === 2 || undefined, 'both synced');
+    held.releaseAll();
+    await scheduler.idle();
+  });
+
   test('hints during a sync of a run ask for exactly one more sync of it, after the first', async () => {
     const { held, scheduler } = heldScheduler();
     scheduler.start([]);
