@@ -119,7 +119,7 @@ async function main(argv: string[]): Promise<number> {
         { loadConfig },
         { createLogger },
         { installSafetyNet },
-        { missingServiceFlags },
+        { missingServiceFlags, START_WITH_SERVICE_FLAGS },
       ] = await Promise.all([
         import('./cli/start-command.js'),
         import('./config/load-config.js'),
@@ -132,8 +132,8 @@ async function main(argv: string[]): Promise<number> {
       const missingFlags = missingServiceFlags(process.execArgv);
       if (missingFlags.length > 0) {
         log.info(
-          { missingNodeFlags: missingFlags },
-          'node was started without the flags npm start, the Docker image and the systemd unit give it: a few seconds after a burst of batches, V8 may spend a few tenths of a second of CPU handing memory back (see "Performance" in the README)',
+          { missingNodeFlags: missingFlags, startWith: START_WITH_SERVICE_FLAGS },
+          'node was started without the flags npm start, the Docker image and the systemd unit give it: a few seconds after a burst of batches, V8 may spend a few tenths of a second of CPU handing memory back. startWith is the command with them (see "Performance" in the README)',
         );
       }
       // `doctor`, once every check passes, asks for this (so may `kill -USR2 <pid>`). Node

@@ -18,7 +18,16 @@ export const SERVICE_NODE_FLAGS: readonly string[] = [
   '--max-semi-space-size=2',
 ];
 
-/** The service flags that node was not given (`execArgv`: `process.execArgv`). */
+/**
+ * The service flags that node was not given (`execArgv`: `process.execArgv`). A flag given
+ * with another value (`--max-semi-space-size=4`) is someone's choice, not missing.
+ */
 export function missingServiceFlags(execArgv: readonly string[]): string[] {
-  return SERVICE_NODE_FLAGS.filter((flag) => !execArgv.includes(flag));
+  const given = new Set(execArgv.map(flagName));
+  return SERVICE_NODE_FLAGS.filter((flag) => !given.has(flagName(flag)));
 }
+
+/** How to start the relay with the service flags when it runs from the installed command. */
+export const START_WITH_SERVICE_FLAGS = `node ${SERVICE_NODE_FLAGS.join(' ')} "$(command -v o7-slack-relay)" start`;
+
+const flagName = (flag: string): string => flag.split('=')[0] as string;

@@ -2,13 +2,17 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { missingServiceFlags, SERVICE_NODE_FLAGS } from '../../src/service-node-flags.js';
+import {
+  missingServiceFlags,
+  SERVICE_NODE_FLAGS,
+  START_WITH_SERVICE_FLAGS,
+} from '../../src/service-node-flags.js';
 import { REPO } from '../support/project-paths.js';
 import { relayProcessPerTest, spawnRelayFor } from '../support/spawn-relay.js';
 
-/** The relay's log line that names the service flags node was started without. */
-const flagsLine = (logs: readonly Record<string, unknown>[]) =>
-  logs.find((line) => 'missingNodeFlags' in line);
+/** The relay's log lines that name the service flags node was started without. */
+const flagsLines = (logs: readonly Record<string, unknown>[]) =>
+  logs.filter((line) => 'missingNodeFlags' in line);
 
 describe('the node flags of the service', () => {
   const fx = relayProcessPerTest('o7-node-flags-');
@@ -17,6 +21,10 @@ describe('the node flags of the service', () => {
     assert.deepEqual(missingServiceFlags([]), [...SERVICE_NODE_FLAGS]);
     assert.deepEqual(missingServiceFlags(['--enable-source-maps', ...SERVICE_NODE_FLAGS]), []);
     assert.deepEqual(missingServiceFlags(SERVICE_NODE_FLAGS.slice(1)), [SERVICE_NODE_FLAGS[0]]);
+    const otherValue = SERVICE_NODE_FLAGS.map((f) =>
+      f.includes('=') ? `${f.split('=')[0]}=7` : f,
+    );
+    assert.deepEqual(missingServiceFlags(otherValue), [], 'another value is a choice');
   });
 
   test('npm start passes them to node', () => {
@@ -29,11 +37,13 @@ describe('the node flags of the service', () => {
   test('a relay started without them says which it lacks, once, and runs', async () => {
     fx.relay = spawnRelayFor(fx.slack, fx.root, { logLevel: 'info' });
     await fx.relay.waitForLog('relay ready');
-    const lines = fx.relay.logs.filter((line) => 'missingNodeFlags' in line);
+    const lines = flagsLines(fx.relay.logs);
     assert.equal(lines.length, 1);
     assert.deepEqual(lines[0]?.missingNodeFlags, [...SERVICE_NODE_FLAGS]);
     assert.equal(lines[0]?.level, 30, 'info: the relay works either way');
     assert.match(String(lines[0]?.msg), /npm start, the Docker image and the systemd unit/);
+    assert.equal(lines[0]?.startWith, START_WITH_SERVICE_FLAGS);
+    assert.match(START_WITH_SERVICE_FLAGS, /^node --no-memory-reducer .* start$/);
   });
 
   test('a relay started with them says nothing about them', async () => {
@@ -42,6 +52,6 @@ describe('the node flags of the service', () => {
       nodeFlags: SERVICE_NODE_FLAGS,
     });
     await fx.relay.waitForLog('relay ready');
-    assert.equal(flagsLine(fx.relay.logs), undefined);
+    assert.deepEqual(flagsLines(fx.relay.logs), []);
   });
 });
