@@ -48,107 +48,123 @@ test('versionAtLeast: 6.2 and later pass', () => {
   assert.equal(versionAtLeast('?', MIN_REDIS_VERSION), false);
 });
 
-describe('doctor in shared mode', needsRedis, () => {
+describe('doctor in shared mode', () => {
   const redisServer = redisForSuite({ users: [{ name: 'relay', password: 'right' }] });
   const url = (password = 'right') => `redis://relay:${password}@127.0.0.1:${redisServer().port}`;
 
-  it('passes a reachable Redis with a free RELAY_NODE, with notes on settings that lose data', async () => {
-    const namespace = freshNamespace();
-    const out = await check({ redisUrl: url(), node: 'ci-1' }, { namespace });
-    assert.match(
-      out,
-      /^ok {4}Redis \d+\.\d+\.\d+ at 127\.0\.0\.1:\d+ answers and accepts RELAY_REDIS_URL's credentials$/m,
-    );
-    assert.match(out, /^ok {4}RELAY_NODE=ci-1 is free: no running relay holds it$/m);
-    assert.match(out, /^note {2}Redis keeps no append-only file.*\n {6}fix: set appendonly yes/m);
-    assert.doesNotMatch(out, /FAIL|maxmemory/);
-  });
-
-  it('tells refused credentials from an unreachable Redis, each with its fix', async () => {
-    const refused = await check({ redisUrl: url('hunter2'), node: 'ci-1' });
-    assert.match(
-      refused,
-      /^FAIL {2}Redis at 127\.0\.0\.1:\d+ \(RELAY_REDIS_URL=redis:\/\/relay:\*\*\*@127\.0\.0\.1:\d+\) refused the relay's credentials \(WRONGPASS.*\); nothing else about Redis could be checked\n {6}fix: Fix the user name and password in RELAY_REDIS_URL/m,
-    );
-    assert.doesNotMatch(refused, /hunter2/);
-    const gone = `redis://127.0.0.1:${await portNoRedisListensOn()}`;
-    const unreachable = await check({ redisUrl: gone, node: 'ci-1' });
-    assert.match(unreachable, /^FAIL {2}Redis at .* cannot be reached \(connect ECONNREFUSED/m);
-    assert.match(unreachable, /fix: Check that Redis is running there/);
-  });
-
-  it('RELAY_NODE held by a relay on another machine fails; by the relay running here passes', async () => {
-    const namespace = freshNamespace();
-    const connection = await connectRedis({ url: url(), log });
-    const other = await acquireNodeLease({
-      connection,
-      node: 'ci-1',
-      log,
-      namespace,
-      host: 'other-box',
-      isAlive: () => true,
-    });
-    const mine = await acquireNodeLease({
-      connection,
-      node: 'laptop',
-      log,
-      namespace,
-      host: 'this-box',
-      isAlive: processIsAlive,
-    });
-    try {
-      const taken = await check({ redisUrl: url(), node: 'ci-1' }, { namespace });
+  it(
+    'passes a reachable Redis with a free RELAY_NODE, with notes on settings that lose data',
+    needsRedis,
+    async () => {
+      const namespace = freshNamespace();
+      const out = await check({ redisUrl: url(), node: 'ci-1' }, { namespace });
       assert.match(
-        taken,
-        /^FAIL {2}RELAY_NODE=ci-1 is held by a relay on host other-box \(pid \d+, since .+\), renewed within the last 15 s\n {6}fix: give this machine another name with RELAY_NODE/m,
+        out,
+        /^ok {4}Redis \d+\.\d+\.\d+ at 127\.0\.0\.1:\d+ answers and accepts RELAY_REDIS_URL's credentials$/m,
       );
-      const here = await check(
-        { redisUrl: url(), node: 'laptop' },
-        { namespace, runningRelay: async () => process.pid },
-      );
+      assert.match(out, /^ok {4}RELAY_NODE=ci-1 is free: no running relay holds it$/m);
+      assert.match(out, /^note {2}Redis keeps no append-only file.*\n {6}fix: set appendonly yes/m);
+      assert.doesNotMatch(out, /FAIL|maxmemory/);
+    },
+  );
+
+  it(
+    'tells refused credentials from an unreachable Redis, each with its fix',
+    needsRedis,
+    async () => {
+      const refused = await check({ redisUrl: url('hunter2'), node: 'ci-1' });
       assert.match(
-        here,
+        refused,
+        /^FAIL {2}Redis at 127\.0\.0\.1:\d+ \(RELAY_REDIS_URL=redis:\/\/relay:\*\*\*@127\.0\.0\.1:\d+\) refused the relay's credentials \(WRONGPASS.*\); nothing else about Redis could be checked\n {6}fix: Fix the user name and password in RELAY_REDIS_URL/m,
+      );
+      assert.doesNotMatch(refused, /hunter2/);
+      const gone = `redis://127.0.0.1:${await portNoRedisListensOn()}`;
+      const unreachable = await check({ redisUrl: gone, node: 'ci-1' });
+      assert.match(unreachable, /^FAIL {2}Redis at .* cannot be reached \(connect ECONNREFUSED/m);
+      assert.match(unreachable, /fix: Check that Redis is running there/);
+    },
+  );
+
+  it(
+    'RELAY_NODE held by a relay on another machine fails; by the relay running here passes',
+    needsRedis,
+    async () => {
+      const namespace = freshNamespace();
+      const connection = await connectRedis({ url: url(), log });
+      const other = await acquireNodeLease({
+        connection,
+        node: 'ci-1',
+        log,
+        namespace,
+        host: 'other-box',
+        isAlive: () => true,
+      });
+      const mine = await acquireNodeLease({
+        connection,
+        node: 'laptop',
+        log,
+        namespace,
+        host: 'this-box',
+        isAlive: processIsAlive,
+      });
+      try {
+        const taken = await check({ redisUrl: url(), node: 'ci-1' }, { namespace });
+        assert.match(
+          taken,
+          /^FAIL {2}RELAY_NODE=ci-1 is held by a relay on host other-box \(pid \d+, since .+\), renewed within the last 15 s\n {6}fix: give this machine another name with RELAY_NODE/m,
+        );
+        const here = await check(
+          { redisUrl: url(), node: 'laptop' },
+          { namespace, runningRelay: async () => process.pid },
+        );
+        assert.match(
+          here,
+          new RegExp(
+            `^ok {4}RELAY_NODE=laptop is held by the relay running here \\(pid ${process.pid}\\)$`,
+            'm',
+          ),
+        );
+        const stranger = await check({ redisUrl: url(), node: 'laptop' }, { namespace });
+        assert.match(
+          stranger,
+          /^FAIL {2}RELAY_NODE=laptop is held by another relay on this machine/m,
+        );
+      } finally {
+        await Promise.all([other.release(), mine.release()]);
+        await connection.close();
+      }
+    },
+  );
+
+  it(
+    'a crashed relay’s lease on this machine is no failure: the relay takes it over',
+    needsRedis,
+    async () => {
+      const namespace = freshNamespace();
+      const connection = await connectRedis({ url: url(), log });
+      const gone = spawnSync(process.execPath, ['-e', '']).pid;
+      await acquireNodeLease({
+        connection,
+        node: 'box',
+        log,
+        namespace,
+        host: 'this-box',
+        pid: gone,
+        isAlive: processIsAlive,
+      });
+      await connection.close();
+      const out = await check({ redisUrl: url(), node: 'box' }, { namespace });
+      assert.match(
+        out,
         new RegExp(
-          `^ok {4}RELAY_NODE=laptop is held by the relay running here \\(pid ${process.pid}\\)$`,
+          `^ok {4}RELAY_NODE=box is still held by a relay on this machine that is gone \\(pid ${gone}\\)`,
           'm',
         ),
       );
-      const stranger = await check({ redisUrl: url(), node: 'laptop' }, { namespace });
-      assert.match(
-        stranger,
-        /^FAIL {2}RELAY_NODE=laptop is held by another relay on this machine/m,
-      );
-    } finally {
-      await Promise.all([other.release(), mine.release()]);
-      await connection.close();
-    }
-  });
+    },
+  );
 
-  it('a crashed relay’s lease on this machine is no failure: the relay takes it over', async () => {
-    const namespace = freshNamespace();
-    const connection = await connectRedis({ url: url(), log });
-    const gone = spawnSync(process.execPath, ['-e', '']).pid;
-    await acquireNodeLease({
-      connection,
-      node: 'box',
-      log,
-      namespace,
-      host: 'this-box',
-      pid: gone,
-      isAlive: processIsAlive,
-    });
-    await connection.close();
-    const out = await check({ redisUrl: url(), node: 'box' }, { namespace });
-    assert.match(
-      out,
-      new RegExp(
-        `^ok {4}RELAY_NODE=box is still held by a relay on this machine that is gone \\(pid ${gone}\\)`,
-        'm',
-      ),
-    );
-  });
-
-  it('notes a maxmemory-policy that evicts', async () => {
+  it('notes a maxmemory-policy that evicts', needsRedis, async () => {
     const admin = await adminClient(url());
     try {
       await admin.configSet('maxmemory-policy', 'allkeys-lru');
@@ -163,7 +179,7 @@ describe('doctor in shared mode', needsRedis, () => {
     }
   });
 
-  it('runs as part of doctor, even when Slack cannot be checked', async () => {
+  it('runs as part of doctor, even when Slack cannot be checked', needsRedis, async () => {
     const slack = await startFakeSlack();
     const temp = await makeTempDir('o7-doctor-redis-');
     try {

@@ -22,7 +22,7 @@ const log = pino({ level: 'silent' });
 // heartbeat delayed on a busy machine does not let the lease lapse
 const quick = { heartbeatMs: 100, ttlMs: 1500 };
 
-describe('the node lease', needsRedis, () => {
+describe('the node lease', () => {
   let server: RedisTestServer | undefined;
   const connections: RedisConnection[] = [];
   before(async () => {
@@ -52,30 +52,37 @@ describe('the node lease', needsRedis, () => {
     ...more,
   });
 
-  it('a second live relay with the same RELAY_NODE is refused, naming the variable', async () => {
-    const namespace = freshNamespace();
-    const first = await acquireNodeLease(await relay(namespace, 'box-1'));
-    try {
-      await assert.rejects(acquireNodeLease(await relay(namespace, 'box-2')), (error: unknown) => {
-        assert.ok(error instanceof NodeTakenError);
-        assert.equal(error.code, ErrorCode.NodeTaken);
-        assert.match(
-          error.message,
-          /^RELAY_NODE=ci-3 is held by the relay with pid \d+ on host box-1, since .+, which is still renewing it\. Stop that relay, or give this one another name with RELAY_NODE\./,
+  it(
+    'a second live relay with the same RELAY_NODE is refused, naming the variable',
+    needsRedis,
+    async () => {
+      const namespace = freshNamespace();
+      const first = await acquireNodeLease(await relay(namespace, 'box-1'));
+      try {
+        await assert.rejects(
+          acquireNodeLease(await relay(namespace, 'box-2')),
+          (error: unknown) => {
+            assert.ok(error instanceof NodeTakenError);
+            assert.equal(error.code, ErrorCode.NodeTaken);
+            assert.match(
+              error.message,
+              /^RELAY_NODE=ci-3 is held by the relay with pid \d+ on host box-1, since .+, which is still renewing it\. Stop that relay, or give this one another name with RELAY_NODE\./,
+            );
+            return true;
+          },
         );
-        return true;
-      });
-      // the heartbeat keeps it held well past its time to live
-      await new Promise((resolve) => setTimeout(resolve, 2 * quick.ttlMs));
-      await assert.rejects(acquireNodeLease(await relay(namespace, 'box-2')), NodeTakenError);
-      const other = await acquireNodeLease(await relay(namespace, 'box-2', { node: 'ci-4' }));
-      await other.release();
-    } finally {
-      await first.release();
-    }
-  });
+        // the heartbeat keeps it held well past its time to live
+        await new Promise((resolve) => setTimeout(resolve, 2 * quick.ttlMs));
+        await assert.rejects(acquireNodeLease(await relay(namespace, 'box-2')), NodeTakenError);
+        const other = await acquireNodeLease(await relay(namespace, 'box-2', { node: 'ci-4' }));
+        await other.release();
+      } finally {
+        await first.release();
+      }
+    },
+  );
 
-  it('a clean stop frees the name at once', async () => {
+  it('a clean stop frees the name at once', needsRedis, async () => {
     const namespace = freshNamespace();
     const first = await acquireNodeLease(await relay(namespace, 'box-1', { ttlMs: 60_000 }));
     await first.release();
@@ -83,7 +90,7 @@ describe('the node lease', needsRedis, () => {
     await second.release();
   });
 
-  it('a crashed relay’s name is free once its lease expires', async () => {
+  it('a crashed relay’s name is free once its lease expires', needsRedis, async () => {
     const namespace = freshNamespace();
     const crashing = await relay(namespace, 'box-1');
     await acquireNodeLease(crashing);
@@ -97,7 +104,7 @@ describe('the node lease', needsRedis, () => {
     await taken.release();
   });
 
-  it('a relay that crashed on this machine is taken over at once', async () => {
+  it('a relay that crashed on this machine is taken over at once', needsRedis, async () => {
     const namespace = freshNamespace();
     const gone = spawnSync(process.execPath, ['-e', '']).pid;
     assert.equal(processIsAlive(gone), false);
@@ -108,7 +115,7 @@ describe('the node lease', needsRedis, () => {
     await lease.release();
   });
 
-  it('records each heartbeat in Redis time, for listing nodes', async () => {
+  it('records each heartbeat in Redis time, for listing nodes', needsRedis, async () => {
     const namespace = freshNamespace();
     const keys = redisKeys(namespace);
     const connection = await connect();
@@ -126,28 +133,32 @@ describe('the node lease', needsRedis, () => {
     assert.ok(Number(await connection.client.hGet(keys.nodes, 'ci-3')) > 0, 'kept after a stop');
   });
 
-  it('a lease lost in an outage is taken back, or reported once if another relay took it', async () => {
-    const namespace = freshNamespace();
-    const keys = redisKeys(namespace);
-    const admin = await adminClient((server as RedisTestServer).url);
-    const lease = await acquireNodeLease(await relay(namespace, 'box-1'));
-    const lost: Array<LeaseHolder | undefined> = [];
-    lease.onLost((holder) => lost.push(holder));
-    try {
-      await admin.del(keys.lease('ci-3')); // expired while away
-      await waitFor(async () => (await admin.exists(keys.lease('ci-3'))) === 1, 'taken back');
-      assert.equal(lost.length, 0);
-      await admin.set(
-        keys.lease('ci-3'),
-        JSON.stringify({ token: 't', host: 'box-9', pid: 7, since: 'x' }),
-      );
-      await waitFor(() => lost.length === 1, 'the loss reported');
-      assert.equal(lost[0]?.host, 'box-9');
-      await new Promise((resolve) => setTimeout(resolve, 5 * quick.heartbeatMs));
-      assert.equal(lost.length, 1);
-    } finally {
-      await lease.release();
-      await admin.close();
-    }
-  });
+  it(
+    'a lease lost in an outage is taken back, or reported once if another relay took it',
+    needsRedis,
+    async () => {
+      const namespace = freshNamespace();
+      const keys = redisKeys(namespace);
+      const admin = await adminClient((server as RedisTestServer).url);
+      const lease = await acquireNodeLease(await relay(namespace, 'box-1'));
+      const lost: Array<LeaseHolder | undefined> = [];
+      lease.onLost((holder) => lost.push(holder));
+      try {
+        await admin.del(keys.lease('ci-3')); // expired while away
+        await waitFor(async () => (await admin.exists(keys.lease('ci-3'))) === 1, 'taken back');
+        assert.equal(lost.length, 0);
+        await admin.set(
+          keys.lease('ci-3'),
+          JSON.stringify({ token: 't', host: 'box-9', pid: 7, since: 'x' }),
+        );
+        await waitFor(() => lost.length === 1, 'the loss reported');
+        assert.equal(lost[0]?.host, 'box-9');
+        await new Promise((resolve) => setTimeout(resolve, 5 * quick.heartbeatMs));
+        assert.equal(lost.length, 1);
+      } finally {
+        await lease.release();
+        await admin.close();
+      }
+    },
+  );
 });
