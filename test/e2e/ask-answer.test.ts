@@ -19,6 +19,7 @@ import {
   click,
   current,
   E2E_MODE,
+  followUpModal,
   healthyRelayPerTest,
   qaFiles,
   saveFollowUp,
@@ -49,13 +50,6 @@ async function submitAndExpect(h: Harness, ask: RelayProcess, ts: string, lines:
   assert.equal(await exitCodeOf(ask), 0, ask.stderr());
   assert.equal(ask.stdout(), [...lines, ''].join('\n'));
 }
-
-/** The follow-up modal Alice has open. */
-const followUpModal = (h: Harness) =>
-  waitFor(
-    () => h.slack.views(ALICE).find((v) => v.callback_id === 'o7.follow-up'),
-    'the follow-up modal',
-  );
 
 const mode = E2E_MODE;
 describe(`ask: one question answered (${mode} mode)`, () => {
@@ -172,7 +166,7 @@ describe('ask (socket mode)', () => {
   test('an option promising a follow-up asks for its text, which can be edited, before submitting', async () => {
     const { ask, posted } = await startAsk(h, [reposQuestion]);
     await choose(h.slack, posted.ts, 0, [1]); // Multi-repo
-    const modal = await followUpModal(h);
+    const modal = await followUpModal(h.slack);
     assert.ok(
       JSON.stringify(modal.blocks).includes(
         "asking for each additional repo's slug and absolute path",
@@ -201,7 +195,7 @@ describe('ask (socket mode)', () => {
     const { ask, posted } = await startAsk(h, [rateLimitQuestion, reposQuestion]);
     await choose(h.slack, posted.ts, 0, [0]);
     await choose(h.slack, posted.ts, 1, [1]); // Multi-repo: the modal opens…
-    const modal = await followUpModal(h);
+    const modal = await followUpModal(h.slack);
     await h.slack.closeView({ viewId: String(modal.id), user: ALICE }); // …and is closed unsaved
     await waitForText(h.slack, posted.ts, 'Add text');
     await click(h.slack, posted.ts, 'o7.submit');

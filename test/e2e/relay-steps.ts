@@ -157,7 +157,7 @@ export async function answerFile(runDir: string, seq = 1): Promise<Record<string
 }
 
 /** Exactly what the relay writes for an answer file (2-space JSON and a final newline). */
-export function answerFileText(content: unknown): string {
+function answerFileText(content: unknown): string {
   return `${JSON.stringify(content, null, 2)}\n`;
 }
 

@@ -108,7 +108,3 @@ describe(`reminders and escalation end to end (${mode} mode)`, () => {
     assert.deepEqual(h.slack.failures, []);
   });
 });
-
-function _ids(e: { blockId: string; actionId: string }) {
-  return { blockId: e.blockId, actionId: e.actionId };
-}

@@ -10,7 +10,6 @@ import {
 
 describe('starting with RELAY_ESCALATE_TO', () => {
   const fx = relayProcessPerTest('o7-start-escalation-');
-  const startAndExit = (env: Record<string, string>) => startUntilExit(fx, env);
 
   const escalation = (to: string) => ({ RELAY_ESCALATE_AFTER: '1h', RELAY_ESCALATE_TO: to });
 
@@ -39,7 +38,7 @@ describe('starting with RELAY_ESCALATE_TO', () => {
   for (const [what, to, setup, said] of unusable) {
     test(`RELAY_ESCALATE_TO naming ${what} ends the start with exit 2 and says why`, async () => {
       setup(fx.slack);
-      const { code, err } = await startAndExit(escalation(to));
+      const { code, err } = await startUntilExit(fx, escalation(to));
       assert.equal(code, 2, err);
       assert.ok(err.startsWith(`The relay cannot start: RELAY_ESCALATE_TO is ${to}, `), err);
       assert.match(err, said);

@@ -65,11 +65,9 @@ describe('starting against Slack', () => {
     forwarder = undefined;
   });
 
-  const startAndExit = (env: Record<string, string>) => startUntilExit(fx, env);
-
   for (const mode of ['socket', 'http'] as const) {
     test(`a bot token Slack refuses ends the start with one message naming SLACK_BOT_TOKEN and exit 2 (${mode} mode)`, async () => {
-      const { code, err } = await startAndExit({
+      const { code, err } = await startUntilExit(fx, {
         ...(mode === 'http' ? await httpMode(fx.slack) : {}),
         SLACK_BOT_TOKEN: 'xoxb-1111-2222-revokedtoken',
       });
@@ -91,7 +89,7 @@ describe('starting against Slack', () => {
   }
 
   test('an app token Slack refuses ends the start with one message naming SLACK_APP_TOKEN and exit 2', async () => {
-    const { code, err } = await startAndExit({ SLACK_APP_TOKEN: 'xapp-1-A0OTHER-3-notours' });
+    const { code, err } = await startUntilExit(fx, { SLACK_APP_TOKEN: 'xapp-1-A0OTHER-3-notours' });
     assert.equal(code, 2, err);
     assert.match(
       err,

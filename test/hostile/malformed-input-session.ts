@@ -54,7 +54,7 @@ export interface Session {
 }
 
 /** Starts a relay process in `mode` against a fresh stand-in and waits for its batch. */
-export async function startSession(mode: Mode): Promise<Session> {
+async function startSession(mode: Mode): Promise<Session> {
   const slack = await startFakeSlack();
   const { dir: root, cleanup } = await makeTempDir(`o7-hostile-${mode}-`);
   await mkdir(path.join(root, 'runs'), { recursive: true });

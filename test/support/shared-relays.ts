@@ -23,7 +23,7 @@ export interface SharedNode {
  * Starts one relay per name on one Redis and one stand-in Slack (Socket Mode, or HTTP on the
  * given ports), each with its own folders under `base`, and waits until all are ready.
  */
-export async function startSharedNodes(
+async function startSharedNodes(
   slack: FakeSlack,
   opts: {
     base: string;
