@@ -6,16 +6,15 @@ import { acquireNodeLease } from '../../src/redis/node-lease.js';
 import { connectRedis } from '../../src/redis/redis-connection.js';
 import { processIsAlive } from '../../src/store/state-dir-lock.js';
 import { makeRecord } from '../support/make-record.js';
-import { portNoRedisListensOn, withRedisServer } from '../support/redis-for-suite.js';
 import {
-  needsRedis,
-  type RedisTestServer,
-  startRedisServer,
-  TEST_TLS_CA,
-} from '../support/redis-server.js';
+  portNoRedisListensOn,
+  redisForSuite,
+  withRedisServer,
+} from '../support/redis-for-suite.js';
+import { needsRedis, TEST_TLS_CA } from '../support/redis-server.js';
 import { openTestRedisStore } from '../support/redis-store.js';
-import { spawnRelay } from '../support/spawn-relay.js';
 import { makeTempDir } from '../support/temp-dir.js';
+import { runCli } from './run-cli.js';
 
 const log = pino({ level: 'silent' });
 
@@ -42,22 +41,14 @@ describe('formatNodeTable', () => {
 });
 
 describe('o7-slack-relay nodes', () => {
-  let server: RedisTestServer | undefined;
+  const server = redisForSuite({ password: 'door' });
   let temp: Awaited<ReturnType<typeof makeTempDir>>;
   before(async () => {
     temp = await makeTempDir('o7-nodes-');
-    if (needsRedis.skip === false) server = await startRedisServer({ password: 'door' });
   });
-  after(async () => {
-    await server?.dispose();
-    await temp.cleanup();
-  });
-  const urlWith = (password: string) =>
-    `redis://:${password}@127.0.0.1:${(server as RedisTestServer).port}`;
-  const nodes = (env: Record<string, string>) => {
-    const child = spawnRelay(['nodes'], { env, cwd: temp.dir });
-    return child.exited.then(({ code }) => ({ code, out: child.stdout(), err: child.stderr() }));
-  };
+  after(() => temp.cleanup());
+  const urlWith = (password: string) => `redis://:${password}@127.0.0.1:${server().port}`;
+  const nodes = (env: Record<string, string>) => runCli(['nodes'], env, temp.dir);
 
   it(
     'lists every node, whether it runs, its last heartbeat and its open batches',
