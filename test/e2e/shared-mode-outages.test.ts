@@ -29,10 +29,7 @@ describe('shared mode: a relay killed, Redis restarted or away', needsRedis, () 
     const clicks = sampleClicks(slack, ts);
     await clicks.chooseCsv(ALICE);
     await clicks.chooseTargets(ALICE, ['1']);
-    await waitFor(() => {
-      const chosen = clicks.find('o7.choose-many').element.initial_options;
-      return Array.isArray(chosen) && chosen.length === 1;
-    }, 'both drafts shown by the owner');
+    await waitFor(clicks.oneTargetShown, 'both drafts shown by the owner');
     const connected = slack.connectionCount;
     await owner.relay.kill('SIGKILL');
     // until the stand-in sees its socket close, it may still hand a click to the dead relay
@@ -109,8 +106,7 @@ describe('shared mode: a relay killed, Redis restarted or away', needsRedis, () 
     await allBackOnRedis(nodes, 2);
     await waitFor(async () => {
       await clicks.chooseTargets(BOB, ['1']);
-      const chosen = clicks.find('o7.choose-many').element.initial_options;
-      return Array.isArray(chosen) && chosen.length === 1;
+      return clicks.oneTargetShown();
     }, 'a click after the outage saved and shown');
     await clicks.sayNo(BOB);
     await clicks.write(BOB, 'after the outage');

@@ -121,6 +121,11 @@ export function sampleClicks(slack: FakeSlack, ts: string) {
     blocks,
     find,
     shows,
+    /** whether the message shows exactly one target chosen */
+    oneTargetShown: () => {
+      const chosen = find('o7.choose-many').element.initial_options;
+      return Array.isArray(chosen) && chosen.length === 1;
+    },
     /** "CSV" for the format */
     chooseCsv: (user: string) => slack.selectOption({ ...at('o7.choose', user), value: '1' }),
     /** the targets, by option index */
