@@ -248,7 +248,7 @@ describe(`who may answer (${mode} mode)`, () => {
     // BOB is: his pick is recorded, and he opens the free-text form.
     await choose(slack, ts, 0, [0], BOB);
     const write = findElement(current(slack, ts).blocks, 'o7.free-write:1');
-    await slack.clickButton({ channel: CHANNEL, ts, ...ids(write), user: BOB });
+    await slack.clickButton(at(ts, write, BOB));
     const form = await waitFor(() => slack.views(BOB)[0], "BOB's free-write modal");
 
     // The group changes: BOB is out, ALICE is in.

@@ -40,10 +40,10 @@ describe(`answering a batch end to end (${mode} mode)`, () => {
       (e) => e.actionId.startsWith('o7.yes-no') && e.element.value === 'yes',
     );
     assert.ok(yes);
-    await h.slack.clickButton({ channel: CHANNEL, ts, ...ids(yes), user: ALICE });
+    await h.slack.clickButton(at(ts, yes));
 
     const write = findElement(blocks(), 'o7.free-write');
-    await h.slack.clickButton({ channel: CHANNEL, ts, ...ids(write), user: ALICE });
+    await h.slack.clickButton(at(ts, write));
     const modal = await waitFor(() => h.slack.views(ALICE)[0], 'free-write modal');
     await h.slack.submitView({
       viewId: String(modal.id),
@@ -58,7 +58,7 @@ describe(`answering a batch end to end (${mode} mode)`, () => {
     );
 
     const submit = findElement(blocks(), 'o7.submit');
-    await h.slack.clickButton({ channel: CHANNEL, ts, ...ids(submit), user: ALICE });
+    await h.slack.clickButton(at(ts, submit));
     await expectAnswerFile(run, batch, {
       format: 'CSV',
       targets: ['web', 'android'],
@@ -82,13 +82,9 @@ describe(`answering a batch end to end (${mode} mode)`, () => {
     await writeQuestionFile(run, 1, sampleBatch(1));
     const posted = await waitFor(() => channelMessages(h.slack)[0], 'batch message');
     const submit = findElement(posted.blocks, 'o7.submit');
-    await h.slack.clickButton({ channel: CHANNEL, ts: posted.ts, ...ids(submit), user: ALICE });
+    await h.slack.clickButton(at(posted.ts, submit));
     const notice = await waitFor(() => h.slack.ephemerals(ALICE)[0], 'ephemeral notice');
     assert.match(notice.text, /Output format\?/);
     assert.deepEqual(await readdir(path.join(run, 'qa')), ['q-out-001.json']);
   });
 });
-
-function ids(e: { blockId: string; actionId: string }) {
-  return { blockId: e.blockId, actionId: e.actionId };
-}

@@ -19,7 +19,6 @@ import {
   E2E_MODE,
   expectedAnswerFile,
   holdMessageUpdates,
-  ids,
   nextEphemeral,
   pressSubmit,
   pressYesNo,
@@ -75,27 +74,27 @@ const ONE_TAP = { seq: 2, questions: [{ id: 'deploy', type: 'yes-no', prompt: 'D
 
 /** Acts on one element the way a person would: picks for selects, a press for buttons. */
 async function actOn(slack: FakeSlack, e: FoundElement & { ts: string }): Promise<void> {
-  const at = { channel: CHANNEL, ts: e.ts, ...ids(e), user: ALICE };
+  const target = at(e.ts, e);
   switch (e.type) {
     case 'button':
-      await slack.clickButton(at);
+      await slack.clickButton(target);
       return;
     case 'radio_buttons':
     case 'static_select':
-      await slack.selectOption({ ...at, value: '0' });
+      await slack.selectOption({ ...target, value: '0' });
       return;
     case 'checkboxes':
     case 'multi_static_select':
-      await slack.selectOptions({ ...at, values: ['0'] });
+      await slack.selectOptions({ ...target, values: ['0'] });
       return;
     case 'external_select': {
-      const offered = await slack.suggest({ ...at, value: '' });
-      await slack.selectOption({ ...at, value: String(offered.options[0]?.value) });
+      const offered = await slack.suggest({ ...target, value: '' });
+      await slack.selectOption({ ...target, value: String(offered.options[0]?.value) });
       return;
     }
     case 'multi_external_select': {
-      const offered = await slack.suggest({ ...at, value: '' });
-      await slack.selectOptions({ ...at, values: [String(offered.options[0]?.value)] });
+      const offered = await slack.suggest({ ...target, value: '' });
+      await slack.selectOptions({ ...target, values: [String(offered.options[0]?.value)] });
       return;
     }
     default:
@@ -207,12 +206,12 @@ describe(`clicks on an answered batch (${mode} mode)`, () => {
     const yes = findElement(tap.blocks, 'o7.one-tap:0:yes');
     const no = findElement(tap.blocks, 'o7.one-tap:0:no');
     const holdTap = holdMessageUpdates(h.slack);
-    await h.slack.clickButton({ channel: CHANNEL, ts: tap.ts, ...ids(yes), user: ALICE });
+    await h.slack.clickButton(at(tap.ts, yes));
     const oneTapAnswers = expectedAnswerFile(ONE_TAP, { deploy: true });
     assert.equal(await waitForAnswerFile(run, 2), oneTapAnswers);
     await holdTap.waitRefused();
     for (const button of [no, yes]) {
-      await h.slack.clickButton({ channel: CHANNEL, ts: tap.ts, ...ids(button), user: ALICE });
+      await h.slack.clickButton(at(tap.ts, button));
       const notice = await nextEphemeral(h.slack, ALICE, seen++);
       assert.match(notice.text, /already answered; nothing was changed/);
     }

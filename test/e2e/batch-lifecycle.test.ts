@@ -3,7 +3,6 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import {
   ALICE,
-  CHANNEL,
   channelMessages,
   elementsOf,
   findElement,
@@ -11,13 +10,13 @@ import {
 } from '../support/relay-harness.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
 import {
+  at,
   batchMessages,
   choose,
   E2E_MODE,
   expectAnswerFile,
   expectedAnswerFile,
   formatBatch,
-  ids,
   okCalls,
   pressSubmit,
   pressYesNo,
@@ -166,7 +165,7 @@ describe(`a batch's life end to end (${mode} mode)`, () => {
 
     // One choose-one question with two short options: answered by a single tap.
     const right = findElement(normal.blocks, 'o7.one-tap:0:1');
-    await h.slack.clickButton({ channel: CHANNEL, ts: malformed.ts, ...ids(right), user: ALICE });
+    await h.slack.clickButton(at(malformed.ts, right));
     assert.equal(await waitForAnswerFile(bad, 1), expectedAnswerFile(fixed, { pick: 'right' }));
     await waitForClosed(h.slack, malformed.ts, 'fixed batch final');
     assert.equal(channelMessages(h.slack).length, 2);

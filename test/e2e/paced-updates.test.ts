@@ -2,17 +2,11 @@
 // window, and the message always ends showing the last state, Submit's answered state included.
 import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
-import {
-  ALICE,
-  CHANNEL,
-  findElement,
-  type Harness,
-  startRelayHarness,
-} from '../support/relay-harness.js';
+import { findElement, type Harness, startRelayHarness } from '../support/relay-harness.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
 import {
+  at,
   current,
-  ids,
   pressSubmit,
   waitForAnswerFile,
   waitForBatchMessage,
@@ -47,7 +41,7 @@ test('a burst of clicks on one message makes at most one edit per window, and th
   // Yes on every question, each click as soon as the one before is acknowledged
   for (const [index] of questions.entries()) {
     const yes = findElement(current(slack, ts).blocks, `o7.yes-no:${index}:yes`);
-    const result = await slack.clickButton({ channel: CHANNEL, ts, ...ids(yes), user: ALICE });
+    const result = await slack.clickButton(at(ts, yes));
     assert.equal(result.acked, true);
   }
   const chosen = (index: number) =>
