@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach } from 'node:test';
+import { collectOutput } from './child-output.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack/index.js';
 import { NODE_LOADER_ARGS, projectModule } from './project-paths.js';
 import { CHANNEL } from './relay-harness.js';
@@ -51,12 +52,12 @@ export function spawnRelay(
     ...(opts.user ?? {}),
   });
   if (opts.stdin !== undefined) child.stdin?.end(opts.stdin);
-  let out = '';
-  let err = '';
+  const { stdout, stderr } = child;
+  if (!stdout || !stderr) throw new Error('spawnRelay: stdout and stderr are pipes');
+  const output = collectOutput({ stdout, stderr });
   const logs: Record<string, unknown>[] = [];
   let partial = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
+  stdout.on('data', (chunk: Buffer) => {
     partial += chunk.toString();
     const lines = partial.split('\n');
     partial = lines.pop() ?? '';
@@ -68,21 +69,18 @@ export function spawnRelay(
       }
     }
   });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    err += chunk.toString();
-  });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
   return {
     child,
     logs,
-    stdout: () => out,
-    stderr: () => err,
+    stdout: output.out,
+    stderr: output.err,
     waitForLog: (msg, match) =>
       waitFor(
         () => logs.find((l) => l.msg === msg && (match?.(l) ?? true)),
-        `log "${msg}" (stderr: ${err.slice(-500)})`,
+        `log "${msg}" (stderr: ${output.err().slice(-500)})`,
       ),
     exited,
     async kill(signal = 'SIGKILL') {
