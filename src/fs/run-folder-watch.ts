@@ -74,10 +74,19 @@ export function createRunFolderWatch(deps: RunFolderWatchDeps) {
       () => undefined, // gone again: its watch says so
     );
 
-  const closeRun = (run: RunWatch) => {
-    run.qa?.close();
-    run.folder?.close();
+  /** Runs whose `qa/` folder is watched: kept as they change, read at every metrics scrape. */
+  let qaWatched = 0;
+
+  const stopQaWatch = (run: RunWatch) => {
+    if (!run.qa) return;
+    run.qa.close();
     run.qa = undefined;
+    qaWatched -= 1;
+  };
+
+  const closeRun = (run: RunWatch) => {
+    stopQaWatch(run);
+    run.folder?.close();
     run.folder = undefined;
   };
 
@@ -104,6 +113,7 @@ export function createRunFolderWatch(deps: RunFolderWatchDeps) {
       run.folder?.close();
       run.folder = undefined;
       run.qa = qa;
+      qaWatched += 1;
       return true;
     } catch (err) {
       const { code } = err as NodeJS.ErrnoException;
@@ -154,8 +164,7 @@ export function createRunFolderWatch(deps: RunFolderWatchDeps) {
   const qaChanged = (runDir: string, isRoot: boolean) => {
     const run = runs.get(runDir);
     if (!run) return;
-    run.qa?.close();
-    run.qa = undefined;
+    stopQaWatch(run);
     if (isFolder(qaDirOf(runDir))) {
       onEvent({ type: 'run-seen', runDir });
     } else {
@@ -239,11 +248,7 @@ export function createRunFolderWatch(deps: RunFolderWatchDeps) {
     },
 
     /** How many runs have their `qa/` folder watched. */
-    watchedRuns(): number {
-      let count = 0;
-      for (const run of runs.values()) if (run.qa) count += 1;
-      return count;
-    },
+    watchedRuns: (): number => qaWatched,
 
     /** Whether the folder is followed as a run (for the safety net's listing of a root). */
     isWatched: (runDir: string): boolean => runs.has(runDir),
