@@ -75,7 +75,7 @@ function compileSchema(): ValidateFunction {
 /** The healthcheck's command (after CMD) run with `env`, as Docker runs it in the container. */
 async function runHealthcheck(argv: string[], env: Record<string, string>): Promise<number | null> {
   const [program, ...args] = argv;
-  // the image's node is this node: the same major version and globals (fetch, AbortSignal)
+  // this node stands in for the image's: Node 20 or later, with fetch and AbortSignal.timeout
   assert.equal(program, 'node');
   const child = spawn(process.execPath, args, {
     env: { PATH: process.env.PATH ?? '', ...env },
