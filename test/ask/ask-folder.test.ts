@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { askFolder, handOffBatch, newAskId } from '../../src/ask/ask-folder.js';
@@ -36,6 +36,25 @@ describe('ask folders, relay lock and failure records', () => {
     assert.equal(await readFile(folder.questionFile, 'utf8'), text);
     assert.deepEqual(await readdir(path.join(folder.dir, 'qa')), ['q-out-001.json']);
     assert.equal(JSON.parse(text).source, 'agent-open-questions');
+  });
+
+  test("the folder and file take asks/'s group and permissions, whatever the umask", async () => {
+    const scan = findEnvelope(jsonBlock({ openQuestions: [rateLimitQuestion] }));
+    assert.ok(scan.kind === 'envelope');
+    // as a service's asks/ is (group-writable, setgid), and an asker who shares nothing
+    await mkdir(path.join(root, 'asks'));
+    await chmod(path.join(root, 'asks'), 0o2770);
+    const folder = askFolder(root, 'ask-1');
+    const before = process.umask(0o077);
+    try {
+      await handOffBatch(folder, envelopeToBatch(scan.envelope));
+    } finally {
+      process.umask(before);
+    }
+    const modeOf = async (file: string) => (await stat(file)).mode & 0o7777;
+    assert.equal(await modeOf(folder.dir), 0o2770);
+    assert.equal(await modeOf(path.join(folder.dir, 'qa')), 0o2770);
+    assert.equal(await modeOf(folder.questionFile), 0o660, 'no execute or setgid bit on the file');
   });
 
   test('a relay counts as running only while the pid in its lock is alive', async () => {

@@ -32,11 +32,16 @@ export function renderFinalQuestion(
   ];
 }
 
-/** A date Slack formats in each reader's own time zone, with the ISO time as fallback. */
+/**
+ * A date Slack formats in each reader's own time zone ("today at 5:52 PM"); where a client
+ * cannot, it shows the fallback, the time in UTC to the minute (`2026-12-04 17:52 UTC`).
+ */
 export function slackDate(at: Date): string {
   const ms = at.getTime();
   if (Number.isNaN(ms)) return 'at an unknown time';
-  return `<!date^${Math.floor(ms / 1000)}^{date_short_pretty} at {time}|${at.toISOString()}>`;
+  const utc = at.toISOString();
+  const fallback = `${utc.slice(0, 10)} ${utc.slice(11, 16)} UTC`;
+  return `<!date^${Math.floor(ms / 1000)}^{date_short_pretty} at {time}|${fallback}>`;
 }
 
 /** The mrkdwn line saying how a batch ended. */
