@@ -74,7 +74,7 @@ describe('runCheck', () => {
     assert.deepEqual(result.err, [
       `${join(runs, 'r1/qa/q-out-002.json')}: 1 problem`,
       '  - at seq: expected 2 to match the file name q-out-002.json, found 3',
-      'Fix the file and save it again; the relay re-reads it.',
+      'Fix the file, then check it again.',
       `${join(runs, 'r2/qa/q-answers-001.json')}: 3 problems`,
       '  - at answers[0].options: expected an array ["JSON","CSV"], the options of question "format", found an array ["JSON","XML"]',
       '  - at answers[0].answer: expected one option from "JSON", "CSV", found "XML"',
