@@ -79,7 +79,7 @@ async function main(argv: string[]): Promise<number> {
         import('./store/state-dir-lock.js'),
       ]);
       return runDoctor(
-        loadConfig(process.env, process.cwd()),
+        loadConfig(process.env, process.cwd(), hostname(), 'doctor'),
         { out },
         {
           readRecords: readStoredRecords,

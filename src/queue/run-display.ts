@@ -122,7 +122,10 @@ export function createRunDisplay(deps: RunDisplayDeps) {
     if (record.status === 'answered-elsewhere') {
       const file = answerPath(record.runDir, record.seq);
       const text = await readTextQuietly(file);
-      const parsed = text === undefined ? undefined : parseAnswerFile(text, file, ctx.batch);
+      // shown when readable: an echo that differs from the q-out (which `check` refuses) does
+      // not make another provider's answers wrong
+      const parsed =
+        text === undefined ? undefined : parseAnswerFile(text, file, ctx.batch, 'answers');
       if (parsed?.ok) {
         ctx.answersElsewhere = idRecord(parsed.value.answers.map((a) => [a.id, a.answer]));
       }

@@ -163,7 +163,7 @@ describe('the o7-slack-relay command', () => {
     assert.match(broken.out, /FAIL {2}the bot is not in #outside/);
     assert.match(broken.out, /fix: in Slack, open #outside and type \/invite/);
     assert.match(broken.out, /FAIL {2}Slack refused SLACK_APP_TOKEN \(invalid_auth\)/);
-    assert.match(broken.out, /2 check\(s\) failed/);
+    assert.match(broken.out, /2 checks failed/);
 
     const badToken = await runCli(['doctor'], { ...env, SLACK_BOT_TOKEN: 'xoxb-1-2-wrong' }, dir);
     assert.equal(badToken.code, 1);

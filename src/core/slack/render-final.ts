@@ -6,13 +6,16 @@ import { mentionOf } from './mention.js';
 import { quotedSection } from './quote-text.js';
 import { promptSections } from './render-prompt.js';
 
+/** What an empty free-write answer shows: an answer all the same, given on purpose. */
+export const EMPTY_ANSWER = '(left empty)';
+
 /** An answer as text for people; `—` when there is none. */
 export function answerText(answer: Answer | undefined): string {
   if (answer === undefined) return '—';
   if (typeof answer === 'boolean') return answer ? 'Yes' : 'No';
   if (Array.isArray(answer))
     return answer.length === 0 ? '—' : answer.map((a) => `• ${a}`).join('\n');
-  return answer === '' ? '—' : answer;
+  return answer === '' ? EMPTY_ANSWER : answer;
 }
 
 /** A question of a finished batch: its prompt and the answer given, with no controls. */

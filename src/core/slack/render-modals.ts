@@ -68,6 +68,8 @@ function promptBlocks(index: number, prompt: string): KnownBlock[] {
 /** Where the full text of a question's preview and options can always be read. */
 const sourceFile = (view: BatchView): string => questionPath(view.runDir, view.seq);
 
+const LEAVE_EMPTY_HINT = 'Nothing to say? Save it empty: the agent gets an empty answer.';
+
 /**
  * The modal for writing a free-write answer: the prompt, then a multi-line input holding the
  * current draft. Submission carries `private_metadata` naming the batch and question.
@@ -82,11 +84,15 @@ export function renderFreeWriteModal({ view, questionId }: ModalRequest): ModalV
     multiline: true,
     max_length: max,
   };
+  // Optional, so that saving it empty answers with no text: a deliberate answer, where a
+  // question whose form was never saved still has none and holds Submit back.
   const block: InputBlock = {
     type: 'input',
     block_id: FREE_WRITE_INPUT.blockId,
     label: plainText('Your answer', BLOCK_KIT_LIMITS.inputLabel),
     element: input,
+    optional: true,
+    hint: plainText(LEAVE_EMPTY_HINT, BLOCK_KIT_LIMITS.inputHint),
   };
   if (typeof draft === 'string' && draft !== '') {
     input.initial_value = draft.slice(0, safeCutPoint(draft, max));
@@ -110,11 +116,15 @@ export function renderFreeWriteModal({ view, questionId }: ModalRequest): ModalV
   );
 }
 
-/** The text typed into the free-write modal, from `view.state.values` of its submission. */
+/**
+ * The text typed into the free-write modal, from `view.state.values` of its submission; `''`
+ * for an input left empty (Slack sends `null`) or holding only blanks, which say nothing more.
+ */
 export function readFreeWriteSubmission(
   viewStateValues: Record<string, Record<string, { value?: string | null }>>,
 ): string {
-  return viewStateValues[FREE_WRITE_INPUT.blockId]?.[FREE_WRITE_INPUT.actionId]?.value ?? '';
+  const text = viewStateValues[FREE_WRITE_INPUT.blockId]?.[FREE_WRITE_INPUT.actionId]?.value;
+  return text === undefined || text === null || text.trim() === '' ? '' : text;
 }
 
 /** Pieces as blocks, cut to the modal's room in blocks and bytes, and whether any were left out. */
