@@ -172,7 +172,8 @@ const NOT_IN_A_CLONE = new Set(['node_modules', 'dist', '.git', '.env']);
 // A newcomer's first hour, in a copy of the repository as a clone has it (its node_modules
 // linked to this one's): `npx o7-slack-relay`, the command the README gives, before any build
 // and after each build script (npx runs the project's own bin, which it links into its cache
-// at the first run: a bin missing then stayed missing), and `npm start`.
+// at the first run: a bin missing then stayed missing), and `npm start`. Eight builds of src/
+// (whole or in part) and one of everything: 8 minutes at load 10 on 2 cores.
 describe('the o7-slack-relay command in a clone', () => {
   let root: string;
   let cleanup: () => Promise<void>;
