@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { pino } from 'pino';
+import { acquireStateDirLock } from '../../src/store/state-dir-lock.js';
 import { startFakeSlack } from '../support/fake-slack/index.js';
 import { repoFile } from '../support/project-paths.js';
 import { CHANNEL } from '../support/relay-harness.js';
@@ -117,8 +119,8 @@ describe('the o7-slack-relay command', () => {
     const { dir, cleanup } = await makeTempDir();
     const stateDir = path.join(dir, 'state');
     await mkdir(stateDir, { recursive: true });
-    // the first relay: any live process other than the child holds the lock; the test runner is one
-    await writeFile(path.join(stateDir, 'relay.lock'), `${process.pid}\n`);
+    // the first relay: the test runner holds the lock as a relay does
+    const lock = await acquireStateDirLock(stateDir, pino({ level: 'silent' }));
     const env = {
       SLACK_BOT_TOKEN: slack.botToken,
       SLACK_APP_TOKEN: slack.appToken,
@@ -133,6 +135,7 @@ describe('the o7-slack-relay command', () => {
     assert.ok(result.err.includes(said), result.err);
     noStack(result.err);
     assert.doesNotMatch(result.err, /StateDirLockedError/);
+    await lock.release();
     await slack.close();
     await cleanup();
   });
