@@ -151,6 +151,7 @@ export async function runStart(
     store,
     presenter,
     log: log.child({ component: 'queue' }),
+    roots: roots.map((root) => root.path),
     publish: options.publish,
     updateEveryMs: options.updateEveryMs,
     askRoot: asks,
