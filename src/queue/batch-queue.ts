@@ -17,6 +17,7 @@ import { errnoCode } from '../fs/errno.js';
 import { createFolderGuard } from '../fs/folder-guard.js';
 import { publishFileNoClobber } from '../fs/publish-file.js';
 import type { RunFsEvent } from '../fs/run-events.js';
+import type { SlackAvailability } from '../ops/slack-reachability.js';
 import type { StateStore } from '../store/state-store.js';
 import { createBatchActions, type ElsewhereWork } from './batch-actions.js';
 import { removeCrashLeftovers } from './crash-leftovers.js';
@@ -28,6 +29,7 @@ import { createQuestionReader, type FileRead } from './question-reader.js';
 import { createRunDisplay } from './run-display.js';
 import { createRunNotices } from './run-notices.js';
 import { createRunScheduler, type RunSchedulerDeps } from './run-scheduler.js';
+import { createSlackWait } from './slack-wait.js';
 
 /** Statuses of the one batch per run that is in front of people. */
 const ACTIVE: readonly BatchStatus[] = ['open', 'submitting', 'malformed'];
@@ -43,6 +45,12 @@ export interface BatchQueueDeps
    */
   roots: readonly string[];
   now?: () => Date;
+  /**
+   * Whether Slack is down, and news of it coming back: a run that could not show its batches
+   * while Slack is down waits for that instead of its own back-off. Without it, each run backs
+   * off on its own.
+   */
+  slack?: SlackAvailability;
   /** How long a question file must stay unparseable, unchanged, before it is reported malformed. */
   settleMs?: number;
   /** Publishes an answer file without overwriting one (the real one unless a test passes another). */
@@ -100,11 +108,18 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     lookAgain: (runDir, ms) => scheduler.later(ms, runDir),
   });
   const readCurrent = questions.read;
+  const slackWait = createSlackWait({
+    slack: deps.slack,
+    schedule: (runDir) => scheduler.schedule(runDir),
+    busy: (runDir) => scheduler.busy(runDir),
+    working: () => scheduler.working(),
+  });
   const display = createRunDisplay({
     store,
     presenter,
     questions,
     scheduler,
+    slackWait,
     change,
     log,
     now,
@@ -396,6 +411,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     close() {
       stopWatching?.();
       listAhead.close();
+      slackWait.close();
       return scheduler.close();
     },
   };
