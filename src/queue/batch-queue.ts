@@ -113,6 +113,8 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     schedule: (runDir) => scheduler.schedule(runDir),
     busy: (runDir) => scheduler.busy(runDir),
     working: () => scheduler.working(),
+    backOff: (runDir) => scheduler.backOff(runDir),
+    now: () => now().getTime(),
   });
   const display = createRunDisplay({
     store,

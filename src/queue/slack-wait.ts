@@ -9,6 +9,10 @@ export interface SlackWaitDeps {
   busy: (runDir: string) => boolean;
   /** Whether any run is being synced or waits for its turn: its calls will tell about Slack. */
   working: () => boolean;
+  /** The run's next wait after another failure (its back-off, which grows with each). */
+  backOff: (runDir: string) => number;
+  /** The clock, in ms. */
+  now: () => number;
 }
 
 /**
@@ -16,26 +20,36 @@ export interface SlackWaitDeps {
  * again instead of each on its own back-off (which grows through an outage, so that the first
  * post came up to a minute after Slack was back). When the probe gets an answer, the run that
  * has waited longest is tried, one at a time (Slack may answer the probe and still fail
- * posts: then that run keeps its place); once a call of the relay's goes through, every
- * waiting run is synced, in the order they began to wait.
+ * posts: that run keeps its place, and is not tried again before its own back-off is over);
+ * once a call of the relay's goes through, every waiting run is synced, in the order they
+ * began to wait.
  */
 export function createSlackWait(deps: SlackWaitDeps) {
-  let waiting = new Set<string>();
+  /** each waiting run, in the order it began to wait, with when the probe may try it */
+  let waiting = new Map<string, number>();
   /** the run tried on the probe's word, while it is being synced */
   let trying: string | undefined;
   const stop = deps.slack?.follow({
     answering() {
       if (trying !== undefined && deps.busy(trying)) return true;
-      trying = waiting.values().next().value;
-      // nothing waits: a sync under way (a client still retrying) will tell how Slack is
-      if (trying === undefined) return deps.working();
-      waiting.delete(trying);
-      deps.schedule(trying);
+      trying = undefined;
+      if (waiting.size === 0) {
+        // nothing waits: a sync under way (a client still retrying) will tell how Slack is
+        return deps.working();
+      }
+      const at = deps.now();
+      for (const [runDir, notBefore] of waiting) {
+        if (notBefore > at) continue;
+        trying = runDir;
+        waiting.delete(runDir);
+        deps.schedule(runDir);
+        break;
+      }
       return true;
     },
     back() {
       trying = undefined;
-      const runs = [...waiting];
+      const runs = [...waiting.keys()];
       waiting.clear();
       for (const runDir of runs) deps.schedule(runDir);
     },
@@ -48,11 +62,12 @@ export function createSlackWait(deps: SlackWaitDeps) {
      */
     hold(runDir: string): boolean {
       if (!deps.slack || deps.slack.reachable) return false;
+      const notBefore = deps.now() + deps.backOff(runDir);
       if (trying === runDir) {
         // tried first and failed again: it keeps its place, first
         trying = undefined;
-        waiting = new Set([runDir, ...waiting]);
-      } else waiting.add(runDir);
+        waiting = new Map([[runDir, notBefore], ...waiting]);
+      } else waiting.set(runDir, notBefore); // a run waiting already keeps its place
       return true;
     },
     /** How many runs wait for Slack. */
