@@ -142,7 +142,7 @@ export function createRunNotices(deps: RunNoticesDeps) {
         [folder],
         text,
         { path: folder, reason },
-        'not using a watched folder: it leads outside the watched folders',
+        'not using a run folder: it is a link, or outside the watched folders',
       );
     },
 
