@@ -64,6 +64,8 @@ export interface StartOptions {
    * unparseable `settleMs` (1 s) before it is called malformed.
    */
   queue?: Pick<BatchQueueDeps, 'retryBaseMs' | 'retryMostMs' | 'closeGraceMs' | 'settleMs'>;
+  /** how often Slack is probed while it does not answer (default 2 s) */
+  slackProbeEveryMs?: number;
   /** Web API retries inside one attempt (default 4, from 0.5 s doubling to 8 s) */
   slackApiRetry?: webApi.RetryOptions;
   /** least time between two edits of one batch's messages (default 250 ms; 0: none) */
@@ -112,7 +114,9 @@ export async function runStart(
   // Operators' view (src/ops): /healthz and /metrics on RELAY_METRICS_PORT, and the log lines
   // about batches posted and answered and about Slack's availability. It follows the store,
   // the Slack app's clients and connection, and the watcher, which are handed to it below.
-  const ops = createRelayOps(config, log.child({ component: 'ops' }));
+  const ops = createRelayOps(config, log.child({ component: 'ops' }), {
+    probeEveryMs: options.slackProbeEveryMs,
+  });
   // Made before anything opens; it connects to Slack only at `app.start`.
   const app = createSlackApp(config.slack, log, bot, ops.slackHooks, options.slackApiRetry);
   // Shared mode (RELAY_REDIS_URL): records in Redis, and any relay acts on any batch.
@@ -163,6 +167,8 @@ export async function runStart(
     store,
     presenter,
     log: log.child({ component: 'queue' }),
+    roots: roots.map((root) => root.path),
+    slack: ops.slackAvailability,
     publish: options.publish,
     updateEveryMs: options.updateEveryMs,
     askRoot: asks,

@@ -4,6 +4,8 @@ import { chmod, copyFile, mkdir, readFile, stat, writeFile } from 'node:fs/promi
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { pino } from 'pino';
+import { acquireStateDirLock } from '../../src/store/state-dir-lock.js';
 import { collectOutput } from '../support/child-output.js';
 import { startFakeSlack } from '../support/fake-slack/index.js';
 import { NODE_LOADER_ARGS, projectModule, repoFile } from '../support/project-paths.js';
@@ -153,8 +155,8 @@ describe('the o7-slack-relay command', () => {
     const { dir, cleanup } = await makeTempDir();
     const stateDir = path.join(dir, 'state');
     await mkdir(stateDir, { recursive: true });
-    // the first relay: any live process other than the child holds the lock; the test runner is one
-    await writeFile(path.join(stateDir, 'relay.lock'), `${process.pid}\n`);
+    // the first relay: the test runner holds the lock as a relay does
+    const lock = await acquireStateDirLock(stateDir, pino({ level: 'silent' }));
     const env = {
       SLACK_BOT_TOKEN: slack.botToken,
       SLACK_APP_TOKEN: slack.appToken,
@@ -169,6 +171,7 @@ describe('the o7-slack-relay command', () => {
     assert.ok(result.err.includes(said), result.err);
     noStack(result.err);
     assert.doesNotMatch(result.err, /StateDirLockedError/);
+    await lock.release();
     await slack.close();
     await cleanup();
   });

@@ -9,6 +9,7 @@ import { CALLBACK_IDS, FREE_WRITE_INPUT } from './ids.js';
 import { modalMetadata } from './modal-metadata.js';
 import { preformatted } from './render-preview.js';
 import { promptSections } from './render-prompt.js';
+import { showControls } from './show-controls.js';
 import { safeCutPoint, splitForEscaping, splitPlain, truncatePlain } from './text-cut.js';
 import { jsonBytes, VIEW_BYTES_BUDGET } from './view-budget.js';
 
@@ -208,7 +209,10 @@ export function renderPreviewModal(
     body = { blocks: [plainContext('This question has no preview.')], cut: false };
   else if (question.preview?.type === 'markdown') {
     body = chunkedBlocks(splitForEscaping(content, size), escapedSection, room, whereFull);
-  } else body = chunkedBlocks(splitPlain(content, size), preformatted, room, whereFull);
+  } else {
+    // written out before the split, so that no chunk outgrows a section once shown
+    body = chunkedBlocks(splitPlain(showControls(content), size), preformatted, room, whereFull);
+  }
   const metadata = modalMetadata({ key: view.key, revision: view.revision, questionId }, index);
   const modal = previewOrOptionsModal(
     CALLBACK_IDS.preview,
