@@ -10,6 +10,7 @@ import { acquireNodeLease } from '../redis/node-lease.js';
 import { connectRedis, type RedisConnection } from '../redis/redis-connection.js';
 import { redisKeys } from '../redis/redis-keys.js';
 import { requireRedisVersion } from '../redis/redis-version.js';
+import { type SubmittedViews, submittedViewsInRedis } from '../slack/submitted-views.js';
 import { openRedisStateStore } from '../store/redis-state-store.js';
 import { acquireStateDirLock, processIsAlive } from '../store/state-dir-lock.js';
 import type { StateStore } from '../store/state-store.js';
@@ -23,6 +24,8 @@ export interface SharedMode {
   store: StateStore;
   /** the key sealing form metadata: one for every relay, so any of them can open a form */
   sealKey: Buffer;
+  /** the form submissions any relay acted on, so a replay to another relay changes nothing */
+  submittedViews: SubmittedViews;
   /** Shares each batch's questions before it is shown, for the other relays. */
   present(inner: Presenter): Presenter;
   elsewhere: ElsewhereWork;
@@ -110,6 +113,7 @@ export async function openSharedMode(
       node,
       store,
       sealKey,
+      submittedViews: submittedViewsInRedis(connection, keys.submittedView),
       present: (inner) => withSharedQuestions(inner, questions),
       elsewhere,
       holds: (record) => elsewhere.holds(record),

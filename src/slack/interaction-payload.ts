@@ -82,6 +82,7 @@ const viewSubmissionSchema = z.looseObject({
   user: userSchema,
   view: z.looseObject({
     id: idText,
+    hash: idText.optional(),
     callback_id: idText,
     private_metadata: z.string().max(3000),
     state: z.looseObject({ values: stateValuesSchema }),
