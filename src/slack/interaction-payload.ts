@@ -28,27 +28,29 @@ const messageSchema = z.looseObject({
   ts: z.string().max(64).optional(),
   thread_ts: z.string().max(64).optional(),
 });
-const containerSchema = z
-  .looseObject({
-    type: z.string().max(64).optional(),
-    channel_id: idText.optional(),
-    message_ts: z.string().max(64).optional(),
-    thread_ts: z.string().max(64).optional(),
-  })
-  .nullish();
-/** The form a control sits in, when it sits in one: its metadata names the batch (sealed). */
-const surroundingViewSchema = z
-  .looseObject({ private_metadata: z.string().max(3000).optional() })
-  .nullish();
+/**
+ * What says where a control was used: the message (container, channel, message) or the form
+ * around it (`view`, whose metadata names the batch, sealed).
+ */
+const surfaceSchema = z.looseObject({
+  channel: z.looseObject({ id: idText }).nullish(),
+  container: z
+    .looseObject({
+      type: z.string().max(64).optional(),
+      channel_id: idText.optional(),
+      message_ts: z.string().max(64).optional(),
+      thread_ts: z.string().max(64).optional(),
+    })
+    .nullish(),
+  message: messageSchema.nullish(),
+  view: z.looseObject({ private_metadata: z.string().max(3000).optional() }).nullish(),
+});
+type Surface = z.infer<typeof surfaceSchema>;
 
-const blockActionsSchema = z.looseObject({
+const blockActionsSchema = surfaceSchema.extend({
   type: z.literal('block_actions'),
   user: userSchema,
   trigger_id: z.string().max(255).optional(),
-  channel: z.looseObject({ id: idText }).nullish(),
-  container: containerSchema,
-  message: messageSchema.nullish(),
-  view: surroundingViewSchema,
   actions: z
     .array(
       z.looseObject({
@@ -65,16 +67,12 @@ const blockActionsSchema = z.looseObject({
   state: z.looseObject({ values: stateValuesSchema }).nullish(),
 });
 
-const blockSuggestionSchema = z.looseObject({
+const blockSuggestionSchema = surfaceSchema.extend({
   type: z.literal('block_suggestion'),
   user: userSchema,
   action_id: idText,
   block_id: idText,
   value: z.string().max(2000),
-  channel: z.looseObject({ id: idText }).nullish(),
-  container: containerSchema,
-  message: messageSchema.nullish(),
-  view: surroundingViewSchema,
 });
 
 const viewSubmissionSchema = z.looseObject({
@@ -165,20 +163,6 @@ function keyFromMetadata(metadata: string): string | undefined {
     return undefined;
   }
 }
-
-type Surface = {
-  channel?: { id: string } | null | undefined;
-  container?:
-    | {
-        type?: string | undefined;
-        channel_id?: string | undefined;
-        message_ts?: string | undefined;
-      }
-    | null
-    | undefined;
-  message?: { ts?: string | undefined } | null | undefined;
-  view?: { private_metadata?: string | undefined } | null | undefined;
-};
 
 /** Two parts of a payload that say the same thing: the one said, or none when they differ. */
 const agreed = (a: string | undefined, b: string | undefined): string | undefined =>
