@@ -46,6 +46,7 @@ describe('shared mode: a replayed form submission changes nothing on any relay',
         });
         assert.equal(result.acked, true);
         await waitFor(() => handOffNotices(slack, message.ts).length === 1, 'the hand-off told');
+        await waitFor(() => linesOf(nodes, 'hand-off').length === 1, 'the hand-off recorded');
         // Envelopes take turns over the relays' connections (proxied requests over the
         // relays): each copy reaches another relay than the one before it.
         await replay(slack, mode, result.payload, 2);

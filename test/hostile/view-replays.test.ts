@@ -42,6 +42,7 @@ for (const mode of ['socket', 'http'] as const satisfies readonly Mode[]) {
       });
       assert.equal(result.acked, true);
       await directCopy(h.slack, BOB);
+      await waitFor(() => said('hand-off').length === 1, 'the hand-off recorded');
       await waitFor(
         () => handOffNotices(h.slack, a.ts).length === 1,
         'the hand-off told in the thread',
