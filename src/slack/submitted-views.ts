@@ -49,6 +49,12 @@ export function submittedViewsInMemory(now: () => number = Date.now): SubmittedV
   };
 }
 
+/**
+ * How long recording a submission in Redis may take: it happens before the form is answered,
+ * after lookups that may have used 2 of Slack's 3 s (see `LOOKUP_BUDGET_MS`).
+ */
+const RECORD_DEADLINE_MS = 750;
+
 /** The relays' shared record: one key per submission (`SET NX PX`), gone after the window. */
 export function submittedViewsInRedis(
   connection: RedisConnection,
@@ -56,11 +62,14 @@ export function submittedViewsInRedis(
 ): SubmittedViews {
   return {
     async first(submission) {
-      const set = await connection.call('recording a form submission', (client) =>
-        client.set(keyOf(idOf(submission)), '1', {
-          condition: 'NX',
-          expiration: { type: 'PX', value: SIGNING_WINDOW_MS },
-        }),
+      const set = await connection.call(
+        'recording a form submission',
+        (client) =>
+          client.set(keyOf(idOf(submission)), '1', {
+            condition: 'NX',
+            expiration: { type: 'PX', value: SIGNING_WINDOW_MS },
+          }),
+        { deadlineMs: RECORD_DEADLINE_MS },
       );
       return set !== null;
     },

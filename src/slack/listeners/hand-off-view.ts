@@ -70,10 +70,9 @@ export function registerHandOffView(app: App, deps: HandOffViewDeps): void {
       await errorOn(HAND_OFF_INPUTS.user.blockId, refusal);
       return;
     }
-    const submission = { id: view.id, hash: view.hash };
     const refuse = (text: string) => errorOn(HAND_OFF_INPUTS.user.blockId, text);
-    const { submittedViews: submitted } = deps;
-    if (!(await acceptOnce({ submitted, submission, ack: () => ack(), refuse, log }))) return;
+    const once = { submitted: deps.submittedViews, submission: view, ack, refuse, log };
+    if (!(await acceptOnce(once))) return;
     const outcome = await actions.handOff(meta.key, { revision: meta.revision, from, to, note });
     // A batch that closed between the check above and now is simply not handed off; its
     // message already shows why.

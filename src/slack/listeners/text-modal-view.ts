@@ -71,9 +71,8 @@ export function registerTextModal(app: App, deps: TextModalDeps, modal: TextModa
       await refuse(explainRefusal(refused ?? { kind: 'unknown' }));
       return;
     }
-    const submission = { id: view.id, hash: view.hash };
-    const { submittedViews: submitted } = deps;
-    if (!(await acceptOnce({ submitted, submission, ack: () => ack(), refuse, log }))) return;
+    const once = { submitted: deps.submittedViews, submission: view, ack, refuse, log };
+    if (!(await acceptOnce(once))) return;
     const user = body.user.id;
     const outcome = await modal.save(actions, meta.key, {
       revision: meta.revision,
