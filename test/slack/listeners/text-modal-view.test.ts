@@ -8,6 +8,7 @@ import { modalMetadata } from '../../../src/core/slack/modal-metadata.js';
 import type { BatchActions } from '../../../src/queue/batch-actions.js';
 import { registerTextModal } from '../../../src/slack/listeners/text-modal-view.js';
 import { createModalSeal } from '../../../src/slack/modal-seal.js';
+import { submittedViewsInMemory } from '../../../src/slack/submitted-views.js';
 import { type FakeSlack, startFakeSlack } from '../../support/fake-slack/index.js';
 import { socketAppFor, webClientFor } from '../../support/fake-slack/slack-clients.js';
 import { makeRecord } from '../../support/make-record.js';
@@ -43,7 +44,7 @@ test('text modal save refused after ack: the person is told with an ephemeral, n
   app = started;
   registerTextModal(
     started,
-    { actions, log: pino({ level: 'silent' }), seal },
+    { actions, log: pino({ level: 'silent' }), seal, submittedViews: submittedViewsInMemory() },
     {
       callbackId: CALLBACK,
       component: 'test',
