@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { parse as parseDotenv } from 'dotenv';
 import { askFolder, asksRoot } from '../../src/ask/ask-folder.js';
-import { SERVICE_NODE_FLAGS } from '../../src/service-node-flags.js';
+import { SERVICE_NODE_FLAGS } from '../../src/node-tuning.js';
 import { REPO } from '../support/project-paths.js';
 import { execWords, readServiceSection, UNIT_PATH } from './systemd-unit-file.js';
 
