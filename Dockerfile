@@ -25,7 +25,7 @@ COPY --from=build /app/dist/src ./dist/src
 RUN mkdir -p /var/lib/o7-slack-relay && chown node:node /var/lib/o7-slack-relay
 USER node
 # `docker run <image> doctor` (or check, preview, --help) runs another command.
-# The node flags are SERVICE_NODE_FLAGS (src/service-node-flags.ts): they keep V8 from spending
+# The node flags are SERVICE_NODE_FLAGS (src/node-tuning.ts): they keep V8 from spending
 # CPU on handing memory back after a burst, and the young generation small.
 ENTRYPOINT ["node", "--no-memory-reducer", "--max-semi-space-size=2", "dist/src/main.js"]
 CMD ["start"]

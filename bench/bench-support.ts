@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVICE_NODE_FLAGS } from '../src/service-node-flags.js';
+import { SERVICE_NODE_FLAGS } from '../src/node-tuning.js';
 import type { FakeSlack, WebApiCall } from '../test/support/fake-slack/index.js';
 
 /** Milliseconds with sub-millisecond precision, on one clock shared with the stand-in. */

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-import './prefer-small-heap.js';
 import { hostname } from 'node:os';
 import { config as loadDotenv } from 'dotenv';
 import { readCommandLine } from './cli/command-line.js';
 import { packageVersion } from './cli/package-version.js';
 import type { RunningRelay } from './cli/start-command.js';
 import { CONFIG_ERROR_CODES, RelayError } from './errors.js';
+import { missingServiceFlags, preferSmallHeap, START_WITH_SERVICE_FLAGS } from './node-tuning.js';
 import { StopRequested, stopOnSignals } from './stop-signals.js';
 
 /**
@@ -115,8 +115,10 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'start': {
       // First: a stop asked for while the relay loads, waits for Slack or Redis, connects or
-      // scans its folders is as clean as one asked for while it runs.
+      // scans its folders is as clean as one asked for while it runs; and V8 sized for a
+      // long-lived process before anything of the relay is loaded.
       const stopping = stopOnSignals();
+      preferSmallHeap(process.env);
       try {
         return await startRelay(stopping.signal);
       } finally {
@@ -153,12 +155,10 @@ async function startRelay(signal: AbortSignal): Promise<number> {
     setTimeout(() => process.exit(code), 1000).unref();
     return code;
   };
-  const [{ runStart }, { installSafetyNet }, { missingServiceFlags, START_WITH_SERVICE_FLAGS }] =
-    await Promise.all([
-      import('./cli/start-command.js'),
-      import('./safety-net.js'),
-      import('./service-node-flags.js'),
-    ]);
+  const [{ runStart }, { installSafetyNet }] = await Promise.all([
+    import('./cli/start-command.js'),
+    import('./safety-net.js'),
+  ]);
   const missingFlags = missingServiceFlags(process.execArgv);
   if (missingFlags.length > 0) {
     log.info(

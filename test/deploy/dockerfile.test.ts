@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { validate } from 'dockerfile-utils';
-import { SERVICE_NODE_FLAGS } from '../../src/service-node-flags.js';
+import { SERVICE_NODE_FLAGS } from '../../src/node-tuning.js';
 import { REPO } from '../support/project-paths.js';
 import { readDockerfile } from './read-dockerfile.js';
 

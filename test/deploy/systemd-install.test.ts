@@ -14,14 +14,11 @@ import { asksRoot } from '../../src/ask/ask-folder.js';
 import { jsonBlock, rateLimitQuestion } from '../core/envelope/envelope-samples.js';
 import { askMessage, choose, click } from '../e2e/relay-steps.js';
 import { collectOutput } from '../support/child-output.js';
+import { needs, program, reachableBy, rootUser } from '../support/preconditions.js';
 import { NODE_LOADER_ARGS, projectModule, REPO } from '../support/project-paths.js';
 import { CHANNEL } from '../support/relay-harness.js';
 import { relayProcessPerTest, spawnRelayFor } from '../support/spawn-relay.js';
 import { execWords, readServiceSection } from './systemd-unit-file.js';
-
-const asRoot = process.getuid?.() === 0;
-const NOT_ROOT =
-  'NOT RUN: the relay, ask and doctor run as other users, which only root can start (CI runs as root)';
 
 interface Identity {
   uid: number;
@@ -109,9 +106,15 @@ const EACH = { timeout: 120_000 };
 
 const modeOf = async (file: string) => (await stat(file)).mode & 0o7777;
 
-describe('a systemd install as the README sets it up', {
-  skip: asRoot ? false : NOT_ROOT,
-}, () => {
+/** What the tests need: root, to be the users; setpriv; and those users able to reach the clone. */
+const AS_THE_USERS = needs(
+  rootUser('alone may run the relay, ask and doctor as other users'),
+  program('setpriv', 'install util-linux (apt-get install util-linux)'),
+  // the other two differ from it only in groups, which own nothing on the way to the clone
+  reachableBy(RELAY, `the unit's user (uid ${RELAY.uid})`),
+);
+
+describe('a systemd install as the README sets it up', AS_THE_USERS, () => {
   const running: { kill: () => void }[] = [];
   const fx = relayProcessPerTest('o7-systemd-install-', () => {
     for (const proc of running.splice(0)) proc.kill();

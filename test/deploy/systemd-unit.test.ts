@@ -5,7 +5,8 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { parse as parseDotenv } from 'dotenv';
 import { askFolder, asksRoot } from '../../src/ask/ask-folder.js';
-import { SERVICE_NODE_FLAGS } from '../../src/service-node-flags.js';
+import { SERVICE_NODE_FLAGS } from '../../src/node-tuning.js';
+import { needs, program } from '../support/preconditions.js';
 import { REPO } from '../support/project-paths.js';
 import { execWords, readServiceSection, UNIT_PATH } from './systemd-unit-file.js';
 
@@ -27,7 +28,9 @@ describe('the systemd unit', () => {
 
   // systemd is on every machine of this project (Debian's systemd 252); verify checks the
   // syntax, every key and value, and that the programs of ExecStart and ExecStartPre exist.
-  test('passes systemd-analyze verify without a word', () => {
+  test('passes systemd-analyze verify without a word', {
+    ...needs(program('systemd-analyze', 'install systemd (apt-get install systemd)')),
+  }, () => {
     const result = spawnSync('systemd-analyze', ['verify', '--man=no', UNIT_PATH], {
       encoding: 'utf8',
     });

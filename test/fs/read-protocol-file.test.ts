@@ -9,6 +9,7 @@ import {
   readGuardedFile,
   readProtocolFile,
 } from '../../src/fs/read-protocol-file.js';
+import { needs, program } from '../support/preconditions.js';
 
 async function tempDir(t: TestContext): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'read-protocol-file-'));
@@ -65,7 +66,7 @@ test('a missing file or a missing folder on the way is missing', async (t) => {
 });
 
 test('agent-controlled FIFO is refused instead of blocking the relay', {
-  skip: process.platform === 'win32' && 'needs mkfifo',
+  ...needs(program('mkfifo', 'install coreutils')),
 }, async (t) => {
   const dir = await tempDir(t);
   const fifo = path.join(dir, 'q-out-001.json');

@@ -23,6 +23,7 @@ import type { RunFsEvent } from '../../src/fs/run-events.js';
 import { watchErrorHint } from '../../src/fs/watch-error-hint.js';
 import { watchRuns } from '../../src/fs/watch-runs.js';
 import { captureLog } from '../support/log-capture.js';
+import { asRoot, linux, needs, reachableBy } from '../support/preconditions.js';
 import { NODE_LOADER_ARGS, projectModule } from '../support/project-paths.js';
 import { waitFor } from '../support/wait.js';
 
@@ -103,7 +104,7 @@ async function putRun(runs: string, name: string): Promise<string> {
 const onLinux = process.platform === 'linux';
 /** A test that counts inotify watches, which only Linux shows (in /proc). */
 const watchCountTest = (name: string, fn: (t: TestContext) => Promise<void>) =>
-  test(name, { skip: !onLinux && 'reads inotify watches from /proc' }, fn);
+  test(name, needs(linux('reads inotify watches from /proc')), fn);
 
 /** Inodes this process holds inotify watches on, read from /proc (Linux only). */
 async function watchedInodes(): Promise<Set<number>> {
@@ -555,7 +556,11 @@ await watcher.ready;
 await watcher.close();
 `;
 
-test('an unreadable run folder is logged as an error with its path and a hint', async (t) => {
+const NOBODY = { uid: 65534, gid: 65534 };
+
+test('an unreadable run folder is logged as an error with its path and a hint', {
+  ...needs(reachableBy(NOBODY, 'user nobody')),
+}, async (t) => {
   const { dir } = await setup(t);
   const runs = path.join(dir, 'runs');
   const locked = path.join(runs, 'locked');
@@ -563,7 +568,7 @@ test('an unreadable run folder is logged as an error with its path and a hint', 
   await chmod(dir, 0o755);
   await chmod(locked, 0o000);
   // root reads anything, so the watcher runs in a child process as nobody when we are root
-  const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+  const asNobody = asRoot ? NOBODY : {};
   const child = spawn(process.execPath, [...NODE_LOADER_ARGS, '--input-type=module', '-e', CHILD], {
     ...asNobody,
     env: {

@@ -13,13 +13,13 @@ import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { E2E_MODE, headerOf } from '../e2e/relay-steps.js';
+import { asRoot, needs, reachableBy } from '../support/preconditions.js';
 import { CHANNEL, elementsOf, freePort, visibleText } from '../support/relay-harness.js';
 import { relayProcessPerTest, spawnRelayFor } from '../support/spawn-relay.js';
 import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
 
 const NOBODY = { uid: 65534, gid: 65534 };
-const asRoot = process.getuid?.() === 0;
 
 const mode = E2E_MODE;
 describe(`files and folders the relay may not read (${mode} mode)`, () => {
@@ -33,6 +33,7 @@ describe(`files and folders the relay may not read (${mode} mode)`, () => {
 
   test('reach Slack with the reason, once, and recover when fixed', {
     timeout: 120_000,
+    ...needs(reachableBy(NOBODY, 'user nobody')),
   }, async () => {
     const fileRun = path.join(fx.root, 'runs', 'run-file');
     const folderRun = path.join(fx.root, 'runs', 'run-folder');

@@ -9,8 +9,12 @@ import { ErrorCode } from '../../src/errors.js';
 import { openFileStateStore, StateDirLockedError } from '../../src/store/file-state-store.js';
 import { isRelayCommandLine, LOCK_FILE_NAME } from '../../src/store/state-dir-lock.js';
 import { captureLog } from '../support/log-capture.js';
+import { linux, needs } from '../support/preconditions.js';
 import { NODE_LOADER_ARGS, projectModule, REPO } from '../support/project-paths.js';
 import { tempRootForFile } from '../support/temp-root.js';
+
+/** The options of a test that reads other processes' command lines: only Linux shows them (/proc). */
+const READS_PROC = needs(linux('reads command lines from /proc'));
 
 const log = pino({ level: 'silent' });
 
@@ -95,7 +99,7 @@ describe('state folder lock', () => {
   });
 
   it('takes over, with one log line, a lock naming pid 1: alive, but no relay', {
-    skip: process.platform !== 'linux' && !process.env.CI && 'needs /proc',
+    ...READS_PROC,
   }, async () => {
     const dir = await freshDir();
     await writeFile(lockOf(dir), '1\n');
@@ -114,7 +118,7 @@ describe('state folder lock', () => {
   });
 
   it('takes over a lock naming a live process that is not a relay', {
-    skip: process.platform !== 'linux' && !process.env.CI && 'needs /proc',
+    ...READS_PROC,
   }, async () => {
     const dir = await freshDir();
     const sleeper = startNode('setTimeout(() => {}, 120_000)');
@@ -135,7 +139,7 @@ describe('state folder lock', () => {
   });
 
   it('takes over a lock copied from a folder that a live relay holds', {
-    skip: process.platform !== 'linux' && !process.env.CI && 'needs /proc',
+    ...READS_PROC,
   }, async () => {
     const held = await freshDir();
     const copy = await freshDir();

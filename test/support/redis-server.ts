@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { accessSync, constants, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { createConnection, createServer } from 'node:net';
 import path from 'node:path';
 import { connect as tlsConnect } from 'node:tls';
+import { findOnPath, needs, program } from './preconditions.js';
 import { repoFile } from './project-paths.js';
 import { makeTempDir } from './temp-dir.js';
 
@@ -54,36 +55,14 @@ export interface RedisTestServer {
  * Where `redis-server` is on PATH, or undefined. Looked up synchronously so that a test file
  * can decide at load time whether its Redis tests run.
  */
-export function findRedisServer(): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (dir === '') continue;
-    const candidate = path.join(dir, 'redis-server');
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
-/**
- * The `skip` option for a suite that needs Redis: a reason when the tests cannot run here, or
- * false. In CI (`CI=true`) it is always false: a missing server must fail the run, not pass it
- * quietly, so `startRedisServer` then throws and says how to install it.
- */
-export function redisSkipReason(): string | false {
-  if (process.env.CI === 'true') return false;
-  if (findRedisServer()) return false;
-  return `NOT RUN: redis-server is not on PATH; ${INSTALL_REDIS_HINT}`;
-}
+export const findRedisServer = (): string | undefined => findOnPath('redis-server');
 
 /**
  * The options of a test that needs Redis: `it(name, needsRedis, fn)`. Put on each test rather
- * than on its suite, so the runner's closing count of skipped tests includes them.
+ * than on its suite, so the runner's closing count of skipped tests includes them. Without
+ * redis-server it is not run, saying why; with CI=true it fails at once (see `needs`).
  */
-export const needsRedis = { skip: redisSkipReason() } as const;
+export const needsRedis = needs(program('redis-server', INSTALL_REDIS_HINT));
 
 const STARTS_BEFORE_GIVING_UP = 5;
 const ANSWER_TIMEOUT_MS = 20_000;

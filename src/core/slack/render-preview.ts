@@ -4,13 +4,13 @@ import { actionsBlock, button, plainContext } from './block-builders.js';
 import { BLOCK_KIT_LIMITS } from './block-kit-limits.js';
 import {
   asCodeBlock,
-  type Cut,
   codeFenceFor,
   type DefusedMarkdown,
   defusedMarkdown,
 } from './defuse-markdown-links.js';
 import { defuseMentions } from './escape-mrkdwn.js';
 import { ACTION_KINDS, actionId, BLOCK_ROLES, type QuestionPlace, questionBlockId } from './ids.js';
+import type { Cut } from './markdown-cuts.js';
 import { showControls } from './show-controls.js';
 import { softBreak } from './text-cut.js';
 

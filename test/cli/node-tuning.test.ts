@@ -6,7 +6,7 @@ import {
   missingServiceFlags,
   SERVICE_NODE_FLAGS,
   START_WITH_SERVICE_FLAGS,
-} from '../../src/service-node-flags.js';
+} from '../../src/node-tuning.js';
 import { REPO } from '../support/project-paths.js';
 import { relayProcessPerTest, spawnRelayFor } from '../support/spawn-relay.js';
 
@@ -14,6 +14,9 @@ import { relayProcessPerTest, spawnRelayFor } from '../support/spawn-relay.js';
 const flagsLines = (logs: readonly Record<string, unknown>[]) =>
   logs.filter((line) => 'missingNodeFlags' in line);
 
+// Every launcher is checked against SERVICE_NODE_FLAGS: npm start here, the Docker image in
+// test/deploy/dockerfile.test.ts, the systemd unit in test/deploy/systemd-unit.test.ts; the
+// bench reads the list itself.
 describe('the node flags of the service', () => {
   const fx = relayProcessPerTest('o7-node-flags-');
 
