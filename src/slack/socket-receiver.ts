@@ -6,6 +6,7 @@ import {
   type webApi,
 } from '@slack/bolt';
 import type { Logger } from 'pino';
+import { ackOnArrival } from './ack-on-arrival.js';
 import { guardSocketFrames } from './guard-socket-frames.js';
 import { followSocketConnections, type SlackConnectionState } from './socket-connection.js';
 
@@ -77,6 +78,7 @@ export class SocketReceiver implements Receiver {
         },
       });
       guardSocketFrames(receiver, guardLog);
+      ackOnArrival(receiver, this.log);
       // The client cannot be stopped while it fetches its URL: one that opens after `stop`
       // (a start or a reconnect under way then) is closed again at once.
       receiver.client.on('connected', () => {

@@ -289,6 +289,7 @@ export async function startFakeSlack(options: StartFakeSlackOptions = {}): Promi
       envelopeType: type,
       payloadType: String(payload.type ?? payload.command ?? type),
       subject: subjectOf(payload),
+      payload,
       ...timed,
     });
     return timed;

@@ -178,6 +178,8 @@ export interface DeliveredPayload extends AckResult {
   payloadType: string;
   /** what was acted on: the action_id, the view's callback_id, or the event's type */
   subject: string;
+  /** the payload as sent */
+  payload: JsonObject;
 }
 
 /** A failure to inject into the next calls of one Web API method. */
