@@ -8,7 +8,10 @@ export const ErrorCode = {
   FileWriteFailed: 'o7_file_write_failed',
   /** something in the state folder is not what the relay keeps there (a folder as the lock, …) */
   StateDirUnusable: 'o7_state_dir_unusable',
-  /** shared mode, at start: Redis cannot be reached at RELAY_REDIS_URL; `main` exits 2 */
+  /**
+   * shared mode: Redis at RELAY_REDIS_URL cannot be reached or used (TLS failed, not a Redis);
+   * at start one that cannot be reached is waited for, the rest make `main` exit 2
+   */
   RedisUnreachable: 'o7_redis_unreachable',
   /** shared mode, at start: Redis refused RELAY_REDIS_URL's credentials; `main` exits 2 */
   RedisRefused: 'o7_redis_refused',
@@ -18,7 +21,7 @@ export const ErrorCode = {
   RedisUnavailable: 'o7_redis_unavailable',
   /** shared mode: other relays kept changing a batch first; the action can be tried again */
   BatchBusy: 'o7_batch_busy',
-  /** shared mode: another live relay holds this RELAY_NODE */
+  /** shared mode: another live relay holds this RELAY_NODE; `main` exits 2 */
   NodeTaken: 'o7_node_taken',
   /** a port the relay was told to serve on (RELAY_METRICS_PORT) cannot be listened on */
   PortUnavailable: 'o7_port_unavailable',
@@ -31,6 +34,7 @@ export const CONFIG_ERROR_CODES: readonly ErrorCode[] = [
   ErrorCode.RedisUnreachable,
   ErrorCode.RedisRefused,
   ErrorCode.RedisTooOld,
+  ErrorCode.NodeTaken,
 ];
 
 /** An error with a stable code and a message that says how to fix it. */

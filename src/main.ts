@@ -6,6 +6,7 @@ import { readCommandLine } from './cli/command-line.js';
 import { packageVersion } from './cli/package-version.js';
 import type { RunningRelay } from './cli/start-command.js';
 import { CONFIG_ERROR_CODES, RelayError } from './errors.js';
+import { StopRequested, stopOnSignals } from './stop-signals.js';
 
 /**
  * The composition root and the only place that exits the process: reads argv and the
@@ -79,7 +80,7 @@ async function main(argv: string[]): Promise<number> {
         import('./store/state-dir-lock.js'),
       ]);
       return runDoctor(
-        loadConfig(process.env, process.cwd()),
+        loadConfig(process.env, process.cwd(), hostname(), 'doctor'),
         { out },
         {
           readRecords: readStoredRecords,
@@ -113,79 +114,99 @@ async function main(argv: string[]): Promise<number> {
       );
     }
     case 'start': {
-      loadDotenv({ quiet: true });
-      const [
-        { runStart },
-        { loadConfig },
-        { createLogger },
-        { installSafetyNet },
-        { missingServiceFlags, START_WITH_SERVICE_FLAGS },
-      ] = await Promise.all([
-        import('./cli/start-command.js'),
-        import('./config/load-config.js'),
-        import('./log/create-logger.js'),
-        import('./safety-net.js'),
-        import('./service-node-flags.js'),
-      ]);
-      const config = loadConfig(process.env, process.cwd());
-      const log = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true });
-      const missingFlags = missingServiceFlags(process.execArgv);
-      if (missingFlags.length > 0) {
-        log.info(
-          { missingNodeFlags: missingFlags, startWith: START_WITH_SERVICE_FLAGS },
-          'node was started without the flags npm start, the Docker image and the systemd unit give it: a few seconds after a burst of batches, V8 may spend a few tenths of a second of CPU handing memory back. startWith is the command with them (see "Performance" in the README)',
-        );
-      }
-      // `doctor`, once every check passes, asks for this (so may `kill -USR2 <pid>`). Node
-      // ends a process on a signal it has no handler for, and `doctor` finds the relay by its
-      // state-folder lock, taken while it starts: so the handler comes first, and a request
-      // made while starting is kept until the relay runs.
-      let relay: RunningRelay | undefined;
-      let retryAsked = false;
-      const retryRefused = () => {
-        if (!relay) {
-          retryAsked = true;
-          log.info(
-            { signal: RETRY_REFUSED_SIGNAL },
-            'asked to show the batches Slack refused again while starting; doing so once started',
-          );
-          return;
-        }
-        log.info({ signal: RETRY_REFUSED_SIGNAL }, 'showing the batches Slack refused again');
-        relay.retryRefused();
-      };
-      process.on(RETRY_REFUSED_SIGNAL, retryRefused);
+      // First: a stop asked for while the relay loads, waits for Slack or Redis, connects or
+      // scans its folders is as clean as one asked for while it runs.
+      const stopping = stopOnSignals();
       try {
-        relay = await runStart(config, log);
-      } catch (error) {
-        process.off(RETRY_REFUSED_SIGNAL, retryRefused);
-        throw error;
+        return await startRelay(stopping.signal);
+      } finally {
+        stopping.close();
       }
-      const running = relay;
-      if (retryAsked) retryRefused();
-      installSafetyNet(log.child({ component: 'process' }));
-      return new Promise<number>((resolve) => {
-        const stopped = (code: number) => {
-          log.info('stopped');
-          // Slack calls given up on at stop may still be retrying: they must not keep a stopped
-          // relay alive. A second is enough for the last log lines to drain.
-          setTimeout(() => process.exit(code), 1000).unref();
-          resolve(code);
-        };
-        const stop = (signal: NodeJS.Signals) => {
-          log.info({ signal }, 'stopping');
-          running.stop().then(
-            () => stopped(0),
-            (error: unknown) => {
-              log.error({ err: error }, 'error while stopping');
-              stopped(1);
-            },
-          );
-        };
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
     }
+  }
+}
+
+/**
+ * `o7-slack-relay start`: the configuration (checked before the relay's modules load, so a
+ * mistake in it is told at once), the logger, then the relay until `signal` stops it; 0 for
+ * a clean stop, in whichever step of the start it came.
+ */
+async function startRelay(signal: AbortSignal): Promise<number> {
+  loadDotenv({ quiet: true });
+  const [{ loadConfig }, { createLogger }] = await Promise.all([
+    import('./config/load-config.js'),
+    import('./log/create-logger.js'),
+  ]);
+  const config = loadConfig(process.env, process.cwd());
+  const log = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true });
+  const sayStopping = () => {
+    const reason: unknown = signal.reason;
+    log.info({ signal: reason instanceof StopRequested ? reason.signal : undefined }, 'stopping');
+  };
+  if (signal.aborted) sayStopping();
+  else signal.addEventListener('abort', sayStopping, { once: true });
+  const stopped = (code: number) => {
+    log.info('stopped');
+    // Slack calls given up on at stop may still be retrying, and a connection given up on
+    // while starting may still be trying: they must not keep a stopped relay alive. A second
+    // is enough for the last log lines to drain.
+    setTimeout(() => process.exit(code), 1000).unref();
+    return code;
+  };
+  const [{ runStart }, { installSafetyNet }, { missingServiceFlags, START_WITH_SERVICE_FLAGS }] =
+    await Promise.all([
+      import('./cli/start-command.js'),
+      import('./safety-net.js'),
+      import('./service-node-flags.js'),
+    ]);
+  const missingFlags = missingServiceFlags(process.execArgv);
+  if (missingFlags.length > 0) {
+    log.info(
+      { missingNodeFlags: missingFlags, startWith: START_WITH_SERVICE_FLAGS },
+      'node was started without the flags npm start, the Docker image and the systemd unit give it: a few seconds after a burst of batches, V8 may spend a few tenths of a second of CPU handing memory back. startWith is the command with them (see "Performance" in the README)',
+    );
+  }
+  // `doctor`, once every check passes, asks for this (so may `kill -USR2 <pid>`). Node
+  // ends a process on a signal it has no handler for, and `doctor` finds the relay by its
+  // state-folder lock, taken while it starts: so the handler comes first, and a request
+  // made while starting is kept until the relay runs.
+  let relay: RunningRelay | undefined;
+  let retryAsked = false;
+  const retryRefused = () => {
+    if (!relay) {
+      retryAsked = true;
+      log.info(
+        { signal: RETRY_REFUSED_SIGNAL },
+        'asked to show the batches Slack refused again while starting; doing so once started',
+      );
+      return;
+    }
+    log.info({ signal: RETRY_REFUSED_SIGNAL }, 'showing the batches Slack refused again');
+    relay.retryRefused();
+  };
+  process.on(RETRY_REFUSED_SIGNAL, retryRefused);
+  try {
+    relay = await runStart(config, log, { signal });
+  } catch (error) {
+    process.off(RETRY_REFUSED_SIGNAL, retryRefused);
+    if (!signal.aborted) throw error;
+    // what the stop cut short (a connection closed under a try) is no error of the relay's
+    if (!(error instanceof StopRequested)) log.debug({ err: error }, 'while stopping');
+    return stopped(0);
+  }
+  const running = relay;
+  if (retryAsked) retryRefused();
+  installSafetyNet(log.child({ component: 'process' }));
+  await new Promise((resolve) => {
+    if (signal.aborted) resolve(undefined);
+    else signal.addEventListener('abort', resolve, { once: true });
+  });
+  try {
+    await running.stop();
+    return stopped(0);
+  } catch (error) {
+    log.error({ err: error }, 'error while stopping');
+    return stopped(1);
   }
 }
 

@@ -1,4 +1,6 @@
-import { readableMrkdwn } from './readable-mrkdwn.js';
+import { parseBlockId } from '../../src/core/slack/ids.js';
+import { readableMarkdown } from './readable-markdown.js';
+import { type ReadingContext, readableMrkdwn } from './readable-mrkdwn.js';
 
 type Json = Record<string, unknown>;
 
@@ -7,17 +9,14 @@ const isObject = (value: unknown): value is Json =>
 const objects = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isObject) : []);
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-/** The user names `<@U…>` mentions are shown with. */
-export type UserNames = Readonly<Record<string, string>>;
-
 /** A text object (`plain_text` or `mrkdwn`) as a person reads it. */
-function textOf(value: unknown, names: UserNames): string {
+function textOf(value: unknown, context: ReadingContext): string {
   if (!isObject(value)) return '';
   const text = str(value.text);
-  return value.type === 'mrkdwn' ? readableMrkdwn(text, names) : text;
+  return value.type === 'mrkdwn' ? readableMrkdwn(text, context) : text;
 }
 
-const optionLabel = (option: Json, names: UserNames) => textOf(option.text, names);
+const optionLabel = (option: Json, context: ReadingContext) => textOf(option.text, context);
 
 /** The values of the options an element shows as chosen. */
 function chosenValues(element: Json): Set<string> {
@@ -29,19 +28,19 @@ function chosenValues(element: Json): Set<string> {
  * One interactive element as lines: buttons as `[ label ]`, radio buttons and checkboxes one
  * option a line with their mark, selects as a box showing the current choice.
  */
-function elementLines(element: Json, names: UserNames): string[] {
+function elementLines(element: Json, context: ReadingContext): string[] {
   const chosen = chosenValues(element);
   const options = objects(element.options);
   switch (element.type) {
     case 'button':
-      return [`[ ${textOf(element.text, names)} ]`];
+      return [`[ ${textOf(element.text, context)} ]`];
     case 'radio_buttons':
       return options.map(
-        (o) => `${chosen.has(str(o.value)) ? '(•)' : '( )'} ${optionLabel(o, names)}`,
+        (o) => `${chosen.has(str(o.value)) ? '(•)' : '( )'} ${optionLabel(o, context)}`,
       );
     case 'checkboxes':
       return options.map(
-        (o) => `${chosen.has(str(o.value)) ? '[x]' : '[ ]'} ${optionLabel(o, names)}`,
+        (o) => `${chosen.has(str(o.value)) ? '[x]' : '[ ]'} ${optionLabel(o, context)}`,
       );
     case 'static_select':
     case 'multi_static_select':
@@ -54,8 +53,8 @@ function elementLines(element: Json, names: UserNames): string[] {
       const picked = [
         ...(isObject(element.initial_option) ? [element.initial_option] : []),
         ...objects(element.initial_options),
-      ].map((o) => optionLabel(o, names));
-      const shown = picked.length > 0 ? picked.join(', ') : textOf(element.placeholder, names);
+      ].map((o) => optionLabel(o, context));
+      const shown = picked.length > 0 ? picked.join(', ') : textOf(element.placeholder, context);
       const count = options.length > 0 ? ` (${options.length} options)` : '';
       return [`[ ${shown || 'choose'} ▾ ]${count}`];
     }
@@ -69,8 +68,8 @@ function elementLines(element: Json, names: UserNames): string[] {
 }
 
 /** Elements side by side when each is one line (a row of buttons), else one after another. */
-function elementsLines(elements: Json[], names: UserNames): string[] {
-  const each = elements.map((e) => elementLines(e, names));
+function elementsLines(elements: Json[], context: ReadingContext): string[] {
+  const each = elements.map((e) => elementLines(e, context));
   return each.every((lines) => lines.length === 1) ? [each.flat().join('  ')] : each.flat();
 }
 
@@ -84,28 +83,28 @@ function richTextLines(block: Json): string[] {
   });
 }
 
-function blockLines(block: Json, names: UserNames): string[] {
+function blockLines(block: Json, context: ReadingContext): string[] {
   switch (block.type) {
     case 'header': {
-      const text = textOf(block.text, names);
+      const text = textOf(block.text, context);
       return [text, '═'.repeat([...text].length)];
     }
     case 'context':
       return [
         objects(block.elements)
-          .map((e) => (e.type === 'image' ? `[image: ${str(e.alt_text)}]` : textOf(e, names)))
+          .map((e) => (e.type === 'image' ? `[image: ${str(e.alt_text)}]` : textOf(e, context)))
           .join('  '),
       ];
     case 'section':
       return [
-        ...(block.text ? textOf(block.text, names).split('\n') : []),
-        ...objects(block.fields).map((f) => textOf(f, names)),
-        ...(isObject(block.accessory) ? elementLines(block.accessory, names) : []),
+        ...(block.text ? textOf(block.text, context).split('\n') : []),
+        ...objects(block.fields).map((f) => textOf(f, context)),
+        ...(isObject(block.accessory) ? elementLines(block.accessory, context) : []),
       ];
     case 'actions':
-      return elementsLines(objects(block.elements), names);
+      return elementsLines(objects(block.elements), context);
     case 'markdown':
-      return str(block.text).split('\n');
+      return readableMarkdown(str(block.text));
     case 'rich_text':
       return richTextLines(block);
     case 'divider':
@@ -114,8 +113,8 @@ function blockLines(block: Json, names: UserNames): string[] {
       return [`[image: ${str(block.alt_text)}]`];
     case 'input':
       return [
-        textOf(block.label, names),
-        ...(isObject(block.element) ? elementLines(block.element, names) : []),
+        textOf(block.label, context),
+        ...(isObject(block.element) ? elementLines(block.element, context) : []),
       ];
     default:
       return [`[${str(block.type)} block]`];
@@ -125,21 +124,46 @@ function blockLines(block: Json, names: UserNames): string[] {
 /** Blocks that sit right under the one before (a prompt's control, a note); others get a blank line. */
 const ATTACHED = new Set(['actions', 'context']);
 
+/** Drawn between two questions, so a question's preview does not read as the last one's. */
+export const QUESTION_RULE = '· · ·';
+
+/**
+ * Where a new question starts: the first block after a question's control (a block the relay
+ * gave that question's id) that is not a note or a button row under it (a context or actions
+ * block) and not the Submit row. A question's previews come before its prompt, so they start it.
+ */
+function questionStarts(blocks: readonly Json[]): Set<number> {
+  const starts = new Set<number>();
+  let after: number | undefined;
+  blocks.forEach((block, index) => {
+    const id = parseBlockId(str(block.block_id));
+    const question = id && 'questionIndex' in id ? id.questionIndex : undefined;
+    if (after !== undefined && question !== after && !ATTACHED.has(str(block.type))) {
+      if (!id || !('submit' in id)) starts.add(index);
+      after = undefined;
+    }
+    // a preview's own button (the full preview) comes before its question's prompt
+    if (question !== undefined && !(id && 'role' in id && id.role === 'preview')) after = question;
+  });
+  return starts;
+}
+
 /**
  * A Block Kit message as plain text lines, close to what Slack shows: the header underlined,
- * context and text as written (mrkdwn made readable), each control with its current
- * selection, and the buttons. Markdown is shown as its source; Slack would format it.
+ * context and text as written (mrkdwn and Markdown without their marks, dates as `reading`
+ * says), each control with its current selection, the buttons, and a rule between questions.
  */
 export function messageText(
   message: { blocks: readonly Record<string, unknown>[] },
-  names: UserNames = {},
+  context: ReadingContext = {},
 ): string[] {
-  return message.blocks
-    .filter(isObject)
-    .flatMap((block, index) => [
-      ...(index > 0 && !ATTACHED.has(str(block.type)) ? [''] : []),
-      ...blockLines(block, names),
-    ]);
+  const blocks = message.blocks.filter(isObject);
+  const starts = questionStarts(blocks);
+  return blocks.flatMap((block, index) => [
+    ...(starts.has(index) ? ['', QUESTION_RULE] : []),
+    ...(index > 0 && !ATTACHED.has(str(block.type)) ? [''] : []),
+    ...blockLines(block, context),
+  ]);
 }
 
 /** The lines of `after` that `before` does not have (each line of `before` matches once). */

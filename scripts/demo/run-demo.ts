@@ -19,18 +19,25 @@ import { startFakeSlack } from '../../test/support/fake-slack/index.js';
 import { ALICE, CHANNEL, configFor } from '../../test/support/relay-harness.js';
 import { makeTempDir, writeQuestionFile } from '../../test/support/temp-dir.js';
 import { changedLines, messageText } from './message-text.js';
+import type { ReadingContext } from './readable-mrkdwn.js';
 import { stepsFor } from './simulated-person.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** The sample batch the demo posts: the README's example, one question of each type. */
-export const SAMPLE_FILE = path.join('examples', 'run', 'qa', 'q-out-001.json');
+/** The example run folder: the README's example batch, one question of each type. */
+const SAMPLE_RUN = path.join('examples', 'release-plan');
 
-/** The run folder's name in the demo, and so the name in the message header. */
-export const DEMO_RUN = 'demo';
+/** The sample batch the demo posts. */
+export const SAMPLE_FILE = path.join(SAMPLE_RUN, 'qa', 'q-out-001.json');
 
-/** The stand-in's default person, who answers. */
-const NAMES = { [ALICE]: 'alice' };
+/** The run folder's name in the demo, and so in the message header: the example's. */
+export const DEMO_RUN = path.basename(SAMPLE_RUN);
+
+/** How the messages are read: the stand-in's default person, who answers, and dates as now. */
+const reading = (): ReadingContext => ({
+  names: { [ALICE]: 'alice' },
+  reading: { now: new Date() },
+});
 
 export interface DemoOptions {
   /** Where the lines for the person watching go. */
@@ -93,15 +100,13 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     out('');
     out(`The relay posted this in #o7-relay (${CHANNEL}):`);
     out('');
-    for (const line of indent(messageText(posted, NAMES))) out(line);
-    out('');
-    out(`  Block Kit Builder: ${blockKitBuilderUrl(posted.blocks)}`);
+    for (const line of indent(messageText(posted, reading()))) out(line);
     out('');
 
     out(
       'alice answers through the stand-in, click by click (under each, what changed on the message):',
     );
-    const shown = () => messageText(current(slack, posted.ts), NAMES);
+    const shown = () => messageText(current(slack, posted.ts), reading());
     for (const { says, act, last } of stepsFor(batch.value.questions)) {
       if (pauseMs > 0) await sleep(pauseMs, undefined, { signal });
       out(`  ${says}`);
@@ -122,7 +127,11 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     out('');
     out('The message now reads:');
     out('');
-    for (const line of indent(messageText(final, NAMES))) out(line);
+    for (const line of indent(messageText(final, reading()))) out(line);
+    out('');
+    // one long line (the whole message is in it), so it comes last
+    out('The message as posted, drawn by Slack, is in Block Kit Builder (signed in to Slack):');
+    out(blockKitBuilderUrl(posted.blocks));
     out('');
   } finally {
     for (const action of undo.reverse()) {

@@ -1,10 +1,13 @@
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { chmod, chown, mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/config-schema.js';
 import type { EnvelopeBatchFile } from '../core/envelope/envelope-to-batch.js';
 import { answerPath, questionPath } from '../core/protocol/run-folder.js';
 import type { WatchRoot } from '../core/slack/channel-routes.js';
+import { ErrorCode, RelayError } from '../errors.js';
 import { syncDir } from '../fs/durable-io.js';
+import { errnoCode } from '../fs/errno.js';
+import { FileWriteError } from '../fs/file-write-error.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 
 /**
@@ -56,24 +59,72 @@ export function askFolder(stateDir: string, id: string, seq = 1): AskFolder {
   };
 }
 
+/** The permission bits and group that what `ask` makes gets from `asks/`. */
+interface FolderShape {
+  mode: number;
+  gid: number;
+}
+
+/** `asks/`'s permission bits and group; undefined while it does not exist. */
+async function shapeOf(dir: string): Promise<FolderShape | undefined> {
+  try {
+    const info = await stat(dir);
+    return { mode: info.mode & 0o7777, gid: info.gid };
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Gives `target` the group of `shape` and its permission bits, less `mask`. */
+async function takeShape(target: string, shape: FolderShape, mask = 0): Promise<void> {
+  if ((await stat(target)).gid !== shape.gid) await chown(target, -1, shape.gid);
+  await chmod(target, shape.mode & ~mask);
+}
+
+/** Why the hand-over failed, and what to do when it was a permission. */
+function handOffError(folder: AskFolder, error: unknown): unknown {
+  const cause = error instanceof FileWriteError ? error.cause : error;
+  const code = errnoCode(cause);
+  if (code !== 'EACCES' && code !== 'EPERM') return error;
+  return new RelayError(
+    ErrorCode.FileWriteFailed,
+    `ask could not hand its batch to the relay in ${path.dirname(folder.dir)}: ${String((cause as Error).message)}. Run ask as the relay's user, or as a member of the relay's group, whose members may write in its asks folders (see "Running it as a service" in the README).`,
+    { cause: error },
+  );
+}
+
 /**
  * Writes the batch as `<folder>/qa/q-out-NNN.json` and returns the file's exact text. The
  * whole folder is built beside `asks/` and renamed into it in one step: the relay's watcher
  * then finds a complete folder to scan and watch, while files appearing one by one in a new
- * folder can slip past it before it watches that folder.
+ * folder can slip past it before it watches that folder. The folder and the file get the
+ * group and permissions of `asks/` (the file without execute bits), whatever this process's
+ * umask: when the relay runs as another user (a service), it must write the answer there.
  */
 export async function handOffBatch(folder: AskFolder, batch: EnvelopeBatchFile): Promise<string> {
   const text = `${JSON.stringify(batch, null, 2)}\n`;
   const staged = path.join(folder.stagingDir, path.relative(folder.dir, folder.questionFile));
-  await mkdir(path.dirname(staged), { recursive: true });
+  const asks = path.dirname(folder.dir);
   try {
-    await writeFileAtomic(staged, text);
-    await mkdir(path.dirname(folder.dir), { recursive: true });
-    await rename(folder.stagingDir, folder.dir);
+    const shape = await shapeOf(asks);
+    await mkdir(path.dirname(staged), { recursive: true });
+    try {
+      if (shape) {
+        await takeShape(folder.stagingDir, shape);
+        await takeShape(path.dirname(staged), shape);
+      }
+      await writeFileAtomic(staged, text);
+      if (shape) await takeShape(staged, shape, 0o7111);
+      await mkdir(asks, { recursive: true });
+      await rename(folder.stagingDir, folder.dir);
+    } catch (error) {
+      await rm(folder.stagingDir, { recursive: true, force: true });
+      throw error;
+    }
   } catch (error) {
-    await rm(folder.stagingDir, { recursive: true, force: true });
-    throw error;
+    throw handOffError(folder, error);
   }
-  await syncDir(path.dirname(folder.dir));
+  await syncDir(asks);
   return text;
 }

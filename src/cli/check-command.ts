@@ -158,7 +158,7 @@ export async function runCheck(paths: string[], io: Io): Promise<number> {
       return;
     }
     invalid += 1;
-    for (const line of formatProtocolError(error).split('\n')) io.err(line);
+    for (const line of formatProtocolError(error, 'check').split('\n')) io.err(line);
   };
 
   for (const path of paths) {

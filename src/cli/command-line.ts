@@ -1,6 +1,13 @@
 import { err, ok, type Result } from '../core/result.js';
 import { ASK_OPTIONS, type AskArgs, toAskArgs } from './ask-args.js';
-import { COMMAND_HELP, type CommandName, isCommandName, OVERVIEW } from './help-texts.js';
+import { closestName } from './closest-name.js';
+import {
+  COMMAND_HELP,
+  COMMAND_NAMES,
+  type CommandName,
+  isCommandName,
+  OVERVIEW,
+} from './help-texts.js';
 import { type Options, type ReadOptions, readOptions } from './read-options.js';
 
 /** A command line, read: a command to run, text to print, or a mistake to report. */
@@ -27,47 +34,57 @@ export function readCommandLine(argv: readonly string[]): CommandLine {
   }
   if (first === 'help') return readHelp(rest);
   if (isCommandName(first)) return readCommand(first, rest);
-  // options without a command are the default command's (start), which names any it lacks
-  if (first.startsWith('-') && first !== '-') return readCommand('start', argv);
-  return mistake(`unknown command: ${first}`);
+  // Options without a command are the default command's (start); a mistake in them is told
+  // as the command line's, since no command was named.
+  if (first.startsWith('-') && first !== '-') return readCommand('start', argv, true);
+  return mistake(unknownCommand(first, TOP_LEVEL_WORDS));
+}
+
+/** What may come first on the command line, for "did you mean". */
+const TOP_LEVEL_WORDS = [...COMMAND_NAMES, 'help', '--help', '--version'];
+
+/** `unknown command: chek (did you mean check?)`. */
+function unknownCommand(word: string, names: readonly string[]): string {
+  const meant = closestName(word, names);
+  return `unknown command: ${word}${meant === undefined ? '' : ` (did you mean ${meant}?)`}`;
 }
 
 function readHelp(names: string[]): CommandLine {
   const [name, ...extra] = names;
   if (name === undefined) return { command: 'help', text: OVERVIEW };
-  if (!isCommandName(name)) return mistake(`unknown command: ${name}`, 'help');
+  if (!isCommandName(name)) return mistake(unknownCommand(name, COMMAND_NAMES), 'help');
   if (extra.length > 0) return mistake(`takes one command name (got ${names.join(' ')})`, 'help');
   return { command: 'help', text: COMMAND_HELP[name] };
 }
 
-function readCommand(name: CommandName, argv: readonly string[]): CommandLine {
+function readCommand(name: CommandName, argv: readonly string[], implicit = false): CommandLine {
   switch (name) {
     case 'start':
-      return withOptions(name, argv, {}, ({ positionals }) =>
+      return withOptions(name, argv, {}, implicit, ({ positionals }) =>
         noArguments(positionals, { command: 'start' }),
       );
     case 'doctor':
-      return withOptions(name, argv, {}, ({ positionals }) =>
+      return withOptions(name, argv, {}, false, ({ positionals }) =>
         noArguments(positionals, { command: 'doctor' }),
       );
     case 'nodes':
-      return withOptions(name, argv, {}, ({ positionals }) =>
+      return withOptions(name, argv, {}, false, ({ positionals }) =>
         noArguments(positionals, { command: 'nodes' }),
       );
     case 'check':
-      return withOptions(name, argv, {}, ({ positionals }) =>
+      return withOptions(name, argv, {}, false, ({ positionals }) =>
         positionals.length > 0
           ? ok({ command: 'check', paths: positionals })
           : err('needs at least one file or folder'),
       );
     case 'preview':
-      return withOptions(name, argv, {}, ({ positionals: [file, ...extra] }) =>
+      return withOptions(name, argv, {}, false, ({ positionals: [file, ...extra] }) =>
         file !== undefined && extra.length === 0
           ? ok({ command: 'preview', file })
           : err('needs exactly one q-out-NNN.json file'),
       );
     case 'ask':
-      return withOptions(name, argv, ASK_OPTIONS, (read) => {
+      return withOptions(name, argv, ASK_OPTIONS, false, (read) => {
         const ask = toAskArgs(read);
         return ask.ok ? ok({ command: 'ask', ask: ask.value }) : ask;
       });
@@ -76,19 +93,21 @@ function readCommand(name: CommandName, argv: readonly string[]): CommandLine {
 
 /**
  * Reads a command's options and hands them to `build`; `--help` gives the command's help, and
- * any mistake is reported with the command's help as its usage.
+ * any mistake is reported with the command's help as its usage, or, when the command was
+ * `implicit` (not named), as the command line's, with the overview.
  */
 function withOptions<const O extends Options>(
   name: CommandName,
   argv: readonly string[],
   options: O,
+  implicit: boolean,
   build: (read: Extract<ReadOptions<O>, { kind: 'read' }>) => Result<CommandLine, string>,
 ): CommandLine {
   const read = readOptions(argv, options);
   if (read.kind === 'help') return { command: 'help', text: COMMAND_HELP[name] };
   const built = read.kind === 'mistake' ? err(read.message) : build(read);
   if (built.ok) return built.value;
-  return mistake(built.error, name, COMMAND_HELP[name]);
+  return implicit ? mistake(built.error) : mistake(built.error, name, COMMAND_HELP[name]);
 }
 
 function noArguments(positionals: string[], command: CommandLine): Result<CommandLine, string> {

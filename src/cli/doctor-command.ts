@@ -59,7 +59,11 @@ export async function runDoctor(config: Config, io: Io, deps: DoctorDeps): Promi
     if (config.shared && deps.redis) {
       await checkRedis(config.shared, config.stateDir, { pass, fail, note }, deps.redis);
     }
-    io.out(failures === 0 ? '\nAll checks passed.' : `\n${failures} check(s) failed.`);
+    io.out(
+      failures === 0
+        ? '\nAll checks passed.'
+        : `\n${failures} ${failures === 1 ? 'check' : 'checks'} failed.`,
+    );
     return failures === 0 ? 0 : 1;
   };
 

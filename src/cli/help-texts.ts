@@ -88,12 +88,15 @@ Exit codes: 0 listed; 2 RELAY_REDIS_URL is not set, or Redis cannot be used.`,
 
   preview: `Usage: o7-slack-relay preview <q-out file>
 
-Print the messages the relay would post for a q-out file: on stdout one JSON array of
+Print the messages the relay posts first for a q-out file: on stdout one JSON array of
 { "text", "blocks" } messages, the channel message first, then its thread replies; on
 stderr a Block Kit Builder link for each.
 
 Options:
 ${HELP_OPTION}
+
+Exit codes: 0 shown; 1 the file is malformed, or one the relay will not read; 2 the path
+is not a q-out-NNN.json file (missing, a folder, another name), or a usage error.
 
 Examples:
   o7-slack-relay preview .7/runs/fix-login/qa/q-out-001.json

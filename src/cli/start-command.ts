@@ -27,11 +27,19 @@ import { createWaitingNotePoster } from '../slack/post-waiting-note.js';
 import { withSlackErrorHints } from '../slack/slack-errors.js';
 import { createSlackPresenter } from '../slack/slack-presenter.js';
 import { checkClient } from '../slack/token-check.js';
-import { type SlackWaitOptions, waitForSlack } from '../slack/wait-for-slack.js';
+import { waitForSlack } from '../slack/wait-for-slack.js';
+import { unlessStopped } from '../stop-signals.js';
 import { openFileStateStore } from '../store/file-state-store.js';
+import type { BackOff } from '../wait-until-reachable.js';
 
-/** Timing knobs; the defaults suit production, tests shorten them. */
+/** Timing knobs (the defaults suit production, tests shorten them), and the stop signal. */
 export interface StartOptions {
+  /**
+   * Gives the start up as soon as it aborts (SIGTERM), in whichever step it is: waiting for
+   * Slack or Redis, connecting, the first scan. What was opened is closed, then `runStart`
+   * rejects with the signal's reason.
+   */
+  signal?: AbortSignal;
   /** how answer files are published (tests pass one that fails on purpose) */
   publish?: BatchQueueDeps['publish'];
   allowList?: {
@@ -47,13 +55,17 @@ export interface StartOptions {
     tickMs?: number;
   };
   /** back-off while Slack cannot be reached at start (default 1 s doubling to 30 s) */
-  slackWait?: SlackWaitOptions;
+  slackWait?: BackOff;
+  /** back-off while Redis cannot be reached at start, in shared mode (the same default) */
+  redisWait?: BackOff;
   /**
    * The queue's retries: a failed run waits `retryBaseMs` (1 s) doubling to `retryMostMs`
    * (1 min); stopping waits `closeGraceMs` (5 s) for syncs under way; a question file must stay
    * unparseable `settleMs` (1 s) before it is called malformed.
    */
   queue?: Pick<BatchQueueDeps, 'retryBaseMs' | 'retryMostMs' | 'closeGraceMs' | 'settleMs'>;
+  /** how often Slack is probed while it does not answer (default 2 s) */
+  slackProbeEveryMs?: number;
   /** Web API retries inside one attempt (default 4, from 0.5 s doubling to 8 s) */
   slackApiRetry?: webApi.RetryOptions;
   /** how long after the first Socket Mode connection the second opens (default 10 s) */
@@ -81,30 +93,32 @@ export interface RunningRelay {
 /**
  * Wires the relay together: state store, Slack app, queue, watcher. Start order matters:
  * the tokens are checked before anything opens (a refused one is a configuration error; an
- * unreachable Slack is waited for), Slack is connected before batches are shown, and the
- * first sync waits for the watcher's initial scan so that answered batches are never shown
- * again.
+ * unreachable Slack is waited for, and so is Redis in shared mode), Slack is connected before
+ * batches are shown, and the first sync waits for the watcher's initial scan so that answered
+ * batches are never shown again.
  */
 export async function runStart(
   config: Config,
   log: Logger,
   options: StartOptions = {},
 ): Promise<RunningRelay> {
+  const { signal } = options;
   // Tokens first: a refused one is a configuration error, and nothing needs closing yet.
-  const bot = await waitForSlack(
-    config.slack,
-    log.child({ component: 'slack' }),
-    options.slackWait,
-  );
+  const bot = await waitForSlack(config.slack, log.child({ component: 'slack' }), {
+    backOff: options.slackWait,
+    signal,
+  });
   const escalateTo = config.reminders?.escalate?.to;
   if (escalateTo) {
     const client = checkClient(config.slack.botToken, config.slack.apiUrl);
-    await checkEscalationAtStart(client, escalateTo, log);
+    await unlessStopped(checkEscalationAtStart(client, escalateTo, log), signal);
   }
   // Operators' view (src/ops): /healthz and /metrics on RELAY_METRICS_PORT, and the log lines
   // about batches posted and answered and about Slack's availability. It follows the store,
   // the Slack app's clients and connection, and the watcher, which are handed to it below.
-  const ops = createRelayOps(config, log.child({ component: 'ops' }));
+  const ops = createRelayOps(config, log.child({ component: 'ops' }), {
+    probeEveryMs: options.slackProbeEveryMs,
+  });
   // Made before anything opens; it connects to Slack only at `app.start`.
   const app = createSlackApp(config.slack, log, bot, ops.slackHooks, {
     apiRetry: options.slackApiRetry,
@@ -115,6 +129,8 @@ export async function runStart(
     config.shared &&
     (await openSharedMode(config.shared, config.stateDir, log, {
       tellOwnerAway: createWaitingNotePoster(app.client),
+      redisWait: options.redisWait,
+      signal,
     }));
   const store = ops.observeStore(
     shared
@@ -156,6 +172,8 @@ export async function runStart(
     store,
     presenter,
     log: log.child({ component: 'queue' }),
+    roots: roots.map((root) => root.path),
+    slack: ops.slackAvailability,
     publish: options.publish,
     updateEveryMs: options.updateEveryMs,
     askRoot: asks,
@@ -236,21 +254,27 @@ export async function runStart(
         .catch((err: unknown) => log.debug({ err }, 'while stopping'));
     }
   };
+  const channels = channelsOf(roots);
   try {
+    signal?.throwIfAborted();
     // Health first: a metrics port in use stops the start before Slack is connected, and
     // /healthz says "connecting" meanwhile.
     await ops.start(watcher);
-    await Promise.all([
-      groups.start(),
-      config.slack.mode === 'http' ? app.start(config.slack.port) : app.start(),
-      watcher.ready,
-    ]);
+    await unlessStopped(
+      Promise.all([
+        groups.start(),
+        config.slack.mode === 'http' ? app.start(config.slack.port) : app.start(),
+        watcher.ready,
+      ]),
+      signal,
+    );
+    for (const channel of channels) {
+      await unlessStopped(checkChannel(app.client, channel, log), signal);
+    }
   } catch (err) {
     await stop();
     throw err;
   }
-  const channels = channelsOf(roots);
-  for (const channel of channels) await checkChannel(app.client, channel, log);
   queue.start();
   shared?.serve(queue);
   // batches of other machines change there: the Home tabs shown here follow

@@ -7,12 +7,14 @@ import type { BatchRecord } from '../core/batch/batch-record.js';
 import type { BatchActions, ElsewhereWork } from '../queue/batch-actions.js';
 import type { Presenter } from '../queue/presenter.js';
 import { acquireNodeLease } from '../redis/node-lease.js';
-import { connectRedis, type RedisConnection } from '../redis/redis-connection.js';
+import type { RedisConnection } from '../redis/redis-connection.js';
 import { redisKeys } from '../redis/redis-keys.js';
 import { requireRedisVersion } from '../redis/redis-version.js';
+import { waitForRedis } from '../redis/wait-for-redis.js';
 import { openRedisStateStore } from '../store/redis-state-store.js';
 import { acquireStateDirLock, processIsAlive } from '../store/state-dir-lock.js';
 import type { StateStore } from '../store/state-store.js';
+import type { BackOff } from '../wait-until-reachable.js';
 import { createElsewhereWork, type OwnerAway } from './elsewhere-work.js';
 import { startOwnerWork } from './owner-work.js';
 import { createSharedQuestions, withSharedQuestions } from './shared-questions.js';
@@ -39,7 +41,9 @@ export interface SharedMode {
  * Opens shared mode: two connections to Redis (one for commands and pub/sub, one for reading
  * this node's work stream, which blocks), the node's lease, the Redis state store and the
  * parts that let any relay act on any batch. The state folder is still locked: it holds the
- * `ask` folders, and `ask` finds the running relay through its lock.
+ * `ask` folders, and `ask` finds the running relay through its lock. While Redis cannot be
+ * reached it is waited for (`waitForRedis`); `signal` gives the opening up, closing what it
+ * opened.
  */
 export async function openSharedMode(
   shared: SharedConfig,
@@ -48,6 +52,9 @@ export async function openSharedMode(
   opts: {
     /** How people are told, once per batch, that its answers wait for its machine's relay. */
     tellOwnerAway?: OwnerAway;
+    /** the pause between tries while Redis cannot be reached (default 1 s doubling to 30 s) */
+    redisWait?: BackOff;
+    signal?: AbortSignal;
   } = {},
 ): Promise<SharedMode> {
   const { node } = shared;
@@ -57,10 +64,12 @@ export async function openSharedMode(
     for (const close of closers.reverse()) await close().catch(() => undefined);
   };
   const connect = async (role: string): Promise<RedisConnection> => {
-    const connection = await connectRedis({
+    const connection = await waitForRedis({
       url: shared.redisUrl,
       log: log.child({ component: 'redis', role }),
       clientName: `o7-relay:${node}:${role}`,
+      backOff: opts.redisWait,
+      signal: opts.signal,
     });
     closers.push(() => connection.close());
     return connection;
@@ -71,6 +80,7 @@ export async function openSharedMode(
     closers.push(() => stateLock.release());
     const connection = await connect('commands');
     await requireRedisVersion(connection);
+    opts.signal?.throwIfAborted();
     const lease = await acquireNodeLease({
       connection,
       node,
@@ -104,6 +114,7 @@ export async function openSharedMode(
     });
     closers.push(() => elsewhere.close());
     const reader = await connect('work');
+    opts.signal?.throwIfAborted();
     let owner: { stop(): Promise<void> } | undefined;
     closers.push(async () => owner?.stop());
     return {

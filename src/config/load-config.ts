@@ -17,13 +17,15 @@ import {
 
 /**
  * Validates the environment (already merged with `.env`) into `Config`. Throws one
- * `RelayError` listing every bad variable and how to fix it. `hostName` names this relay's
- * machine in shared mode when `RELAY_NODE` is unset.
+ * `RelayError` listing every bad variable and how to fix it, worded for `command`, the one
+ * that needs the configuration. `hostName` names this relay's machine in shared mode when
+ * `RELAY_NODE` is unset.
  */
 export function loadConfig(
   env: Record<string, string | undefined>,
   cwd: string,
   hostName: string = hostname(),
+  command: 'start' | 'doctor' = 'start',
 ): Config {
   const parsed = envSchema.safeParse(env);
   const problems = [
@@ -34,12 +36,16 @@ export function loadConfig(
     metricsPortClash(env),
   ].filter((problem) => problem !== undefined);
   if (parsed.success && problems.length === 0) return toConfig(parsed.data, cwd, hostName);
-  throw configError(parsed.success ? [] : parsed.error.issues, problems);
+  const headline =
+    command === 'start'
+      ? 'The relay cannot start: its configuration is incomplete or wrong.'
+      : `o7-slack-relay ${command} cannot check the setup: the configuration is incomplete or wrong.`;
+  throw configError(parsed.success ? [] : parsed.error.issues, problems, headline, command);
 }
 
 /**
- * Shared mode's variables alone (`RELAY_REDIS_URL`, `RELAY_NODE`), for commands that talk to
- * Redis and not to Slack; undefined when `RELAY_REDIS_URL` is unset.
+ * Shared mode's variables alone (`RELAY_REDIS_URL`, `RELAY_NODE`), for the command that talks
+ * to Redis and not to Slack (`nodes`); undefined when `RELAY_REDIS_URL` is unset.
  */
 export function loadSharedConfig(
   env: Record<string, string | undefined>,
@@ -52,13 +58,15 @@ export function loadSharedConfig(
     parsed.success ? [] : parsed.error.issues,
     node ? [node] : [],
     'Shared mode is not configured right.',
+    'nodes',
   );
 }
 
 function configError(
   issues: z.core.$ZodIssue[],
   problems: string[],
-  headline = 'The relay cannot start: its configuration is incomplete or wrong.',
+  headline: string,
+  command: string,
 ): RelayError {
   const lines = issues.map((issue) => {
     const name = String(issue.path[0] ?? 'environment');
@@ -70,7 +78,7 @@ function configError(
     [
       headline,
       ...lines,
-      'Set these in the environment or in a .env file (see .env.example), then start again.',
+      `Set these in the environment or in a .env file (see .env.example), then ${command === 'start' ? 'start again' : `run o7-slack-relay ${command} again`}.`,
     ].join('\n'),
   );
 }

@@ -1,4 +1,4 @@
-import { accessSync, constants, type FSWatcher, statSync, watch } from 'node:fs';
+import { accessSync, constants, type FSWatcher, lstatSync, statSync, watch } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { looksLikeQaFileName } from '../core/protocol/look-alike-names.js';
@@ -21,11 +21,15 @@ export interface RunFolderWatchDeps {
   reportExisting?: boolean;
 }
 
-/** One run folder: a watch on its `qa/` folder, or on the folder itself until `qa/` exists. */
+/**
+ * One run folder: a watch on its `qa/` folder, or on the folder itself until `qa/` exists (or
+ * while it is a link). A run folder that is a link is followed by no watch at all.
+ */
 interface RunWatch {
   qa?: FSWatcher;
-  /** only while `qa/` is missing; a root's own folder is watched as the root */
+  /** only while `qa/` is missing or a link; a root's own folder is watched as the root */
   folder?: FSWatcher;
+  linked?: boolean;
 }
 
 const isFolder = (p: string): boolean => {
@@ -33,6 +37,15 @@ const isFolder = (p: string): boolean => {
     return statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
   } catch {
     return false; // unreadable or a symlink loop: not a run folder we can use
+  }
+};
+
+/** Whether `p` is a symbolic link (to a folder or anything else). */
+const isLink = (p: string): boolean => {
+  try {
+    return lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
+  } catch {
+    return false;
   }
 };
 
@@ -50,7 +63,9 @@ const mayEnter = (p: string): boolean => {
  * `qa/` folder (its run folder while `qa/` does not exist yet). An event names the one entry
  * it is about, so it costs work for that run only; nothing here lists a root after it was
  * listed once at start (`relist` is for a safety net). A root is itself a run (`<root>/qa`)
- * as well as a folder of runs (`<root>/<run>/qa`).
+ * as well as a folder of runs (`<root>/<run>/qa`). A run folder or `qa/` that is a symbolic
+ * link is not followed: the run is told (`run-seen`), so that the consumer, which reads no
+ * folder the folder guard refuses, can say why, and only the entry's name is watched.
  */
 export function createRunFolderWatch(deps: RunFolderWatchDeps) {
   const { onEvent, onError } = deps;
@@ -100,8 +115,13 @@ export function createRunFolderWatch(deps: RunFolderWatchDeps) {
   /** Whether `runDir/qa` is watched now (by this call); else `runDir` is, or an error told. */
   const startQaWatch = (runDir: string, isRoot: boolean): boolean => {
     const run = runs.get(runDir);
-    if (closed || !run || run.qa) return false;
+    if (closed || !run || run.qa || run.linked) return false;
     const qaPath = qaDirOf(runDir);
+    if (isLink(qaPath)) {
+      // not followed: the run folder's watch sees the link replaced by a folder
+      if (!isRoot && !run.folder) watchRunFolder(runDir, run);
+      return false;
+    }
     try {
       const qa = watchFolder(qaPath, (_event, name) => {
         if (closed || typeof name !== 'string') return;
@@ -173,12 +193,19 @@ export function createRunFolderWatch(deps: RunFolderWatchDeps) {
     void watchQa(runDir, isRoot);
   };
 
-  /** Starts following a run folder; `seen` tells the consumer it appeared. */
+  /**
+   * Starts following a run folder; `seen` tells the consumer it appeared. A run folder that is
+   * a link is told but not watched, and is followed anew once it is a folder (or link) again.
+   */
   const addRun = (runDir: string, isRoot: boolean, seen: boolean): Promise<void> => {
-    if (closed || runs.has(runDir)) return Promise.resolve();
-    runs.set(runDir, {});
+    if (closed) return Promise.resolve();
+    const linked = !isRoot && isLink(runDir);
+    const known = runs.get(runDir);
+    if (known && (known.linked ?? false) === linked) return Promise.resolve();
+    if (known) dropRun(runDir);
+    runs.set(runDir, linked ? { linked } : {});
     if (seen) onEvent({ type: 'run-seen', runDir });
-    return watchQa(runDir, isRoot);
+    return linked ? Promise.resolve() : watchQa(runDir, isRoot);
   };
 
   const dropRun = (runDir: string) => {
@@ -231,6 +258,7 @@ export function createRunFolderWatch(deps: RunFolderWatchDeps) {
         if (closed) return;
         const runDir = path.join(root, entry.name);
         if (entry.name === QA_DIR) continue; // the root's own qa/, watched as the root's run
+        // a link to a folder counts as a run, to be told (and refused) but not followed
         if (entry.isDirectory() || (entry.isSymbolicLink() && isFolder(runDir))) {
           listed.push(addRun(runDir, false, true));
         }

@@ -4,6 +4,7 @@ import type { Config } from '../config/config-schema.js';
 import { visibleSignature } from '../core/batch/visible-signature.js';
 import type { SlackAppHooks } from '../slack/create-slack-app.js';
 import { observedFetch } from '../slack/observed-fetch.js';
+import { createSlackProbe } from '../slack/probe-slack.js';
 import type { SlackConnectionState } from '../slack/socket-connection.js';
 import type { StateStore } from '../store/state-store.js';
 import { countSlackCall } from './count-slack-calls.js';
@@ -11,7 +12,10 @@ import { healthOf, type WatcherState } from './health.js';
 import { observeBatches, WAITING_FOR_ANSWER } from './observe-batches.js';
 import { type OpsServer, startOpsServer } from './ops-server.js';
 import { createRelayMetrics } from './relay-metrics.js';
-import { createSlackReachability } from './slack-reachability.js';
+import { createSlackReachability, type SlackAvailability } from './slack-reachability.js';
+
+/** A probe Slack does not answer within this long counts as no answer. */
+const PROBE_TIMEOUT_MS = 5000;
 
 /**
  * What operators see of a running relay, in one place: the metrics (served with `/healthz`
@@ -19,7 +23,11 @@ import { createSlackReachability } from './slack-reachability.js';
  * availability (always). `runStart` hands it the parts it follows: the store, the Slack app's
  * clients and connection, and the watcher.
  */
-export function createRelayOps(config: Config, log: Logger, options: { now?: () => number } = {}) {
+export function createRelayOps(
+  config: Config,
+  log: Logger,
+  options: { now?: () => number; probeEveryMs?: number } = {},
+) {
   const now = options.now ?? Date.now;
   const registry = new Registry();
   let store: StateStore | undefined;
@@ -46,6 +54,12 @@ export function createRelayOps(config: Config, log: Logger, options: { now?: () 
     waiting: () =>
       store?.all().filter((r) => r.presentation?.shown !== visibleSignature(r)).length ?? 0,
     now,
+    probe: createSlackProbe({
+      apiUrl: config.slack.apiUrl,
+      token: config.slack.botToken,
+      timeoutMs: PROBE_TIMEOUT_MS,
+    }),
+    probeEveryMs: options.probeEveryMs,
   });
 
   /** Slack refreshes Socket Mode connections every few hours: a line each way, no alarm. */
@@ -72,6 +86,9 @@ export function createRelayOps(config: Config, log: Logger, options: { now?: () 
 
   return {
     slackHooks,
+
+    /** Whether Slack answers, and news of it coming back: what the queue's waits follow. */
+    slackAvailability: reachability as SlackAvailability,
 
     /** The store, with every batch posted and answered counted and logged (see observeBatches). */
     observeStore(inner: StateStore): StateStore {
@@ -113,6 +130,7 @@ export function createRelayOps(config: Config, log: Logger, options: { now?: () 
 
     async close(): Promise<void> {
       watcher = 'stopped';
+      reachability.close();
       await server?.close();
       server = undefined;
       registry.clear();

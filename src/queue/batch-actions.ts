@@ -73,6 +73,8 @@ export interface BatchActionsDeps {
   show: (runDir: string) => Promise<void>;
   /** Publishes the answer file of a `submitting` record. */
   finishSubmit: (record: BatchRecord) => Promise<SubmitOutcome>;
+  /** Throws when the folder of a file to write may not be written (see `createFolderGuard`). */
+  assertWritable: (file: string) => Promise<void>;
   /** Shared mode; absent, this relay holds every batch. */
   elsewhere?: ElsewhereWork;
   log: Logger;
@@ -248,7 +250,9 @@ export function createBatchActions(deps: BatchActionsDeps) {
         const at = nowIso();
         const content = serializeCancellation({ seq, cancelledBy: input.by, cancelledAt: at });
         try {
-          await writeFileAtomic(path.join(runDir, CANCELLED_FILE_NAME), content);
+          const file = path.join(runDir, CANCELLED_FILE_NAME);
+          await deps.assertWritable(file);
+          await writeFileAtomic(file, content);
         } catch (err) {
           log.error({ err, runDir, seq }, 'could not write the cancellation');
           return {

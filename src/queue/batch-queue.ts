@@ -1,4 +1,5 @@
 import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import type { Logger } from 'pino';
 import { answeredElsewhere, ended, freshVersion } from '../core/batch/batch-changes.js';
 import { batchKey } from '../core/batch/batch-key.js';
@@ -13,8 +14,10 @@ import {
 } from '../core/protocol/qa-listing.js';
 import { qaDirOf } from '../core/protocol/run-folder.js';
 import { errnoCode } from '../fs/errno.js';
+import { createFolderGuard } from '../fs/folder-guard.js';
 import { publishFileNoClobber } from '../fs/publish-file.js';
 import type { RunFsEvent } from '../fs/run-events.js';
+import type { SlackAvailability } from '../ops/slack-reachability.js';
 import type { StateStore } from '../store/state-store.js';
 import { createBatchActions, type ElsewhereWork } from './batch-actions.js';
 import { removeCrashLeftovers } from './crash-leftovers.js';
@@ -26,6 +29,7 @@ import { createQuestionReader, type FileRead } from './question-reader.js';
 import { createRunDisplay } from './run-display.js';
 import { createRunNotices } from './run-notices.js';
 import { createRunScheduler, type RunSchedulerDeps } from './run-scheduler.js';
+import { createSlackWait } from './slack-wait.js';
 
 /** Statuses of the one batch per run that is in front of people. */
 const ACTIVE: readonly BatchStatus[] = ['open', 'submitting', 'malformed'];
@@ -35,7 +39,18 @@ export interface BatchQueueDeps
   store: StateStore;
   presenter: Presenter;
   log: Logger;
+  /**
+   * The watched folders (`RELAY_WATCH`'s and `ask`'s): only run folders really below them are
+   * read and written (see `createFolderGuard`).
+   */
+  roots: readonly string[];
   now?: () => Date;
+  /**
+   * Whether Slack is down, and news of it coming back: a run that could not show its batches
+   * while Slack is down waits for that instead of its own back-off. Without it, each run backs
+   * off on its own.
+   */
+  slack?: SlackAvailability;
   /** How long a question file must stay unparseable, unchanged, before it is reported malformed. */
   settleMs?: number;
   /** Publishes an answer file without overwriting one (the real one unless a test passes another). */
@@ -71,7 +86,12 @@ export type BatchQueue = ReturnType<typeof createBatchQueue>;
 export function createBatchQueue(deps: BatchQueueDeps) {
   const { store, presenter, log } = deps;
   const now = deps.now ?? (() => new Date());
-  const publish = deps.publish ?? publishFileNoClobber;
+  const folders = createFolderGuard(deps.roots);
+  const publishAnywhere = deps.publish ?? publishFileNoClobber;
+  const publish: typeof publishFileNoClobber = async (dir, name, content) => {
+    await folders.assertWritable(path.join(dir, name));
+    return publishAnywhere(dir, name, content);
+  };
   const scheduler = createRunScheduler({
     sync: (runDir) => syncRun(runDir),
     log,
@@ -88,11 +108,20 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     lookAgain: (runDir, ms) => scheduler.later(ms, runDir),
   });
   const readCurrent = questions.read;
+  const slackWait = createSlackWait({
+    slack: deps.slack,
+    schedule: (runDir) => scheduler.schedule(runDir),
+    busy: (runDir) => scheduler.busy(runDir),
+    working: () => scheduler.working(),
+    backOff: (runDir) => scheduler.backOff(runDir),
+    now: () => now().getTime(),
+  });
   const display = createRunDisplay({
     store,
     presenter,
     questions,
     scheduler,
+    slackWait,
     change,
     log,
     now,
@@ -152,8 +181,20 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     });
   }
 
-  /** Brings one run's records and messages in line with its `qa/` folder. */
+  /**
+   * Brings one run's records and messages in line with its `qa/` folder. A run folder or `qa/`
+   * the folder guard refuses is not read: people are told, and its records stay as they are
+   * (an answer given meanwhile is kept, its write refused) until the folder is fixed.
+   */
   async function syncRun(runDir: string): Promise<void> {
+    const refused = await folders.refusal(qaDirOf(runDir));
+    if (refused) {
+      const told = await notices.refusedFolder(refused);
+      log.debug({ runDir, folder: refused.folder, told }, 'not reading a refused run folder');
+      if (!told) scheduler.later(scheduler.backOff(runDir), runDir);
+      return;
+    }
+    await notices.usable(runDir);
     let names: string[] | undefined;
     try {
       names = await (listAhead.take(runDir) ?? listQa(qaDirOf(runDir)));
@@ -362,6 +403,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       change,
       show: display.show,
       finishSubmit,
+      assertWritable: folders.assertWritable,
       ...(deps.shared ? { elsewhere: deps.shared.elsewhere } : {}),
       log,
       now,
@@ -371,6 +413,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     close() {
       stopWatching?.();
       listAhead.close();
+      slackWait.close();
       return scheduler.close();
     },
   };

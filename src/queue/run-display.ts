@@ -15,6 +15,7 @@ import {
 } from './presenter.js';
 import { type QuestionReader, readTextQuietly } from './question-reader.js';
 import type { RunScheduler } from './run-scheduler.js';
+import type { SlackWait } from './slack-wait.js';
 import { createUpdatePacer } from './update-pacer.js';
 
 export interface RunDisplayDeps {
@@ -22,6 +23,8 @@ export interface RunDisplayDeps {
   presenter: Presenter;
   questions: Pick<QuestionReader, 'cached' | 'readQuietly'>;
   scheduler: Pick<RunScheduler, 'succeeded' | 'backOff' | 'later' | 'schedule'>;
+  /** Where a run waits while Slack is down, instead of on its own back-off. */
+  slackWait: Pick<SlackWait, 'hold'>;
   /**
    * Changes a stored record as it is now (another relay may have changed it meanwhile),
    * stamped with the time; `fn` may run more than once and returns undefined to leave it.
@@ -122,7 +125,10 @@ export function createRunDisplay(deps: RunDisplayDeps) {
     if (record.status === 'answered-elsewhere') {
       const file = answerPath(record.runDir, record.seq);
       const text = await readTextQuietly(file);
-      const parsed = text === undefined ? undefined : parseAnswerFile(text, file, ctx.batch);
+      // shown when readable: an echo that differs from the q-out (which `check` refuses) does
+      // not make another provider's answers wrong
+      const parsed =
+        text === undefined ? undefined : parseAnswerFile(text, file, ctx.batch, 'answers');
       if (parsed?.ok) {
         ctx.answersElsewhere = idRecord(parsed.value.answers.map((a) => [a.id, a.answer]));
       }
@@ -133,7 +139,8 @@ export function createRunDisplay(deps: RunDisplayDeps) {
   return {
     /**
      * Calls the presenter for every record of the run whose visible state is not shown yet;
-     * when that fails, the run is tried again after a growing back-off.
+     * when that fails, the run is tried again once Slack answers (if Slack is down), else
+     * after a growing back-off.
      */
     async show(runDir: string): Promise<void> {
       let failed: { err: unknown; seq: number } | undefined;
@@ -173,18 +180,19 @@ export function createRunDisplay(deps: RunDisplayDeps) {
         failing.delete(runDir);
         return;
       }
-      const delay = scheduler.backOff(runDir);
+      const unavailable = failed.err instanceof PresentUnavailable;
+      // a run that failed because Slack is down waits for Slack, not for a timer of its own
+      const waitsForSlack = unavailable && deps.slackWait.hold(runDir);
+      const delay = waitsForSlack ? undefined : scheduler.backOff(runDir);
       // an expected failure says enough in its message; anything else keeps its stack
-      const why =
-        failed.err instanceof PresentUnavailable
-          ? { error: failed.err.message }
-          : { err: failed.err };
-      const fields = { ...why, runDir, seq: failed.seq, retryInMs: delay };
+      const why = unavailable ? { error: (failed.err as Error).message } : { err: failed.err };
+      const when = delay === undefined ? { retry: 'once Slack answers' } : { retryInMs: delay };
+      const fields = { ...why, runDir, seq: failed.seq, ...when };
       const message = 'could not show the batch to people; keeping it and trying again';
       if (failing.has(runDir)) log.debug(fields, message);
       else log.warn(fields, message);
       failing.add(runDir);
-      scheduler.later(delay, runDir);
+      if (delay !== undefined) scheduler.later(delay, runDir);
     },
 
     /** Lets every held-back batch be tried again; gives the runs they belong to. */

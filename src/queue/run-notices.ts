@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { lookAlikeFix, PROTOCOL_NAMES_RULE } from '../core/protocol/look-alike-names.js';
 import { qaDirOf } from '../core/protocol/run-folder.js';
+import { FOLDER_FIX, type FolderRefusal } from '../fs/folder-guard.js';
 import type { NoticeBook, NoticeKind } from '../store/notice-book.js';
 
 export interface RunNoticesDeps {
@@ -127,6 +128,33 @@ export function createRunNotices(deps: RunNoticesDeps) {
       );
     },
 
+    /**
+     * Says that a run folder or `qa/` folder is not used (see `createFolderGuard`): a link out
+     * of the watched folder, with what to do.
+     */
+    async refusedFolder(refusal: FolderRefusal): Promise<boolean> {
+      const { folder, reason } = refusal;
+      if (notices.has('refused-folder', folder)) return true;
+      const text = `${folder} ${reason}, so the relay reads no questions there and writes no answers there. ${FOLDER_FIX}.`;
+      return tell(
+        'refused-folder',
+        folder,
+        [folder],
+        text,
+        { path: folder, reason },
+        'not using a run folder: it is a link, or outside the watched folders',
+      );
+    },
+
+    /** The run's folders pass the folder guard: a later refusal is told again. */
+    async usable(runDir: string): Promise<void> {
+      const qa = qaDirOf(runDir);
+      const cleared = notices.paths('refused-folder').filter((p) => p === runDir || p === qa);
+      if (cleared.length === 0) return;
+      log.info({ paths: cleared }, 'these folders are real folders again');
+      await notices.remove('refused-folder', (p) => cleared.includes(p));
+    },
+
     /** `where` (and so every folder above it) was read: a later failure is told again. */
     async readable(where: string): Promise<void> {
       const cleared = notices.paths('unreadable').filter((p) => isWithin(where, p));
@@ -144,6 +172,7 @@ export function createRunNotices(deps: RunNoticesDeps) {
       const qa = qaDirOf(runDir);
       await notices.remove('look-alike', (p) => path.dirname(p) === qa);
       await notices.remove('unreadable', (p) => p === runDir || p === qa);
+      await notices.remove('refused-folder', (p) => p === runDir || p === qa);
     },
   };
 }

@@ -141,6 +141,10 @@ export function createRunScheduler(deps: RunSchedulerDeps) {
     schedule,
     later,
     backOff,
+    /** Whether the run is being synced or waits for its turn. */
+    busy: (runDir: string): boolean => running.has(runDir) || queued.has(runDir),
+    /** Whether any run is being synced or waits for its turn. */
+    working: (): boolean => running.size > 0 || queued.size > 0,
     /** The run's work went through: its next failure starts the back-off over. */
     succeeded(runDir: string) {
       attempts.delete(runDir);

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { BatchRecord } from '../core/batch/batch-record.js';
 import type { BatchView } from '../core/slack/batch-view.js';
 import { type FullPreviewAt, renderPreviewModal } from '../core/slack/render-modals.js';
+import { showControls } from '../core/slack/show-controls.js';
 import type { ModalSeal } from './modal-seal.js';
 import { describeSlackError } from './slack-errors.js';
 import { readPresentation } from './slack-presentation.js';
@@ -33,7 +34,8 @@ export function createFullPreviews(deps: { client: WebClient; seal: ModalSeal; l
       await client.filesUploadV2({
         channel_id: shown.channel,
         thread_ts: shown.ts,
-        content: preview.content,
+        // shown in Slack's file viewer: the same rule as every other text the relay sends
+        content: showControls(preview.content),
         filename: `batch-${view.seq}-question-${index + 1}-preview.${preview.type === 'markdown' ? 'md' : 'txt'}`,
         title: `Preview of question ${index + 1}`,
         initial_comment: `The whole preview of question ${index + 1}, too long for a form.`,

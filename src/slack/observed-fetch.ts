@@ -82,25 +82,27 @@ export function observedFetch(
       tell({ method, kind: 'network', message: error instanceof Error ? error.message : 'failed' });
       throw error;
     }
-    if (response.status === 429) {
-      tell({
-        method,
-        kind: 'rate-limited',
-        retryAfterSec: retryAfterSec(response.headers.get('retry-after')),
-      });
-    } else if (response.status !== 200) {
-      tell({ method, kind: 'http-error', status: response.status });
-    } else if (!(response.headers.get('content-type') ?? '').includes('json')) {
-      tell({ method, kind: 'ok' });
-    } else {
-      const code = codeOf(
-        await response
-          .clone()
-          .json()
-          .catch(() => undefined),
-      );
-      tell(code === 'ok' ? { method, kind: 'ok' } : { method, kind: 'refused', code });
-    }
+    tell(await outcomeOf(method, response));
     return response;
   };
+}
+
+/** What Slack's answer to a call of `method` came to; the response's body is left unread. */
+export async function outcomeOf(method: string, response: Response): Promise<WebApiOutcome> {
+  if (response.status === 429) {
+    return {
+      method,
+      kind: 'rate-limited',
+      retryAfterSec: retryAfterSec(response.headers.get('retry-after')),
+    };
+  }
+  if (response.status !== 200) return { method, kind: 'http-error', status: response.status };
+  if (!(response.headers.get('content-type') ?? '').includes('json')) return { method, kind: 'ok' };
+  const code = codeOf(
+    await response
+      .clone()
+      .json()
+      .catch(() => undefined),
+  );
+  return code === 'ok' ? { method, kind: 'ok' } : { method, kind: 'refused', code };
 }

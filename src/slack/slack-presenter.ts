@@ -6,17 +6,13 @@ type WebClient = webApi.WebClient;
 
 import type { Logger } from 'pino';
 import { type BatchRecord, FINAL_STATUSES, type Handoff } from '../core/batch/batch-record.js';
-import { formatProtocolError } from '../core/protocol/protocol-error.js';
-import { questionFileName } from '../core/protocol/run-folder.js';
 import { MOST_SPLITS } from '../core/slack/message-budget.js';
-import { renderBatchMessages } from '../core/slack/render-batch-messages.js';
-import { renderMalformedMessage } from '../core/slack/render-malformed.js';
+import { renderRecordMessages } from '../core/slack/render-record-messages.js';
 import { renderRefusedNotice } from '../core/slack/render-refused.js';
 import { renderHandoffNotice, renderUndeliveredNotice } from '../core/slack/render-team.js';
 import { type SlackErrorRemedy, slackErrorKind } from '../core/slack/slack-error-kinds.js';
 import { SLACK_USER_ID } from '../core/slack/slack-ids.js';
 import { stampIteration } from '../core/slack/stamp-iteration.js';
-import { toBatchView } from '../core/slack/to-batch-view.js';
 import { CopyRefused, type PresentContext, type Presenter } from '../queue/presenter.js';
 import { slackErrorCode } from './slack-errors.js';
 import {
@@ -197,7 +193,7 @@ export function createSlackPresenter(deps: {
       let main: MessageCopy;
       for (;;) {
         const split = presentation.split ?? 0;
-        const messages = messagesFor(record, ctx, split);
+        const messages = renderRecordMessages(record, ctx, split);
         try {
           main = await syncCopy(
             where,
@@ -356,22 +352,3 @@ function remedyFor(err: unknown): SlackErrorRemedy | undefined {
 
 /** Whether a message of ours is gone or can no longer be edited: it is posted anew. */
 const isGone = (err: unknown): boolean => remedyFor(err) === 'post-anew';
-
-/** Chooses what people see for a record; `split` counts earlier size refusals. */
-function messagesFor(record: BatchRecord, ctx: PresentContext, split: number): Message[] {
-  const runName = path.basename(record.runDir);
-  if (record.status === 'malformed') {
-    return [
-      renderMalformedMessage({
-        runName,
-        runDir: record.runDir,
-        seq: record.seq,
-        fileName: questionFileName(record.seq),
-        errorText: ctx.error
-          ? formatProtocolError(ctx.error)
-          : 'The question file could not be read.',
-      }),
-    ];
-  }
-  return renderBatchMessages(toBatchView(record, ctx), split);
-}

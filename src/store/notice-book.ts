@@ -5,8 +5,12 @@ import { readGuardedFile } from '../fs/read-protocol-file.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import { createCoalescingWriter } from './coalescing-writer.js';
 
-/** What a notice was about: a file name the protocol does not define, or something unreadable. */
-export type NoticeKind = 'look-alike' | 'unreadable';
+/**
+ * What a notice was about: a file name the protocol does not define, something unreadable, or
+ * a folder the folder guard refuses.
+ */
+export const NOTICE_KINDS = ['look-alike', 'unreadable', 'refused-folder'] as const;
+export type NoticeKind = (typeof NOTICE_KINDS)[number];
 
 /**
  * Notices given to people about things outside any batch, kept so that each is given once:
@@ -30,9 +34,7 @@ const NOTICES_MAX_BYTES = 16 * 1024 * 1024;
 
 const noticesFileSchema = z.object({
   version: z.literal(1),
-  notices: z.array(
-    z.object({ kind: z.enum(['look-alike', 'unreadable']), path: z.string(), at: z.string() }),
-  ),
+  notices: z.array(z.object({ kind: z.enum(NOTICE_KINDS), path: z.string(), at: z.string() })),
 });
 
 const keyOf = (kind: NoticeKind, path: string) => `${kind}\n${path}`;

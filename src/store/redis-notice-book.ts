@@ -1,7 +1,5 @@
 import type { RedisConnection } from '../redis/redis-connection.js';
-import type { NoticeBook, NoticeKind } from './notice-book.js';
-
-const KINDS: readonly NoticeKind[] = ['look-alike', 'unreadable'];
+import { NOTICE_KINDS, type NoticeBook, type NoticeKind } from './notice-book.js';
 
 const fieldOf = (kind: NoticeKind, path: string) => `${kind}\n${path}`;
 
@@ -22,7 +20,8 @@ export async function openRedisNoticeBook(opts: {
   for (const field of Object.keys(stored as Record<string, unknown>)) {
     const cut = field.indexOf('\n');
     const kind = field.slice(0, cut) as NoticeKind;
-    if (cut > 0 && KINDS.includes(kind)) given.set(field, { kind, path: field.slice(cut + 1) });
+    if (cut > 0 && (NOTICE_KINDS as readonly string[]).includes(kind))
+      given.set(field, { kind, path: field.slice(cut + 1) });
   }
   const pending = new Set<Promise<unknown>>();
   const track = (work: Promise<unknown>) => {

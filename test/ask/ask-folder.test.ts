@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
+import { pino } from 'pino';
 import { askFolder, handOffBatch, newAskId } from '../../src/ask/ask-folder.js';
 import { findRunningRelay } from '../../src/ask/find-running-relay.js';
 import { writeDispatchFailure } from '../../src/ask/write-dispatch-failure.js';
 import { envelopeToBatch } from '../../src/core/envelope/envelope-to-batch.js';
 import { findEnvelope } from '../../src/core/envelope/find-envelope.js';
+import { acquireStateDirLock } from '../../src/store/state-dir-lock.js';
 import { jsonBlock, rateLimitQuestion } from '../core/envelope/envelope-samples.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
@@ -38,10 +40,39 @@ describe('ask folders, relay lock and failure records', () => {
     assert.equal(JSON.parse(text).source, 'agent-open-questions');
   });
 
-  test('a relay counts as running only while the pid in its lock is alive', async () => {
+  test("the folder and file take asks/'s group and permissions, whatever the umask", async () => {
+    const scan = findEnvelope(jsonBlock({ openQuestions: [rateLimitQuestion] }));
+    assert.ok(scan.kind === 'envelope');
+    // as a service's asks/ is (group-writable, setgid), and an asker who shares nothing
+    await mkdir(path.join(root, 'asks'));
+    await chmod(path.join(root, 'asks'), 0o2770);
+    const folder = askFolder(root, 'ask-1');
+    const before = process.umask(0o077);
+    try {
+      await handOffBatch(folder, envelopeToBatch(scan.envelope));
+    } finally {
+      process.umask(before);
+    }
+    const modeOf = async (file: string) => (await stat(file)).mode & 0o7777;
+    assert.equal(await modeOf(folder.dir), 0o2770);
+    assert.equal(await modeOf(path.join(folder.dir, 'qa')), 0o2770);
+    assert.equal(await modeOf(folder.questionFile), 0o660, 'no execute or setgid bit on the file');
+  });
+
+  test('a relay counts as running only while the pid in its lock is a relay holding it', async () => {
     assert.equal(await findRunningRelay(path.join(root, 'none')), undefined);
-    await writeFile(path.join(root, 'relay.lock'), `${process.pid}\n`);
+    const lock = await acquireStateDirLock(root, pino({ level: 'silent' }));
     assert.equal(await findRunningRelay(root), process.pid);
+    await lock.release();
+    assert.equal(await findRunningRelay(root), undefined);
+    // our pid, but no lock of ours: left by an earlier process with the same pid
+    await writeFile(path.join(root, 'relay.lock'), `${process.pid}\n`);
+    assert.equal(await findRunningRelay(root), undefined);
+    if (process.platform === 'linux') {
+      // alive, but no relay: nothing would be signalled
+      await writeFile(path.join(root, 'relay.lock'), '1\n');
+      assert.equal(await findRunningRelay(root), undefined);
+    }
     await writeFile(path.join(root, 'relay.lock'), 'garbage');
     assert.equal(await findRunningRelay(root), undefined);
   });

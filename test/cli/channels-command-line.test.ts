@@ -61,7 +61,7 @@ describe('channels per watched folder on the command line', () => {
         result.out,
         /FAIL {2}the bot is not in #outside \(C0OUTSIDE\) \(for \S+\/runs-b\)/,
       );
-      assert.match(result.out, /1 check\(s\) failed/);
+      assert.match(result.out, /1 check failed/);
     } finally {
       await slack.close();
       await cleanup();

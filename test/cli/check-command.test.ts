@@ -47,7 +47,7 @@ describe('runCheck', () => {
     await put('runs/r1/qa/notes.txt', 'not a protocol file');
     await put('runs/r1/qa/.q-out-003.json.tmp', '{');
     await put('runs/r2/qa/q-out-001.json', questions(1, FORMAT));
-    // valid on its own, but "XML" is not among its q-out file's options
+    // valid on its own, but its q-out file has other options
     await put(
       'runs/r2/qa/q-answers-001.json',
       answers(1, [{ ...FORMAT, options: ['JSON', 'XML'] }], ['XML']),
@@ -74,9 +74,11 @@ describe('runCheck', () => {
     assert.deepEqual(result.err, [
       `${join(runs, 'r1/qa/q-out-002.json')}: 1 problem`,
       '  - at seq: expected 2 to match the file name q-out-002.json, found 3',
-      'Fix the file and save it again; the relay re-reads it.',
-      `${join(runs, 'r2/qa/q-answers-001.json')}: 1 problem`,
+      'Fix the file, then check it again.',
+      `${join(runs, 'r2/qa/q-answers-001.json')}: 3 problems`,
+      '  - at answers[0].options: expected an array ["JSON","CSV"], the options of question "format", found an array ["JSON","XML"]',
       '  - at answers[0].answer: expected one option from "JSON", "CSV", found "XML"',
+      '  - at questions[0].options[1]: expected "CSV" as in q-out-001.json, found "XML"',
       'Fix the file so it follows the Q&A file protocol and answers the questions in its q-out file.',
     ]);
     assert.equal(result.code, 1);
@@ -122,8 +124,9 @@ describe('runCheck', () => {
   it('checks an answer file named alone against its sibling questions', async () => {
     const result = await check(join(root, 'runs/r2/qa/q-answers-001.json'));
     assert.equal(result.code, 1);
+    assert.equal(result.err[0], `${join(root, 'runs/r2/qa/q-answers-001.json')}: 3 problems`);
     assert.equal(
-      result.err[1],
+      result.err[2],
       '  - at answers[0].answer: expected one option from "JSON", "CSV", found "XML"',
     );
   });
@@ -181,5 +184,52 @@ describe('runCheck', () => {
     const result = await check(join(root, 'empty'), file);
     assert.equal(result.code, 0);
     assert.deepEqual(result.err, []);
+  });
+
+  it('checks an answer file against the q-out beside it exactly: questions, prompts, options', async () => {
+    const qa = 'echo/qa';
+    await put(`${qa}/q-out-001.json`, questions(1, FORMAT, SHIP));
+    // every field echoed but the second question, and the picks of a choose-many in any order
+    const answered = JSON.parse(answers(1, [FORMAT, SHIP], ['CSV', true]));
+    answered.questions = [FORMAT];
+    answered.answers[1].prompt = 'Ship it?';
+    const file = await put(`${qa}/q-answers-001.json`, JSON.stringify(answered));
+    const result = await check(join(root, qa));
+    assert.equal(result.code, 1);
+    assert.deepEqual(result.err.slice(0, 3), [
+      `${file}: 2 problems`,
+      '  - at answers[1].prompt: expected "Ship?", the prompt of question "ship", found "Ship it?"',
+      '  - at questions: expected 2 questions, those of q-out-001.json echoed verbatim ("format", "ship"), found 1',
+    ]);
+  });
+
+  it('accepts choose-many picks in any order but refuses one picked twice', async () => {
+    const many = { id: 'where', type: 'choose-many', prompt: 'Where?', options: ['a', 'b', 'c'] };
+    await put('many/qa/q-out-001.json', questions(1, many));
+    const file = await put('many/qa/q-answers-001.json', answers(1, [many], [['c', 'a']]));
+    assert.equal((await check(file)).code, 0);
+    await writeFile(file, answers(1, [many], [['a', 'a']]));
+    const twice = await check(file);
+    assert.equal(twice.code, 1);
+    assert.equal(
+      twice.err[1],
+      '  - at answers[0].answer: expected each option once, found "a" more than once in an array ["a","a"]',
+    );
+  });
+
+  it('refuses a key a protocol file holds twice, in q-out and q-answers files alike', async () => {
+    const out = await put('twice/qa/q-out-001.json', '{"seq": 1, "seq": 1, "questions": []}');
+    const answer = await put(
+      'twice/qa/q-answers-001.json',
+      answers(1, [SHIP], [true]).replace('"answer":true', '"answer":false,"answer":true'),
+    );
+    const result = await check(join(root, 'twice'));
+    assert.equal(result.code, 1);
+    const repeated = (key: string) =>
+      `expected "${key}" once in its object, found it again at line 1, column`;
+    assert.equal(result.err[0], `${out}: 1 problem`);
+    assert.ok(result.err[1]?.startsWith(`  - at seq: ${repeated('seq')} 12;`), result.err[1]);
+    assert.equal(result.err[3], `${answer}: 1 problem`);
+    assert.ok(result.err[4]?.startsWith(`  - at answers[0].answer: ${repeated('answer')}`));
   });
 });

@@ -50,7 +50,20 @@ describe('the command line', () => {
   it("reports mistakes with the command's usage (or the overview) for exit code 2", () => {
     const cases: [string[], string, string][] = [
       [['frobnicate'], 'o7-slack-relay: unknown command: frobnicate', OVERVIEW],
-      [['--bogus'], 'o7-slack-relay start: unknown option --bogus', COMMAND_HELP.start],
+      // no command was named, so none is blamed
+      [['--bogus'], 'o7-slack-relay: unknown option --bogus', OVERVIEW],
+      [['chek', 'a'], 'o7-slack-relay: unknown command: chek (did you mean check?)', OVERVIEW],
+      [['Doctor'], 'o7-slack-relay: unknown command: Doctor (did you mean doctor?)', OVERVIEW],
+      [['preveiw'], 'o7-slack-relay: unknown command: preveiw (did you mean preview?)', OVERVIEW],
+      [['version'], 'o7-slack-relay: unknown command: version (did you mean --version?)', OVERVIEW],
+      [['hlep'], 'o7-slack-relay: unknown command: hlep (did you mean help?)', OVERVIEW],
+      [['as'], 'o7-slack-relay: unknown command: as (did you mean ask?)', OVERVIEW],
+      [['x'], 'o7-slack-relay: unknown command: x', OVERVIEW],
+      [
+        ['help', 'nodse'],
+        'o7-slack-relay help: unknown command: nodse (did you mean nodes?)',
+        OVERVIEW,
+      ],
       [['--version', 'x'], 'o7-slack-relay: --version takes no arguments', OVERVIEW],
       [['help', 'nope'], 'o7-slack-relay help: unknown command: nope', OVERVIEW],
       [

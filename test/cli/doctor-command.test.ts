@@ -72,6 +72,7 @@ describe('doctor against the stand-in', () => {
       lacking.out,
       /^FAIL {2}the bot lacks scopes the relay uses: files:write\n {6}fix: paste manifest\.yml/m,
     );
+    assert.match(lacking.out, /\n1 check failed\.$/);
 
     slack.setBotScopes([...MANIFEST_BOT_SCOPES, 'channels:history', 'groups:history']);
     const extra = await doctor(config);
@@ -146,7 +147,7 @@ describe('doctor against the stand-in', () => {
       out,
       /^FAIL {2}cannot see channel C0MISSING \(for \/srv\/nowhere\/runs\): channel_not_found\n {6}fix: /m,
     );
-    assert.match(out, /^2 check\(s\) failed\.$/m);
+    assert.match(out, /^2 checks failed\.$/m);
     // each channel once
     const looked = slack.calls
       .filter((c) => c.method === 'conversations.info')

@@ -208,7 +208,7 @@ describe('doctor in shared mode', () => {
       await runDoctor(config, { out: (l) => down.push(l) }, deps);
       assert.match(down.join('\n'), /^FAIL {2}Slack cannot be reached/m);
       assert.match(down.join('\n'), /^FAIL {2}Redis at .* refused the relay's credentials/m);
-      assert.match(down.join('\n'), /2 check\(s\) failed\.$/);
+      assert.match(down.join('\n'), /2 checks failed\.$/);
     } finally {
       await slack.close().catch(() => undefined);
       await temp.cleanup();

@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { chmod, copyFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { pino } from 'pino';
+import { acquireStateDirLock } from '../../src/store/state-dir-lock.js';
+import { collectOutput } from '../support/child-output.js';
 import { startFakeSlack } from '../support/fake-slack/index.js';
-import { repoFile } from '../support/project-paths.js';
+import { NODE_LOADER_ARGS, projectModule, repoFile } from '../support/project-paths.js';
 import { CHANNEL } from '../support/relay-harness.js';
 import { noStack } from '../support/spawn-relay.js';
 import { makeTempDir, sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
@@ -30,6 +35,39 @@ describe('the o7-slack-relay command', () => {
     assert.equal(result.code, 2);
     assert.doesNotMatch(result.err, /SLACK_BOT_TOKEN/, 'the token came from .env');
     assert.match(result.err, /SLACK_CHANNEL_ID must be a channel ID/);
+    await cleanup();
+  });
+
+  // Each build script run before the command, and npm start: packaged-relay.slow-test.ts.
+  test('the command is bin/o7-slack-relay.js, which no build rewrites: executable, started through its shebang, it runs the built relay', async () => {
+    const pkg = JSON.parse(await readFile(repoFile('package.json'), 'utf8'));
+    assert.deepEqual(pkg.bin, { 'o7-slack-relay': 'bin/o7-slack-relay.js' });
+    assert.ok(pkg.files.includes('bin'), 'the package holds it');
+    const launcher = repoFile('bin/o7-slack-relay.js');
+    const { mode } = await stat(launcher);
+    assert.equal(mode & 0o111, 0o111, `executable by everyone: ${mode.toString(8)}`);
+    assert.match(await readFile(launcher, 'utf8'), /^#!\/usr\/bin\/env node\n/);
+    // a copy with no src/ beside it, as in the package: it runs what dist/ holds (here the
+    // tests' own build), and builds nothing
+    const { dir, cleanup } = await makeTempDir('o7-bin-');
+    await mkdir(path.join(dir, 'bin'));
+    await mkdir(path.join(dir, 'dist', 'src'), { recursive: true });
+    const copy = path.join(dir, 'bin', 'o7-slack-relay.js');
+    await copyFile(launcher, copy);
+    await chmod(copy, mode);
+    const entry = pathToFileURL(projectModule('src/main')).href;
+    await writeFile(path.join(dir, 'dist', 'src', 'main.js'), `import '${entry}';\n`);
+    const child = spawn(copy, ['--version'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: NODE_LOADER_ARGS.join(' ') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const output = collectOutput(child);
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    assert.deepEqual(
+      { code, out: output.out(), err: output.err() },
+      { code: 0, out: `${pkg.version}\n`, err: '' },
+    );
     await cleanup();
   });
 
@@ -117,8 +155,8 @@ describe('the o7-slack-relay command', () => {
     const { dir, cleanup } = await makeTempDir();
     const stateDir = path.join(dir, 'state');
     await mkdir(stateDir, { recursive: true });
-    // the first relay: any live process other than the child holds the lock; the test runner is one
-    await writeFile(path.join(stateDir, 'relay.lock'), `${process.pid}\n`);
+    // the first relay: the test runner holds the lock as a relay does
+    const lock = await acquireStateDirLock(stateDir, pino({ level: 'silent' }));
     const env = {
       SLACK_BOT_TOKEN: slack.botToken,
       SLACK_APP_TOKEN: slack.appToken,
@@ -133,6 +171,7 @@ describe('the o7-slack-relay command', () => {
     assert.ok(result.err.includes(said), result.err);
     noStack(result.err);
     assert.doesNotMatch(result.err, /StateDirLockedError/);
+    await lock.release();
     await slack.close();
     await cleanup();
   });
@@ -163,7 +202,7 @@ describe('the o7-slack-relay command', () => {
     assert.match(broken.out, /FAIL {2}the bot is not in #outside/);
     assert.match(broken.out, /fix: in Slack, open #outside and type \/invite/);
     assert.match(broken.out, /FAIL {2}Slack refused SLACK_APP_TOKEN \(invalid_auth\)/);
-    assert.match(broken.out, /2 check\(s\) failed/);
+    assert.match(broken.out, /2 checks failed/);
 
     const badToken = await runCli(['doctor'], { ...env, SLACK_BOT_TOKEN: 'xoxb-1-2-wrong' }, dir);
     assert.equal(badToken.code, 1);

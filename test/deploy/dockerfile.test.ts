@@ -57,7 +57,8 @@ describe('the Dockerfile', () => {
       [...runtime.entrypoint, ...runtime.cmd],
       ['node', ...SERVICE_NODE_FLAGS, 'dist/src/main.js', 'start'],
     );
-    assert.equal(packageJson.bin['o7-slack-relay'], 'dist/src/main.js');
+    // the o7-slack-relay command is a launcher that runs this same entry point
+    assert.equal(packageJson.bin['o7-slack-relay'], 'bin/o7-slack-relay.js');
   });
 
   test('keeps its state where the user may write, and copies only what exists', () => {

@@ -3,40 +3,32 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { parse as parseDotenv } from 'dotenv';
+import { askFolder, asksRoot } from '../../src/ask/ask-folder.js';
 import { SERVICE_NODE_FLAGS } from '../../src/service-node-flags.js';
 import { REPO } from '../support/project-paths.js';
+import { execWords, readServiceSection, UNIT_PATH } from './systemd-unit-file.js';
 
-const unitPath = path.join(REPO, 'deploy', 'o7-slack-relay.service');
-
-/** The `Key=value` settings of one section of a unit file, each key with all its values. */
-function sectionOf(text: string, name: string): Map<string, string[]> {
-  const settings = new Map<string, string[]>();
-  let inside = false;
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (line.startsWith('[')) inside = line === `[${name}]`;
-    else if (inside && line !== '' && !line.startsWith('#')) {
-      const at = line.indexOf('=');
-      const key = line.slice(0, at);
-      settings.set(key, [...(settings.get(key) ?? []), line.slice(at + 1)]);
-    }
-  }
-  return settings;
+/** The shell block under a README heading, its commands each without `sudo`. */
+function readmeCommands(heading: string): string[] {
+  const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
+  const from = readme.indexOf(`\n${heading}\n`);
+  assert.ok(from >= 0, `the README has "${heading}"`);
+  const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(from))?.[1] ?? '';
+  return block
+    .split('\n')
+    .flatMap((line) => line.replace(/\s+#.*$/, '').split('&&'))
+    .map((command) => command.trim().replace(/^sudo /, ''))
+    .filter(Boolean);
 }
 
 describe('the systemd unit', () => {
-  const text = readFileSync(unitPath, 'utf8');
-  const service = sectionOf(text, 'Service');
-  const one = (key: string) => {
-    const values = service.get(key) ?? [];
-    assert.equal(values.length, 1, `one ${key}=`);
-    return values[0] as string;
-  };
+  const { text, service, one } = readServiceSection();
 
   // systemd is on every machine of this project (Debian's systemd 252); verify checks the
-  // syntax, every key and value, and that ExecStart's program exists.
+  // syntax, every key and value, and that the programs of ExecStart and ExecStartPre exist.
   test('passes systemd-analyze verify without a word', () => {
-    const result = spawnSync('systemd-analyze', ['verify', '--man=no', unitPath], {
+    const result = spawnSync('systemd-analyze', ['verify', '--man=no', UNIT_PATH], {
       encoding: 'utf8',
     });
     assert.equal(result.error, undefined, 'systemd-analyze runs (apt-get install systemd)');
@@ -49,8 +41,26 @@ describe('the systemd unit', () => {
     assert.match(node ?? '', /^\/\S+\/node$/);
     assert.deepEqual(args, [...SERVICE_NODE_FLAGS, 'dist/src/main.js', 'start']);
     assert.notEqual(one('User'), 'root');
+    assert.equal(one('Group'), one('User'), "the user's own group, whose members may ask");
     assert.match(one('WorkingDirectory'), /^\//);
     assert.match(one('EnvironmentFile'), /^\/\S+$/);
+  });
+
+  test('its comment builds the checkout the way the README does, which works', () => {
+    // `npm ci --omit=dev && npm run build:package` fails: tsc is a dev dependency
+    const said = /\((npm ci[^)]*)\)/.exec(text)?.[1];
+    assert.ok(said, 'the unit says how to build the checkout');
+    const commands = said.split('&&').map((c) => c.trim());
+    const build = commands.indexOf('npm run build:package');
+    assert.ok(build > 0, 'it builds');
+    for (const command of commands.slice(0, build)) assert.doesNotMatch(command, /--omit=dev/);
+    assert.ok(commands.slice(build + 1).includes('npm prune --omit=dev'), 'then drops dev deps');
+    const readme = readmeCommands('### systemd');
+    assert.ok(
+      commands.every((c) => readme.includes(c)),
+      `the README's systemd steps run ${commands.join(', ')}: ${readme.join(' | ')}`,
+    );
+    assert.ok(readme.indexOf('npm run build:package') > readme.indexOf('npm ci'));
   });
 
   test('restarts on failure, except after a configuration error (exit 2)', () => {
@@ -60,7 +70,29 @@ describe('the systemd unit', () => {
     assert.ok(timeout > 5, 'longer than the 5 s the relay waits for work under way');
   });
 
-  test('keeps the state in the folder systemd creates for it', () => {
+  test('keeps the state in the folder systemd creates for it, which only the relay writes', () => {
     assert.equal(one('Environment'), `RELAY_STATE_DIR=/var/lib/${one('StateDirectory')}`);
+    // its group may look in (ask reads the lock and the answers), nobody else
+    assert.equal(one('StateDirectoryMode'), '0750');
+    // the answer files the relay writes are readable by agents running as other users
+    const umask = Number.parseInt(one('UMask'), 8);
+    assert.equal(0o644 & ~umask, 0o644);
+  });
+
+  test("makes ask's folders writable by the group, setgid, at each start", () => {
+    const stateDir = `/var/lib/${one('StateDirectory')}`;
+    const words = execWords(one('ExecStartPre'), { RELAY_STATE_DIR: stateDir });
+    // `install -d -m` makes the folders, or sets the mode of those already there
+    const folders = [asksRoot(stateDir), path.dirname(askFolder(stateDir, 'id').stagingDir)];
+    assert.deepEqual(words, ['/usr/bin/install', '-d', '-m', '2770', ...folders]);
+    assert.equal(service.get('ExecStartPre')?.length, 1);
+  });
+
+  test('.env.example, copied to relay.env, leaves the state folder to the unit', () => {
+    // set there, they would win over Environment= with paths relative to WorkingDirectory,
+    // where the service's user may not write
+    const example = parseDotenv(readFileSync(path.join(REPO, '.env.example'), 'utf8'));
+    assert.equal(example.RELAY_STATE_DIR, undefined);
+    assert.equal(example.RELAY_WATCH, undefined);
   });
 });

@@ -3,8 +3,9 @@ import { spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
+import { pino } from 'pino';
 import { findEnvelope } from '../../src/core/envelope/find-envelope.js';
-import { LOCK_FILE_NAME } from '../../src/store/state-dir-lock.js';
+import { acquireStateDirLock, LOCK_FILE_NAME } from '../../src/store/state-dir-lock.js';
 import { jsonBlock, rateLimitQuestion } from '../core/envelope/envelope-samples.js';
 import { spawnRelay } from '../support/spawn-relay.js';
 import { makeTempDir } from '../support/temp-dir.js';
@@ -93,10 +94,11 @@ describe('ask without a relay, or with nothing to ask', () => {
     assert.equal(await exitCodeOf(again), 7);
   });
 
-  test('SIGTERM while waiting withdraws the questions and exits 5', async () => {
-    // The lock names a live process (this one), which is all `ask` checks before handing over.
+  test('SIGTERM while waiting withdraws the questions and exits 5', async (t) => {
+    // This process holds the lock as a relay does, which is all `ask` checks before handing over.
     await mkdir(stateDir, { recursive: true });
-    await writeFile(path.join(stateDir, LOCK_FILE_NAME), `${process.pid}\n`);
+    const lock = await acquireStateDirLock(stateDir, pino({ level: 'silent' }));
+    t.after(() => lock.release());
     const ask = spawnAsk(stateDir, root, VALID);
     const dir = await askDir(stateDir);
     await waitFor(async () => (await qaFiles(dir)).includes('q-out-001.json'), 'the q-out file');

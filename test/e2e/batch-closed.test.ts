@@ -211,6 +211,19 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
     assert.deepEqual(h.slack.failures, []);
   });
 
+  test('answered in another tool whose echo differs from the q-out (check refuses it): its answers are still shown', async () => {
+    const { run, posted } = await postFormatBatch(h, 'run-loose-echo');
+    const file = JSON.parse(expectedAnswerFile(formatBatch(1), { format: 'CSV', go: false }));
+    file.questions = file.questions.slice(0, 1);
+    file.answers[0].prompt = `${file.answers[0].prompt} (reworded)`;
+    await writeAnswerFileAsOtherTool(run, 1, file);
+    const final = await waitForClosed(h.slack, posted.ts, 'final message');
+    const shown = visibleText(final);
+    assert.match(shown, /\*Answer:\*\n>CSV/, `final message: ${shown}`);
+    assert.match(shown, /\*Answer:\*\n>No/, `final message: ${shown}`);
+    assert.deepEqual(h.slack.failures, []);
+  });
+
   test('rewritten: a click on an old element whose question changed type is refused as changed, not ignored', async () => {
     const { run, posted } = await postFormatBatch(h, 'run-retyped');
     const oldRadio = findElement(posted.blocks, 'o7.choose:0');

@@ -63,7 +63,13 @@ describe(`a batch's life end to end (${mode} mode)`, () => {
     await pressSubmit(h.slack, one.ts);
     await expectAnswerFile(run, first, { lang: 'TS', tests: true });
     const done = await waitForClosed(h.slack, one.ts, 'batch 1 final');
-    assert.match(visibleText(done), new RegExp(`Answered by <@${ALICE}>`));
+    // when: a date Slack shows in each reader's time zone, else the UTC minute
+    const when =
+      /<!date\^(\d+)\^\{date_short_pretty\} at \{time\}\|(\d{4}-\d\d-\d\d \d\d:\d\d) UTC>/;
+    const answered = new RegExp(`Answered by <@${ALICE}> ${when.source}`).exec(visibleText(done));
+    assert.ok(answered, visibleText(done));
+    const utc = new Date(Number(answered[1]) * 1000).toISOString();
+    assert.equal(answered[2], `${utc.slice(0, 10)} ${utc.slice(11, 16)}`);
     assert.match(done.text, /^Answered: Run run-two, batch 1: Language\?/);
 
     const two = await waitForBatchMessage(h.slack, 'run-two', 2);

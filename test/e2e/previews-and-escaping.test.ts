@@ -4,7 +4,8 @@ import { escapeMrkdwn } from '../../src/core/slack/escape-mrkdwn.js';
 import { CALLBACK_IDS } from '../../src/core/slack/ids.js';
 import type { StoredEphemeral } from '../support/fake-slack/index.js';
 import { hiddenLinks } from '../support/markdown-link-shapes.js';
-import { ALICE, type Harness } from '../support/relay-harness.js';
+import { ALICE, CHANNEL, type Harness } from '../support/relay-harness.js';
+import { writeQaFile, writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
 import {
   answerFile,
@@ -24,6 +25,7 @@ import {
   shownLabel,
   thread,
   waitForAnswered,
+  waitForBatchMessage,
   writeFreeText,
   yesNoWithMarkdown,
 } from './relay-steps.js';
@@ -456,5 +458,98 @@ describe(`links in agent markdown (${mode} mode)`, () => {
       answers: [{ id: 'release', type: 'yes-no', prompt: 'Release as planned?', answer: true }],
       questions: batch.questions,
     });
+  });
+});
+
+// ----- control characters -----
+
+/** Any character the relay writes out before sending (see src/core/slack/show-controls.ts). */
+const HIDDEN = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
+
+/** The strings of a call's arguments that hold a hidden character, with their JSON paths. */
+function hiddenIn(value: unknown, where: string): string[] {
+  if (typeof value === 'string') {
+    if (HIDDEN.test(value.replace(/[\t\n]/g, ''))) return [`${where}: ${JSON.stringify(value)}`];
+    // blocks and views arrive as JSON text in form-encoded calls
+    if (value.startsWith('[') || value.startsWith('{')) {
+      try {
+        return hiddenIn(JSON.parse(value), where);
+      } catch {
+        return [];
+      }
+    }
+    return [];
+  }
+  if (Array.isArray(value)) return value.flatMap((v, i) => hiddenIn(v, `${where}/${i}`));
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([k, v]) => hiddenIn(v, `${where}/${k}`));
+}
+
+/** NUL, a terminal escape and a right-to-left override ("txt.exe" that reads "exe.txt"). */
+const ODD = 'a\u0000b \u001b[31mred\u001b[0m invoice\u202etxt.exe';
+const ODD_SHOWN = 'a\\u0000b \\u001b[31mred\\u001b[0m invoice\\u202etxt.exe';
+/** A run folder name can hold them too (not NUL: no file name can). */
+const ODD_RUN = 'run-\u001b[1m-\u202egnp';
+const ODD_RUN_SHOWN = 'run-\\u001b[1m-\\u202egnp';
+
+describe(`control characters (${mode} mode)`, () => {
+  const h = healthyRelayPerTest(mode);
+
+  test('NUL, ESC and a bidi override reach Slack written out, in every text the relay sends', async () => {
+    const run = h.runDir(ODD_RUN);
+    const longPreview = Array.from({ length: 300 }, (_, i) => `${i}: ${ODD}`).join('\n');
+    const batch = {
+      seq: 1,
+      questions: [
+        { id: 'pick', type: 'choose-one', prompt: `Pick ${ODD}`, options: [ODD, 'plain'] },
+        {
+          id: 'long',
+          type: 'yes-no',
+          prompt: 'Read it all?',
+          preview: { type: 'markdown', content: longPreview },
+        },
+        {
+          id: 'art',
+          type: 'yes-no',
+          prompt: 'Art?',
+          preview: { type: 'ascii', content: `+--+\n${ODD}\n+--+` },
+        },
+      ],
+    };
+    // a look-alike name: the notice names the run and its folder
+    await writeQaFile(run, 'q-out-01.json', '{}');
+    await writeQuestionFile(run, 1, batch);
+    const posted = await waitForBatchMessage(h.slack, ODD_RUN_SHOWN, 1);
+    const { ts } = posted;
+    assert.ok(posted.text.startsWith(`Run ${ODD_RUN_SHOWN}, batch 1: Pick ${ODD_SHOWN}`));
+    assert.ok(mrkdwnTexts(posted.blocks).some((t) => t.includes(`Pick ${ODD_SHOWN}`)));
+    await waitFor(() => {
+      try {
+        return locate(h.slack, ts, 'o7.show-preview:1');
+      } catch {
+        return undefined; // the cut preview may be in a thread reply still on its way
+      }
+    }, 'the show-preview button');
+    const { view } = await openPreviewModal(h, ts, 1);
+    assert.ok(JSON.stringify(view.blocks).includes(JSON.stringify(ODD_SHOWN).slice(1, -1)));
+    await h.slack.closeView({ viewId: String(view.id), user: ALICE });
+    const notice = await waitFor(
+      () => h.slack.messages(CHANNEL).find((m) => m.text.includes('looks like Q&amp;A files')),
+      'the look-alike notice',
+    );
+    assert.ok(notice.text.includes(`Run ${ODD_RUN_SHOWN}:`), notice.text);
+
+    await choose(h.slack, ts, 0, ['0']);
+    await pressYesNo(h.slack, ts, 1, true);
+    await pressYesNo(h.slack, ts, 2, false);
+    await pressSubmit(h.slack, ts);
+    const answered = await waitForAnswered(h.slack, ts);
+    assert.ok(JSON.stringify(answered.blocks).includes(JSON.stringify(ODD_SHOWN).slice(1, -1)));
+    // the answer file is the agent's own text, unchanged
+    const answers = (await answerFile(run)).answers as { answer: unknown }[];
+    assert.equal(answers[0]?.answer, ODD);
+
+    const leaks = h.slack.calls.flatMap((c, i) => hiddenIn(c.args, `${c.method} #${i}`));
+    assert.deepEqual(leaks, [], 'no call to Slack carries a control character as it is');
   });
 });

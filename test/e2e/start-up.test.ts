@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, test } from 'node:test';
 import type { FakeSlack } from '../support/fake-slack/index.js';
+import { LEVEL } from '../support/log-capture.js';
 import { CHANNEL } from '../support/relay-harness.js';
 import {
   noStack,
@@ -100,25 +101,38 @@ describe('starting against Slack', () => {
     assert.equal(fx.slack.connectionsOpened, 0);
   });
 
-  test('while Slack cannot be reached the relay keeps trying, one line per try, and starts once it can', async () => {
+  test('while Slack cannot be reached the relay waits: one warning when it starts, the tries at debug, one line when it is through, then it starts', async () => {
     const port = await unusedPort();
     fx.relay = spawnRelayFor(fx.slack, fx.root, {
-      logLevel: 'info',
+      logLevel: 'debug',
       env: { SLACK_API_URL: `http://127.0.0.1:${port}/api/` },
     });
-    const tries = () =>
-      fx.relay?.logs.filter((l) => String(l.msg).startsWith('Slack cannot be reached'));
-    await waitFor(() => (tries()?.length ?? 0) >= 2 || undefined, 'two failed tries');
-    for (const line of tries() ?? []) {
-      assert.equal(line.reason, 'ECONNREFUSED');
-      assert.equal(line.err, undefined, 'a try is one line, without a stack');
-      assert.match(String(line.msg), /check the network, proxies and SLACK_API_URL/);
-    }
+    const said = (start: string) =>
+      fx.relay?.logs.filter((l) => String(l.msg).startsWith(start)) ?? [];
+    // the first try, then two more (after 1 s and 2 s)
+    await waitFor(
+      () => said('Slack still cannot be reached').length >= 2 || undefined,
+      'two more failed tries',
+    );
     assert.equal(fx.relay.child.exitCode, null, 'the relay is still waiting');
+    const [warning, ...more] = said('Slack cannot be reached');
+    assert.deepEqual(more, [], 'one warning for the wait');
+    assert.equal(warning?.level, LEVEL.warn);
+    assert.equal(warning?.reason, 'ECONNREFUSED');
+    assert.equal(warning?.err, undefined, 'one line, without a stack');
+    assert.match(String(warning?.msg), /check the network, proxies and SLACK_API_URL/);
+    for (const retry of said('Slack still cannot be reached')) {
+      assert.equal(retry.level, LEVEL.debug);
+      assert.equal(retry.reason, 'ECONNREFUSED');
+    }
 
     forwarder = await forward(port, fx.slack.apiUrl);
     await fx.relay.waitForLog('relay ready');
-    assert.ok(fx.relay.logs.some((l) => l.msg === 'Slack can be reached now'));
+    const through = said('Slack can be reached now');
+    assert.equal(through.length, 1);
+    assert.equal(through[0]?.level, LEVEL.info);
+    assert.ok(Number(through[0]?.waitedMs) >= 3000, `waitedMs: ${through[0]?.waitedMs}`);
+    assert.equal(said('Slack cannot be reached').length, 1, 'still one warning');
     await writeQuestionFile(path.join(fx.root, 'runs', 'run-late'), 1, sampleBatch(1));
     await waitFor(() => fx.slack.messages(CHANNEL)[0], 'the batch posted once Slack is reachable');
     noStack(fx.relay.stderr());

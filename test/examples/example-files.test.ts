@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { REPO } from '../support/project-paths.js';
 import { spawnRelay } from '../support/spawn-relay.js';
 
-const EXAMPLE = 'examples/run/qa/q-out-001.json';
+const EXAMPLE = 'examples/release-plan/qa/q-out-001.json';
 
 /** The first ```json block after `heading` in the README. */
 function readmeBlockAfter(readme: string, heading: string): string {
@@ -24,7 +24,7 @@ describe('the examples folder', () => {
     assert.equal(check.stderr(), '');
     assert.deepEqual(check.stdout().trim().split('\n'), [
       `ok  ${EXAMPLE}`,
-      'ok  examples/run/qa/q-answers-001.json',
+      'ok  examples/release-plan/qa/q-answers-001.json',
       'checked 2 files: 2 ok, 0 with problems',
     ]);
   });

@@ -425,19 +425,44 @@ test('watches a run dir and a runs root at once, reporting normalized absolute r
   await w.waitQaFile(path.join(runs, 'r7'), 'q-answers-001.json');
 });
 
-test('keeps symlinked paths as given instead of resolving them', async (t) => {
+test('keeps a symlinked watch path as given, and follows no link below it', async (t) => {
   const { dir, start } = await setup(t);
   await mkdir(path.join(dir, 'real', 'runs'), { recursive: true });
   await mkdir(path.join(dir, 'elsewhere', 'r9', 'qa'), { recursive: true });
+  await mkdir(path.join(dir, 'elsewhere', 'qa'), { recursive: true });
   await symlink(path.join(dir, 'real'), path.join(dir, 'link'));
   const runs = path.join(dir, 'link', 'runs');
+  // a run folder that is a link, and a real run folder whose qa/ is one
   await symlink(path.join(dir, 'elsewhere', 'r9'), path.join(runs, 'r9'));
+  await mkdir(path.join(runs, 'r8'));
+  await symlink(path.join(dir, 'elsewhere', 'qa'), path.join(runs, 'r8', 'qa'));
   const w = await start([runs]);
+  // told, so the queue can say why it reads neither
+  for (const run of ['r8', 'r9']) assert.ok(w.appeared.includes(path.join(runs, run)), run);
+  if (onLinux) {
+    const watched = await watchedInodes();
+    for (const outside of ['elsewhere/r9', 'elsewhere/r9/qa', 'elsewhere/qa']) {
+      assert.ok(!watched.has(await inode(path.join(dir, outside))), `no watch on ${outside}`);
+    }
+  }
 
-  await put(path.join(runs, 'r1', 'qa', 'q-out-001.json'));
   await put(path.join(dir, 'elsewhere', 'r9', 'qa', 'q-out-001.json'));
+  await put(path.join(dir, 'elsewhere', 'qa', 'q-out-001.json'));
+  await put(path.join(runs, 'r1', 'qa', 'q-out-001.json'));
   await w.waitQaFile(path.join(runs, 'r1'), 'q-out-001.json');
-  await w.waitQaFile(path.join(runs, 'r9'), 'q-out-001.json');
+  assert.deepEqual(
+    w.seen.filter((e) => e.type === 'qa-file' && e.runDir !== path.join(runs, 'r1')),
+    [],
+    'nothing reported from behind the links',
+  );
+
+  // the link replaced by a real folder: followed from then on
+  const before = w.appeared.length;
+  await rm(path.join(runs, 'r8', 'qa'));
+  await put(path.join(runs, 'r8', 'qa', 'q-out-001.json'));
+  await waitFor(() => w.appeared.slice(before).includes(path.join(runs, 'r8')), 'r8 seen again');
+  await put(path.join(runs, 'r8', 'qa', 'q-out-002.json'));
+  await w.waitQaFile(path.join(runs, 'r8'), 'q-out-002.json');
 });
 
 test('polling mode reports existing and new files', async (t) => {

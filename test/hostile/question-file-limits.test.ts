@@ -64,11 +64,10 @@ describe(`question files past the limits (${mode} mode)`, () => {
     for (const c of REFUSED) await writeQuestionFile(h.runDir(c.run), 1, c.text);
     for (const c of REFUSED) {
       const file = path.join(h.runDir(c.run), 'qa', 'q-out-001.json');
-      const expected = [
-        `${file}: 1 problem`,
-        c.problem,
-        'Fix the file and save it again; the relay re-reads it.',
-      ].join('\n');
+      const problem = [`${file}: 1 problem`, c.problem];
+      const expected = [...problem, 'Fix the file and save it again; the relay re-reads it.'].join(
+        '\n',
+      );
       const message = await waitFor(
         () => channelMessages(h.slack).find((m) => headerOf(m.blocks) === `Run ${c.run} · batch 1`),
         `the message of ${c.run}`,
@@ -88,7 +87,8 @@ describe(`question files past the limits (${mode} mode)`, () => {
       const err: string[] = [];
       const code = await runCheck([file], { out: () => undefined, err: (l) => err.push(l) });
       assert.equal(code, 1);
-      assert.equal(err.join('\n'), expected);
+      // the same words; only what to do next is check's
+      assert.equal(err.join('\n'), [...problem, 'Fix the file, then check it again.'].join('\n'));
     }
   });
 

@@ -89,16 +89,20 @@ describe(`files in qa/ that are not plain files (${mode} mode)`, () => {
     }
     for (const c of CASES) {
       const file = path.join(h.runDir(c.run), 'qa', 'q-out-001.json');
-      const expected = [
+      const problem = [
         `${file}: 1 problem`,
         `  - at (whole file): the relay will not read it: ${c.reason}`,
-        'Fix the file and save it again; the relay re-reads it.',
-      ].join('\n');
+      ];
+      // the same words everywhere; only what to do next is each reader's own
+      const endingWith = (fix: string) => [...problem, fix].join('\n');
+      const expected = endingWith('Fix the file and save it again; the relay re-reads it.');
       const message = await messageOf(h, c.run);
       assert.equal(message.text, `Run ${c.run}, batch 1: q-out-001.json could not be read`);
       assert.ok(visibleText(message).includes(expected), `${c.run}: ${visibleText(message)}`);
-      assert.deepEqual(await checkOutput(file), { code: 1, text: expected }, c.run);
-      assert.deepEqual(await previewOutput(file), { code: 1, text: expected }, c.run);
+      const checked = { code: 1, text: endingWith('Fix the file, then check it again.') };
+      assert.deepEqual(await checkOutput(file), checked, c.run);
+      const previewed = { code: 1, text: endingWith('Fix the file, then preview it again.') };
+      assert.deepEqual(await previewOutput(file), previewed, c.run);
     }
     const everything = JSON.stringify(h.slack.calls);
     assert.equal(everything.includes(SECRET), false, 'nothing of the linked file reached Slack');

@@ -5,7 +5,7 @@
 // that says what is wrong and what to do.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdir, readdir, symlink } from 'node:fs/promises';
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { pino } from 'pino';
@@ -78,6 +78,27 @@ describe('a lock file the relay did not make', () => {
       'not a regular file (a FIFO)',
     ],
   ];
+
+  test('naming pid 1, alive but no relay, is taken over with one log line', {
+    timeout: 60_000,
+    skip: process.platform !== 'linux' && !process.env.CI && 'needs /proc',
+  }, async () => {
+    await writeFile(lock(), '1\n');
+    const relay = spawnRelayFor(slack, root, { logLevel: 'info' });
+    try {
+      await relay.waitForLog('relay ready');
+      const pid = relay.child.pid;
+      assert.equal(await readFile(lock(), 'utf8'), `${pid}\n`);
+      const lines = relay.logs.filter((l) => /lock/.test(String(l.msg)));
+      assert.equal(lines.length, 1, JSON.stringify(lines));
+      assert.equal(lines[0]?.msg, 'taking over a stale relay lock');
+      assert.equal(lines[0]?.stalePid, 1);
+      assert.equal(lines[0]?.path, lock());
+      assert.match(String(lines[0]?.reason), /^pid 1 (\(.+\) )?is not a relay/);
+    } finally {
+      await relay.kill();
+    }
+  });
 
   for (const [what, make, reason] of cases) {
     test(`stops the start with one clear line when it is ${what}`, {

@@ -67,6 +67,7 @@ describe('batch queue: envelope batches', () => {
       settleMs: 50,
       retryBaseMs: 20,
       askRoot: asks(),
+      roots: [asks(), path.join(root, 'runs')],
     });
     queue.notify({ type: 'qa-file', runDir: run, name: 'q-out-001.json' });
     queue.start();
@@ -97,6 +98,7 @@ describe('batch queue: envelope batches', () => {
       log,
       settleMs: 50,
       askRoot: asks(),
+      roots: [asks(), path.join(root, 'runs')],
       updateEveryMs: 0,
     });
     queue.start();
@@ -159,6 +161,7 @@ describe('batch queue: envelope batches', () => {
       log,
       settleMs: 50,
       askRoot: asks(),
+      roots: [asks(), path.join(root, 'runs')],
     });
     queue.notify({ type: 'qa-file', runDir: run, name: 'q-out-001.json' });
     queue.start();

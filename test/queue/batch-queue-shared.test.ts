@@ -59,6 +59,7 @@ describe('batch queue in shared mode (Redis store)', () => {
       presenter: recording(shown),
       log,
       settleMs: 50,
+      roots: [path.join(dir, 'runs')],
       ...(retryBaseMs !== undefined ? { retryBaseMs } : {}),
       shared: { node: NODE, elsewhere: nothingElsewhere },
     });

@@ -96,6 +96,7 @@ describe('batch queue', () => {
       updateEveryMs: 0,
       presenter,
       log: opts.log ?? log,
+      roots: [path.join(root, 'runs')],
       settleMs: opts.settleMs ?? 50,
       retryBaseMs: 20,
       ...(opts.refusedRetryMs ? { refusedRetryMs: opts.refusedRetryMs } : {}),
@@ -415,6 +416,7 @@ describe('batch queue', () => {
         },
       },
       log,
+      roots: [path.join(root, 'runs')],
       settleMs: 50,
       concurrency: 1,
       listQa: async (qaDir) => {

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { QUESTION_RULE } from '../../scripts/demo/message-text.js';
 import { collectOutput } from '../support/child-output.js';
 import { REPO } from '../support/project-paths.js';
 import { makeTempDir } from '../support/temp-dir.js';
@@ -67,25 +68,34 @@ describe('npm run demo', () => {
       assert.equal(demo.err(), '', 'no warnings or errors');
 
       const posted = section(out, 'The relay posted this');
+      const shown = posted.slice(
+        0,
+        posted.findIndex((line) => line.startsWith('alice answers')),
+      );
       for (const line of [
-        'Run demo · batch 1',
-        '*1.* Which format should the weekly report be written in?',
+        'Run release-plan · batch 1',
+        '1. Which format should the weekly report be written in?',
         '( ) Markdown',
-        '**Weekly report** (draft)',
-        '*2.* Which platforms should the release pipeline build?',
+        'Weekly report (draft)',
+        '• 42 builds, 3 failed',
+        '2. Which platforms should the release pipeline build?',
         '[ ] Android',
         'commit --> test --+--> web',
-        '*3.* Anything the agent should know before it starts?',
+        '3. Anything the agent should know before it starts?',
         '[ Write answer ]',
-        '*4.* Start the release pipeline when the plan is done?',
+        '4. Start the release pipeline when the plan is done?',
         '[ Yes ]  [ No ]',
       ]) {
         assert.ok(
-          posted.some((shown) => shown.trim() === line),
+          shown.some((shownLine) => shownLine.trim() === line),
           `the posted message shows "${line}"`,
         );
       }
-      assert.match(out, /Block Kit Builder: https:\/\/app\.slack\.com\/block-kit-builder\/#%7B/);
+      // question 2's preview is set off from question 1's options
+      const trimmed = shown.map((line) => line.trim());
+      const between = trimmed.slice(trimmed.indexOf('( ) HTML'), trimmed.indexOf('```'));
+      assert.ok(between.includes(QUESTION_RULE), between.join('\n'));
+      assert.doesNotMatch(shown.join('\n'), /\*\d+\.\*|\*\*/, 'no mrkdwn or Markdown marks');
       assert.match(out, /^ {7}\(•\) CSV$/m, 'the pick shows on the message');
       assert.match(out, /^ {7}\[ ✓ Yes \] {2}\[ No \]$/m);
 
@@ -97,7 +107,7 @@ describe('npm run demo', () => {
         .map((line) => line.slice(4))
         .join('\n')}\n`;
       const expected = await readFile(
-        path.join(REPO, 'examples', 'run', 'qa', 'q-answers-001.json'),
+        path.join(REPO, 'examples', 'release-plan', 'qa', 'q-answers-001.json'),
         'utf8',
       );
       assert.equal(answerText, expected);
@@ -111,7 +121,22 @@ describe('npm run demo', () => {
           true,
         ],
       );
-      assert.match(out, /Answered by @alice/);
+      // the final message: who answered and when, in this machine's time zone
+      const final = section(out, 'The message now reads:');
+      assert.ok(
+        final.some((line) =>
+          /^ {4}Answered by @alice (today|yesterday) at \d{1,2}:\d\d [AP]M$/.test(line),
+        ),
+        final.join('\n'),
+      );
+      // the Block Kit Builder link, one long line, comes last
+      const lines = out.trimEnd().split('\n');
+      assert.equal(
+        lines.at(-1),
+        'Done: the relay and the stand-in are stopped, the temp folder is removed.',
+      );
+      assert.match(lines.at(-3) ?? '', /^https:\/\/app\.slack\.com\/block-kit-builder\/#%7B/);
+      assert.match(lines.at(-4) ?? '', /Block Kit Builder/);
       assert.doesNotMatch(out, /xox[a-z]-|xapp-/, 'no token is printed');
       assert.deepEqual(await leftovers(tmp), [], 'no temp folder left behind');
     }));

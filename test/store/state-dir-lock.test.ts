@@ -3,16 +3,56 @@ import { spawn } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import pino from 'pino';
 import { ErrorCode } from '../../src/errors.js';
 import { openFileStateStore, StateDirLockedError } from '../../src/store/file-state-store.js';
-import { LOCK_FILE_NAME } from '../../src/store/state-dir-lock.js';
+import { isRelayCommandLine, LOCK_FILE_NAME } from '../../src/store/state-dir-lock.js';
+import { captureLog } from '../support/log-capture.js';
+import { NODE_LOADER_ARGS, projectModule, REPO } from '../support/project-paths.js';
 import { tempRootForFile } from '../support/temp-root.js';
 
 const log = pino({ level: 'silent' });
 
 const freshDir = tempRootForFile('state-dir-lock-');
 const lockOf = (dir: string) => join(dir, LOCK_FILE_NAME);
+
+/**
+ * A relay's hold on `dir` in another process: a child that takes the lock with the relay's own
+ * code and keeps it until stopped.
+ */
+async function holdLockInChild(dir: string) {
+  const lockModule = pathToFileURL(projectModule('src/store/state-dir-lock')).href;
+  const child = spawn(
+    process.execPath,
+    [
+      ...NODE_LOADER_ARGS,
+      '--input-type=module',
+      '-e',
+      `const { acquireStateDirLock } = await import(${JSON.stringify(lockModule)});
+       const { pino } = await import('pino');
+       await acquireStateDirLock(${JSON.stringify(dir)}, pino({ level: 'silent' }));
+       process.stdout.write('held\\n');
+       setInterval(() => {}, 1000);`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'], cwd: REPO },
+  );
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('held')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the lock holder exited (${code})`)));
+  });
+  assert.ok(child.pid, 'the holder started');
+  return {
+    pid: child.pid,
+    stop: async () => {
+      child.kill();
+      await exited;
+    },
+  };
+}
 
 /** Runs a child node process that does `code`; resolves once it has a pid. */
 function startNode(code: string) {
@@ -31,28 +71,83 @@ describe('state folder lock', () => {
     assert.deepEqual(await readdir(dir), ['runs']);
   });
 
-  it('refuses a folder whose lock belongs to a live process', async () => {
+  it('refuses a folder whose lock a live relay holds', async () => {
     const dir = await freshDir();
-    const sleeper = startNode('setTimeout(() => {}, 120_000)');
+    const relay = await holdLockInChild(dir);
     try {
-      await writeFile(lockOf(dir), `${sleeper.pid}\n`);
       await assert.rejects(openFileStateStore(dir, { log }), (error: unknown) => {
         assert.ok(error instanceof StateDirLockedError);
         assert.equal(error.code, ErrorCode.StateLocked);
-        assert.equal(error.pid, sleeper.pid);
+        assert.equal(error.pid, relay.pid);
         assert.equal(error.dir, dir);
         assert.match(
           error.message,
           new RegExp(
-            `another relay \\(pid ${sleeper.pid}\\) is using ${dir}; stop it or set RELAY_STATE_DIR`,
+            `another relay \\(pid ${relay.pid}\\) is using ${dir}; stop it or set RELAY_STATE_DIR`,
           ),
         );
         return true;
       });
-      assert.equal(await readFile(lockOf(dir), 'utf8'), `${sleeper.pid}\n`, 'lock left alone');
+      assert.equal(await readFile(lockOf(dir), 'utf8'), `${relay.pid}\n`, 'lock left alone');
+    } finally {
+      await relay.stop();
+    }
+  });
+
+  it('takes over, with one log line, a lock naming pid 1: alive, but no relay', {
+    skip: process.platform !== 'linux' && !process.env.CI && 'needs /proc',
+  }, async () => {
+    const dir = await freshDir();
+    await writeFile(lockOf(dir), '1\n');
+    const { log: watched, records } = captureLog('info');
+    const store = await openFileStateStore(dir, { log: watched });
+    try {
+      assert.equal(await readFile(lockOf(dir), 'utf8'), `${process.pid}\n`);
+      const lines = records.filter((r) => String(r.msg).includes('lock'));
+      assert.equal(lines.length, 1, JSON.stringify(lines));
+      assert.equal(lines[0]?.msg, 'taking over a stale relay lock');
+      assert.equal(lines[0]?.stalePid, 1);
+      assert.match(String(lines[0]?.reason), /^pid 1 (\(.+\) )?is not a relay/);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('takes over a lock naming a live process that is not a relay', {
+    skip: process.platform !== 'linux' && !process.env.CI && 'needs /proc',
+  }, async () => {
+    const dir = await freshDir();
+    const sleeper = startNode('setTimeout(() => {}, 120_000)');
+    try {
+      await writeFile(lockOf(dir), `${sleeper.pid}\n`);
+      const { log: watched, records } = captureLog('warn');
+      const store = await openFileStateStore(dir, { log: watched });
+      assert.equal(await readFile(lockOf(dir), 'utf8'), `${process.pid}\n`);
+      assert.equal(
+        records[0]?.reason,
+        `pid ${sleeper.pid} (${process.execPath} -e setTimeout(() => {}, 120_000)) is not a relay using this state folder`,
+      );
+      await store.close();
     } finally {
       sleeper.child.kill();
       await sleeper.exited;
+    }
+  });
+
+  it('takes over a lock copied from a folder that a live relay holds', {
+    skip: process.platform !== 'linux' && !process.env.CI && 'needs /proc',
+  }, async () => {
+    const held = await freshDir();
+    const copy = await freshDir();
+    const relay = await holdLockInChild(held);
+    try {
+      await writeFile(lockOf(copy), `${relay.pid}\n`);
+      const store = await openFileStateStore(copy, { log });
+      assert.equal(await readFile(lockOf(copy), 'utf8'), `${process.pid}\n`);
+      assert.equal(await readFile(lockOf(held), 'utf8'), `${relay.pid}\n`, 'the other left alone');
+      await store.close();
+    } finally {
+      await relay.stop();
     }
   });
 
@@ -94,4 +189,24 @@ describe('state folder lock', () => {
     const second = await openFileStateStore(dir, { log });
     await second.close();
   });
+});
+
+describe('isRelayCommandLine', () => {
+  const table: [string[], boolean][] = [
+    [['node', '/opt/relay/dist/src/main.js', 'start'], true],
+    [['/usr/bin/node', '--no-memory-reducer', 'dist/src/main.js', 'start'], true],
+    [['node', '--import', 'tsx', '/home/me/o7-slack-relay/src/main.ts', 'start'], true],
+    [['node', '/usr/local/bin/o7-slack-relay', 'start'], true],
+    [['node', '/usr/local/bin/o7-slack-relay', 'doctor'], false],
+    [['node', 'dist/src/main.js', 'ask', '--json'], false],
+    [['node', '-e', 'setTimeout(() => {}, 1000)'], false],
+    [['/process_api', '--firecracker-init', 'start'], false],
+    [['/sbin/init'], false],
+    [['start', 'node', 'dist/src/main.js'], false],
+  ];
+  for (const [args, relay] of table) {
+    it(`${args.join(' ')}: ${relay ? 'a relay' : 'no relay'}`, () => {
+      assert.equal(isRelayCommandLine(args), relay);
+    });
+  }
 });

@@ -54,6 +54,7 @@ export const QUICK_RETRIES: StartOptions = {
   queue: { retryBaseMs: 20, retryMostMs: 2000 },
   slackApiRetry: { retries: 4, factor: 2, minTimeout: 10, maxTimeout: 80 },
   slackWait: { firstRetryMs: 20, mostRetryMs: 200 },
+  slackProbeEveryMs: 50,
   socketStaggerMs: 20,
 };
 

@@ -2,7 +2,7 @@ import type { ProtocolProblem } from '../protocol/protocol-error.js';
 
 /** The whole expected shape in one line, restated in every correction message. */
 export const EXPECTED_ENVELOPE_SHAPE =
-  'Expected shape: {"openQuestions": [{"question": "…", "header": "…", "options": [{"label": "…", "description": "…"}], "multiSelect": false}]} with 1 to 4 questions and at least 1 option each; "description" and "multiSelect" may be left out.';
+  'Expected shape: {"openQuestions": [{"question": "…", "header": "…", "options": [{"label": "…", "description": "…"}], "multiSelect": false}]} with 1 to 4 questions (any past the fourth are not asked, only named in the reply) and at least 1 option each; "description" and "multiSelect" may be left out.';
 
 const HOW_TO_FIX =
   'Send the whole corrected envelope again as one ```json block at the end of your final message, then stop.';

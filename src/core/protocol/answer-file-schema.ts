@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { answerMismatch, expectedAnswer } from './answer-rules.js';
+import { answerMismatch, expectedAnswer, repeatedPick } from './answer-rules.js';
 import type { Answer } from './question.js';
 import {
   isQuestionType,
@@ -19,7 +19,8 @@ function checkAnswerFitsType(entry: unknown, ctx: z.RefinementCtx): void {
   const mismatch =
     entry.answer === undefined
       ? `"answer" is missing; expected ${expectedAnswer(entry.type, options)}`
-      : answerMismatch(entry.type, options, entry.answer);
+      : (answerMismatch(entry.type, options, entry.answer) ??
+        repeatedPick(entry.type, entry.answer));
   if (mismatch !== undefined) {
     ctx.addIssue({ code: 'custom', path: ['answer'], input: entry.answer, message: mismatch });
   }

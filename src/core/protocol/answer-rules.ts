@@ -47,3 +47,17 @@ export function answerMismatch(
     }
   }
 }
+
+/**
+ * What is wrong with a choose-many answer in an answer file that names an option twice, or
+ * `undefined`. A pick is made or not: the same option twice says nothing more, and a reader
+ * that counts picks would count it twice. (Clicks may repeat one; the answer file the relay
+ * builds from them lists each once.)
+ */
+export function repeatedPick(type: QuestionType, answer: unknown): string | undefined {
+  if (type !== 'choose-many' || !Array.isArray(answer)) return undefined;
+  const seen = new Set<unknown>();
+  const repeated = answer.find((item) => seen.size === seen.add(item).size);
+  if (repeated === undefined) return undefined;
+  return `expected each option once, found ${describeValue(repeated)} more than once in ${describeValue(answer)}`;
+}

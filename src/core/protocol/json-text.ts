@@ -1,5 +1,6 @@
 import { err, ok, type Result } from '../result.js';
-import { findTooDeep } from './json-depth.js';
+import { quote } from './describe-value.js';
+import { scanJsonStructure } from './json-structure.js';
 import { findJsonSyntaxError, lineAndColumn } from './json-syntax-scan.js';
 import { formatJsonPath } from './protocol-error.js';
 import { QA_LIMITS } from './qa-limits.js';
@@ -10,7 +11,7 @@ export interface JsonTextError {
   column: number;
   /** e.g. `invalid JSON at line 3, column 7: expected ',' or '}' after a property value, found '"'` */
   message: string;
-  /** JSON path of the value at fault, when it is known (nesting too deep) */
+  /** JSON path of the value at fault, when it is known (nesting too deep, a repeated key) */
   path?: string;
 }
 
@@ -34,25 +35,28 @@ const V8_POSITION = /at position (\d+)/;
 /**
  * Parses a JSON text, or says where it breaks with a 1-based line and column. A leading byte
  * order mark is ignored, since some editors add one and it is invisible. Nesting deeper than
- * `QA_LIMITS.jsonDepth` is refused before parsing, with the path where it goes too deep.
+ * `QA_LIMITS.jsonDepth` is refused before parsing, with the path where it goes too deep; a key
+ * an object holds twice is refused after parsing, with its path: `JSON.parse` keeps the last
+ * of the two without a word, and other readers (an agent's, o7's) may keep the first.
  */
 export function parseJsonText(text: string): Result<unknown, JsonTextError> {
   const body = text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text;
   if (body.trim() === '') {
     return err({ line: 1, column: 1, message: 'expected a JSON object, found an empty file' });
   }
-  const deep = findTooDeep(body, QA_LIMITS.jsonDepth);
-  if (deep !== undefined) {
-    const { line, column } = lineAndColumn(body, deep.offset);
+  const { tooDeep, repeatedKey } = scanJsonStructure(body, QA_LIMITS.jsonDepth);
+  if (tooDeep !== undefined) {
+    const { line, column } = lineAndColumn(body, tooDeep.offset);
     return err({
       line,
       column,
-      path: shortPath(deep.path),
+      path: shortPath(tooDeep.path),
       message: `expected at most ${QA_LIMITS.jsonDepth} levels of nesting, found more at line ${line}, column ${column}`,
     });
   }
+  let value: unknown;
   try {
-    return ok(JSON.parse(body));
+    value = JSON.parse(body);
   } catch (caught) {
     const fault = findJsonSyntaxError(body) ?? fromV8(caught, body);
     const { line, column } = lineAndColumn(body, fault.offset);
@@ -62,6 +66,17 @@ export function parseJsonText(text: string): Result<unknown, JsonTextError> {
       message: `invalid JSON at line ${line}, column ${column}: ${fault.detail}`,
     });
   }
+  if (repeatedKey !== undefined) {
+    const { line, column } = lineAndColumn(body, repeatedKey.offset);
+    const key = quote(String(repeatedKey.path.at(-1)));
+    return err({
+      line,
+      column,
+      path: shortPath(repeatedKey.path),
+      message: `expected ${key} once in its object, found it again at line ${line}, column ${column}; JSON readers keep only one of the two values, and not all the same one, so remove the other`,
+    });
+  }
+  return ok(value);
 }
 
 // Only reached if our scanner and V8 ever disagree; V8's own words are better than nothing.

@@ -38,15 +38,27 @@ export function refusedFile(file: string, reason: string): ProtocolError {
   return { file, problems: [{ path: '', message: `the relay will not read it: ${reason}` }] };
 }
 
-const FIX_QUESTION_FILE = 'Fix the file and save it again; the relay re-reads it.';
+/** Who read the file and reports it: the running relay, or a command run on the file. */
+export type ProtocolFileReader = 'relay' | 'check' | 'preview';
+
+/** The last line for a q-out file: what to do, and what happens then. */
+const FIX_QUESTION_FILE: Record<ProtocolFileReader, string> = {
+  relay: 'Fix the file and save it again; the relay re-reads it.',
+  check: 'Fix the file, then check it again.',
+  preview: 'Fix the file, then preview it again.',
+};
 const FIX_ANSWER_FILE =
   'Fix the file so it follows the Q&A file protocol and answers the questions in its q-out file.';
 
 /**
  * Multi-line text for people: `<file>: <n> problem(s)`, one `  - at <path>: <message>` line
- * per problem, then how to fix it. Tests pin this text; change it deliberately.
+ * per problem, then how to fix it, which depends on who read the file (`reader`). Tests pin
+ * this text; change it deliberately.
  */
-export function formatProtocolError(error: ProtocolError): string {
+export function formatProtocolError(
+  error: ProtocolError,
+  reader: ProtocolFileReader = 'relay',
+): string {
   const omitted = error.omitted ?? 0;
   const count = error.problems.length + omitted;
   const lines = [`${error.file}: ${count} ${count === 1 ? 'problem' : 'problems'}`];
@@ -57,7 +69,7 @@ export function formatProtocolError(error: ProtocolError): string {
   lines.push(
     parseQaFileName(baseNameOf(error.file))?.kind === 'answer'
       ? FIX_ANSWER_FILE
-      : FIX_QUESTION_FILE,
+      : FIX_QUESTION_FILE[reader],
   );
   return lines.join('\n');
 }

@@ -8,12 +8,13 @@ import type {
   SectionBlock,
 } from '@slack/types';
 import { BLOCK_KIT_LIMITS } from './block-kit-limits.js';
+import { showControls } from './show-controls.js';
 import { truncatePlain } from './text-cut.js';
 
-/** A plain-text object; Slack shows it literally, so it needs no escaping. */
+/** A plain-text object: Slack shows it literally, so only control characters are written out. */
 export const plainText = (text: string, max: number = BLOCK_KIT_LIMITS.text): PlainTextElement => ({
   type: 'plain_text',
-  text: truncatePlain(text, max),
+  text: truncatePlain(showControls(text), max),
   emoji: true,
 });
 

@@ -1,11 +1,14 @@
+import { isHiddenControl, SHOWN_CONTROL_LENGTH, showControls } from './show-controls.js';
+
 /**
  * Escapes the three characters Slack's mrkdwn treats as control syntax, so agent text such
  * as `<!channel>`, `<@U123>` or `<http://x|y>` shows literally and pings or hides nothing,
- * and defuses plain `@here`/`@name` (see {@link defuseMentions}). `&` goes first so the
- * entities added for `<` and `>` are not escaped twice.
+ * defuses plain `@here`/`@name` (see {@link defuseMentions}) and writes out control
+ * characters (see {@link showControls}). `&` goes first so the entities added for `<` and `>`
+ * are not escaped twice.
  */
 export function escapeMrkdwn(text: string): string {
-  return defuseMentions(text)
+  return defuseMentions(showControls(text))
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')
     .replaceAll('>', '&gt;');
@@ -34,10 +37,11 @@ export function defuseMentions(text: string): string {
 
 /**
  * Length of one UTF-16 unit of raw text once escaped for mrkdwn; an `@` counts with the word
- * joiner it may get, so a cut made by these lengths always fits.
+ * joiner it may get and a CR as if it were shown, so a cut made by these lengths always fits.
  */
 export function escapedLength(unit: string): number {
   if (unit === '&') return 5;
+  if (isHiddenControl(unit)) return SHOWN_CONTROL_LENGTH;
   if (unit === '<' || unit === '>') return 4;
   if (unit === '@') return 2;
   return unit.length;

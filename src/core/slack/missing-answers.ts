@@ -1,28 +1,5 @@
-import type { Answer, Question } from '../protocol/question.js';
+import type { Question } from '../protocol/question.js';
 import { truncatePlain } from './text-cut.js';
-
-/** Whether a draft is a usable answer to its question. */
-export function isAnswered(question: Question, draft: Answer | undefined): boolean {
-  const options = question.options ?? [];
-  switch (question.type) {
-    case 'yes-no':
-      return typeof draft === 'boolean';
-    case 'free-write':
-      return typeof draft === 'string' && draft.trim() !== '';
-    case 'choose-one':
-      return typeof draft === 'string' && options.includes(draft);
-    case 'choose-many':
-      return Array.isArray(draft) && draft.length > 0 && draft.every((d) => options.includes(d));
-  }
-}
-
-/** Ids, in question order, of questions still without a usable answer. */
-export function missingAnswers(
-  questions: readonly Question[],
-  drafts: Readonly<Record<string, Answer | undefined>>,
-): string[] {
-  return questions.filter((q) => !isAnswered(q, drafts[q.id])).map((q) => q.id);
-}
 
 // Longer lists read as noise in an ephemeral message; the rest are counted.
 const NAMED_AT_MOST = 5;

@@ -6,13 +6,16 @@ import { mentionOf } from './mention.js';
 import { quotedSection } from './quote-text.js';
 import { promptSections } from './render-prompt.js';
 
+/** What an empty free-write answer shows: an answer all the same, given on purpose. */
+export const EMPTY_ANSWER = '(left empty)';
+
 /** An answer as text for people; `—` when there is none. */
 export function answerText(answer: Answer | undefined): string {
   if (answer === undefined) return '—';
   if (typeof answer === 'boolean') return answer ? 'Yes' : 'No';
   if (Array.isArray(answer))
     return answer.length === 0 ? '—' : answer.map((a) => `• ${a}`).join('\n');
-  return answer === '' ? '—' : answer;
+  return answer === '' ? EMPTY_ANSWER : answer;
 }
 
 /** A question of a finished batch: its prompt and the answer given, with no controls. */
@@ -32,11 +35,16 @@ export function renderFinalQuestion(
   ];
 }
 
-/** A date Slack formats in each reader's own time zone, with the ISO time as fallback. */
+/**
+ * A date Slack formats in each reader's own time zone ("today at 5:52 PM"); where a client
+ * cannot, it shows the fallback, the time in UTC to the minute (`2026-12-04 17:52 UTC`).
+ */
 export function slackDate(at: Date): string {
   const ms = at.getTime();
   if (Number.isNaN(ms)) return 'at an unknown time';
-  return `<!date^${Math.floor(ms / 1000)}^{date_short_pretty} at {time}|${at.toISOString()}>`;
+  const utc = at.toISOString();
+  const fallback = `${utc.slice(0, 10)} ${utc.slice(11, 16)} UTC`;
+  return `<!date^${Math.floor(ms / 1000)}^{date_short_pretty} at {time}|${fallback}>`;
 }
 
 /** The mrkdwn line saying how a batch ended. */

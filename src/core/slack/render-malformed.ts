@@ -5,6 +5,7 @@ import { BLOCK_KIT_LIMITS } from './block-kit-limits.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 import type { SlackMessage } from './render-batch-messages.js';
 import { preformatted } from './render-preview.js';
+import { showControls } from './show-controls.js';
 import { truncatePlain, truncatePlainStart } from './text-cut.js';
 
 // The error names the file and JSON path; a few thousand characters say all that matters.
@@ -24,7 +25,8 @@ export function renderMalformedMessage(view: MalformedView): SlackMessage {
     },
     plainContext(truncatePlainStart(view.runDir, 500)),
     mrkdwnSection(`:warning: *${file} could not be read*, so its questions cannot be shown yet.`),
-    preformatted(truncatePlain(error, ERROR_SHOWN)),
+    // written out before the cut, so the cut holds for what is sent
+    preformatted(truncatePlain(showControls(error), ERROR_SHOWN)),
     plainContext('Once the file is fixed it will be read again and its questions shown here.'),
   ];
   const text = escapeMrkdwn(

@@ -9,6 +9,7 @@ import { CALLBACK_IDS, FREE_WRITE_INPUT } from './ids.js';
 import { modalMetadata } from './modal-metadata.js';
 import { preformatted } from './render-preview.js';
 import { promptSections } from './render-prompt.js';
+import { showControls } from './show-controls.js';
 import { safeCutPoint, splitForEscaping, splitPlain, truncatePlain } from './text-cut.js';
 import { jsonBytes, VIEW_BYTES_BUDGET } from './view-budget.js';
 
@@ -68,6 +69,8 @@ function promptBlocks(index: number, prompt: string): KnownBlock[] {
 /** Where the full text of a question's preview and options can always be read. */
 const sourceFile = (view: BatchView): string => questionPath(view.runDir, view.seq);
 
+const LEAVE_EMPTY_HINT = 'Nothing to say? Save it empty: the agent gets an empty answer.';
+
 /**
  * The modal for writing a free-write answer: the prompt, then a multi-line input holding the
  * current draft. Submission carries `private_metadata` naming the batch and question.
@@ -82,11 +85,15 @@ export function renderFreeWriteModal({ view, questionId }: ModalRequest): ModalV
     multiline: true,
     max_length: max,
   };
+  // Optional, so that saving it empty answers with no text: a deliberate answer, where a
+  // question whose form was never saved still has none and holds Submit back.
   const block: InputBlock = {
     type: 'input',
     block_id: FREE_WRITE_INPUT.blockId,
     label: plainText('Your answer', BLOCK_KIT_LIMITS.inputLabel),
     element: input,
+    optional: true,
+    hint: plainText(LEAVE_EMPTY_HINT, BLOCK_KIT_LIMITS.inputHint),
   };
   if (typeof draft === 'string' && draft !== '') {
     input.initial_value = draft.slice(0, safeCutPoint(draft, max));
@@ -110,11 +117,15 @@ export function renderFreeWriteModal({ view, questionId }: ModalRequest): ModalV
   );
 }
 
-/** The text typed into the free-write modal, from `view.state.values` of its submission. */
+/**
+ * The text typed into the free-write modal, from `view.state.values` of its submission; `''`
+ * for an input left empty (Slack sends `null`) or holding only blanks, which say nothing more.
+ */
 export function readFreeWriteSubmission(
   viewStateValues: Record<string, Record<string, { value?: string | null }>>,
 ): string {
-  return viewStateValues[FREE_WRITE_INPUT.blockId]?.[FREE_WRITE_INPUT.actionId]?.value ?? '';
+  const text = viewStateValues[FREE_WRITE_INPUT.blockId]?.[FREE_WRITE_INPUT.actionId]?.value;
+  return text === undefined || text === null || text.trim() === '' ? '' : text;
 }
 
 /** Pieces as blocks, cut to the modal's room in blocks and bytes, and whether any were left out. */
@@ -198,7 +209,10 @@ export function renderPreviewModal(
     body = { blocks: [plainContext('This question has no preview.')], cut: false };
   else if (question.preview?.type === 'markdown') {
     body = chunkedBlocks(splitForEscaping(content, size), escapedSection, room, whereFull);
-  } else body = chunkedBlocks(splitPlain(content, size), preformatted, room, whereFull);
+  } else {
+    // written out before the split, so that no chunk outgrows a section once shown
+    body = chunkedBlocks(splitPlain(showControls(content), size), preformatted, room, whereFull);
+  }
   const metadata = modalMetadata({ key: view.key, revision: view.revision, questionId }, index);
   const modal = previewOrOptionsModal(
     CALLBACK_IDS.preview,

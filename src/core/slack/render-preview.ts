@@ -11,17 +11,23 @@ import {
 } from './defuse-markdown-links.js';
 import { defuseMentions } from './escape-mrkdwn.js';
 import { ACTION_KINDS, actionId, BLOCK_ROLES, type QuestionPlace, questionBlockId } from './ids.js';
+import { showControls } from './show-controls.js';
 import { softBreak } from './text-cut.js';
 
 /** A preview worth showing: one with some visible content. */
 export const hasPreview = (preview: Preview | undefined): preview is Preview =>
   preview !== undefined && typeof preview.content === 'string' && preview.content.trim() !== '';
 
-/** ASCII art keeps its spacing in a preformatted rich-text element, which mobile shows whole. */
+/**
+ * ASCII art keeps its spacing in a preformatted rich-text element, which mobile shows whole;
+ * its text is literal, so only control characters are written out.
+ */
 export function preformatted(text: string): RichTextBlock {
   return {
     type: 'rich_text',
-    elements: [{ type: 'rich_text_preformatted', elements: [{ type: 'text', text }] }],
+    elements: [
+      { type: 'rich_text_preformatted', elements: [{ type: 'text', text: showControls(text) }] },
+    ],
   };
 }
 
@@ -31,11 +37,12 @@ export function preformatted(text: string): RichTextBlock {
  * text, its links are rewritten to show where they go and its plain `@here`/`@name` defused
  * (code included: an invisible joiner is cheaper than a ping); an `ascii` one goes in a
  * preformatted rich-text element, whose text is always literal. A longer preview is shown up to the room,
- * then says where it was cut and offers the whole of it in a modal.
+ * then says where it was cut and offers the whole of it in a modal. Control characters are
+ * written out first, so the room is measured on what is sent.
  */
 export function renderPreview(place: QuestionPlace, preview: Preview, room: number): KnownBlock[] {
   if (!hasPreview(preview)) return [];
-  const { content } = preview;
+  const content = showControls(preview.content);
   const { shown, end } =
     preview.type === 'markdown'
       ? fitMarkdown(content, Math.min(room, BLOCK_KIT_LIMITS.markdownText))

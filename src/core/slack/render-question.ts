@@ -3,6 +3,7 @@ import type { Answer, Question } from '../protocol/question.js';
 import { actionsBlock, button } from './block-builders.js';
 import { ACTION_KINDS, actionId, type QuestionPlace, questionBlockId } from './ids.js';
 import { quotedSection } from './quote-text.js';
+import { answerText } from './render-final.js';
 import { renderChoiceControl } from './render-options.js';
 import { promptSections } from './render-prompt.js';
 
@@ -22,11 +23,11 @@ function yesNoControl(place: QuestionPlace, draft: Answer | undefined): KnownBlo
   ];
 }
 
-/** The free-write draft (if any) and a button that opens the answer modal. */
+/** The free-write draft (if any, an empty one said so) and a button that opens the modal. */
 function freeWriteControl(place: QuestionPlace, draft: Answer | undefined): KnownBlock[] {
-  const drafted = typeof draft === 'string' && draft !== '';
+  const drafted = typeof draft === 'string';
   const blocks: KnownBlock[] = drafted
-    ? [quotedSection('*Your answer so far:*\n', draft, 'the full text is kept')]
+    ? [quotedSection('*Your answer so far:*\n', answerText(draft), 'the full text is kept')]
     : [];
   blocks.push(
     actionsBlock(questionBlockId(place.key, place.revision, place.questionIndex), [

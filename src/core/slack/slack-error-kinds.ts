@@ -140,3 +140,18 @@ export function slackErrorKind(code: string): SlackErrorKind & { known: boolean 
 /** Whether trying the same call again can never help. */
 export const isPermanentSlackError = (code: string): boolean =>
   slackErrorKind(code).scope !== 'transient';
+
+/**
+ * The transient codes with which Slack says it is in trouble itself, as HTTP 5xx would: the
+ * relay then takes Slack as down and waits for it to answer again (a rate limit, or a code
+ * about this one call, is Slack answering).
+ */
+const OUTAGE_CODES: ReadonlySet<string> = new Set([
+  'service_unavailable',
+  'fatal_error',
+  'internal_error',
+  'request_timeout',
+]);
+
+/** Whether `code` means Slack is down rather than refusing or limiting one call. */
+export const isSlackOutageCode = (code: string): boolean => OUTAGE_CODES.has(code);

@@ -1,4 +1,6 @@
 import type { App } from '@slack/bolt';
+import { plainText } from '../../core/slack/block-builders.js';
+import { BLOCK_KIT_LIMITS } from '../../core/slack/block-kit-limits.js';
 import { parseBlockId } from '../../core/slack/decode-action.js';
 import { EXTERNAL_SELECT_ACTION_PATTERN } from '../../core/slack/ids.js';
 import { suggestOptions } from '../../core/slack/suggest-options.js';
@@ -22,7 +24,7 @@ export function registerOptionSuggestions(app: App, deps: { actions: BatchAction
       return;
     }
     const options = suggestOptions(question, body.value ?? '').map((o) => ({
-      text: { type: 'plain_text' as const, text: o.text },
+      text: plainText(o.text, BLOCK_KIT_LIMITS.optionText),
       value: o.value,
     }));
     await ack({ options });

@@ -72,7 +72,7 @@ export const agentMessage = (...blocks: string[]): string =>
 
 /** The sentences every correction message ends with. */
 export const CORRECTION_TAIL = [
-  'Expected shape: {"openQuestions": [{"question": "…", "header": "…", "options": [{"label": "…", "description": "…"}], "multiSelect": false}]} with 1 to 4 questions and at least 1 option each; "description" and "multiSelect" may be left out.',
+  'Expected shape: {"openQuestions": [{"question": "…", "header": "…", "options": [{"label": "…", "description": "…"}], "multiSelect": false}]} with 1 to 4 questions (any past the fourth are not asked, only named in the reply) and at least 1 option each; "description" and "multiSelect" may be left out.',
   'Send the whole corrected envelope again as one ```json block at the end of your final message, then stop.',
 ].join('\n');
 

@@ -191,6 +191,19 @@ describe('findEnvelope: a malformed envelope', () => {
     );
   });
 
+  it('refuses a key an option holds twice, which JSON.parse would settle by keeping the last', () => {
+    const text = `{"openQuestions": [{"question": "Q?", "header": "H",\n  "options": [{"label": "A", "label": "B"}]}]}`;
+    assertOneProblem(
+      `\`\`\`json\n${text}\n\`\`\``,
+      'at openQuestions[0].options[0].label: expected "label" once in its object, found it again at line 2, column 30; JSON readers keep only one of the two values, and not all the same one, so remove the other',
+    );
+  });
+
+  it('skips a summary block with a repeated key, as it skips one that does not parse', () => {
+    const summaryBlock = '```json\n{"status": "done", "status": "failed"}\n```';
+    assert.deepEqual(findEnvelope(agentMessage(summaryBlock)), { kind: 'none' });
+  });
+
   it('refuses a __proto__ field, which would turn into a prototype when copied', () => {
     const text = `{"openQuestions": [{"question": "Q?", "header": "H", "options": [{"label": "A"}], "__proto__": {"multiSelect": true}}]}`;
     assertOneProblem(

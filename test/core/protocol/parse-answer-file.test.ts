@@ -87,4 +87,65 @@ describe('parseAnswerFile', () => {
     assert.ok(parsed.ok);
     assert.equal((parsed.value as unknown as { answeredBy: string }).answeredBy, 'U1');
   });
+
+  it('refuses a choose-many answer that names an option twice, with or without the batch', () => {
+    const many = { id: 'targets', type: 'choose-many', prompt: 'Where?', options: ['a', 'b', 'c'] };
+    const text = JSON.stringify({
+      seq: 1,
+      answers: [{ ...many, answer: ['a', 'c', 'a'] }],
+      questions: [many],
+    });
+    const problem = {
+      path: 'answers[0].answer',
+      message: 'expected each option once, found "a" more than once in an array ["a","c","a"]',
+    };
+    const alone = parseAnswerFile(text, 'q-answers-001.json');
+    assert.ok(!alone.ok);
+    assert.deepEqual(alone.error.problems, [problem]);
+    const parsed = parseQuestionFile(
+      JSON.stringify({ seq: 1, questions: [many] }),
+      'q-out-001.json',
+    );
+    assert.ok(parsed.ok);
+    const against = parseAnswerFile(text, 'q-answers-001.json', parsed.value);
+    assert.ok(!against.ok);
+    assert.deepEqual(against.error.problems, [problem]);
+  });
+
+  it('accepts choose-many picks in any order: the protocol asks for options, not their order', () => {
+    const many = { id: 'targets', type: 'choose-many', prompt: 'Where?', options: ['a', 'b', 'c'] };
+    const text = JSON.stringify({
+      seq: 1,
+      answers: [{ ...many, answer: ['c', 'a'] }],
+      questions: [many],
+    });
+    const parsed = parseQuestionFile(
+      JSON.stringify({ seq: 1, questions: [many] }),
+      'q-out-001.json',
+    );
+    assert.ok(parsed.ok);
+    assert.equal(parseAnswerFile(text, 'q-answers-001.json', parsed.value).ok, true);
+  });
+
+  it('matches the batch exactly unless asked for the answers alone, as the relay shows them', () => {
+    const changed = JSON.parse(answerText(1, 'JSON', true));
+    changed.answers[0].prompt = 'Which format, again?';
+    changed.questions = [{ ...QUESTIONS[0], options: ['JSON', 'CSV', 'XML'] }, QUESTIONS[1]];
+    const text = JSON.stringify(changed);
+    const exact = parseAnswerFile(text, 'q-answers-001.json', batch());
+    assert.ok(!exact.ok);
+    assert.deepEqual(exact.error.problems, [
+      {
+        path: 'answers[0].prompt',
+        message:
+          'expected "Which format?", the prompt of question "format", found "Which format, again?"',
+      },
+      {
+        path: 'questions[0].options',
+        message:
+          'expected an array ["JSON","CSV"] as in q-out-001.json (2 items), found an array ["JSON","CSV","XML"] (3 items)',
+      },
+    ]);
+    assert.equal(parseAnswerFile(text, 'q-answers-001.json', batch(), 'answers').ok, true);
+  });
 });

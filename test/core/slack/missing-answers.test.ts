@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Question } from '../../../src/core/protocol/question.js';
-import { describeMissing, missingAnswers } from '../../../src/core/slack/missing-answers.js';
+import { describeMissing } from '../../../src/core/slack/missing-answers.js';
 
 const questions: Question[] = [
   {
@@ -14,27 +14,6 @@ const questions: Question[] = [
   { id: 'yn', type: 'yes-no', prompt: 'Proceed?' },
   { id: 'fw', type: 'free-write', prompt: 'Describe <it>' },
 ];
-
-describe('missingAnswers', () => {
-  it('lists unanswered ids in order, counting empty choose-many and blank text as missing', () => {
-    assert.deepEqual(missingAnswers(questions, {}), ['one', 'many', 'yn', 'fw']);
-    assert.deepEqual(missingAnswers(questions, { one: 'A', many: [], yn: false, fw: '  ' }), [
-      'many',
-      'fw',
-    ]);
-    assert.deepEqual(
-      missingAnswers(questions, { one: 'A', many: ['y'], yn: true, fw: 'text' }),
-      [],
-    );
-  });
-
-  it('does not accept answers of the wrong shape or outside the options', () => {
-    assert.deepEqual(
-      missingAnswers(questions, { one: 'C', many: ['x', 'z'], yn: 'yes', fw: true }),
-      ['one', 'many', 'yn', 'fw'],
-    );
-  });
-});
 
 describe('describeMissing', () => {
   it('names one question with its prompt', () => {

@@ -568,7 +568,7 @@ describe('renderBatchMessages: states', () => {
   const finals = [
     [
       { kind: 'answered', by: 'U0123ABC', at },
-      'Answered by <@U0123ABC> <!date^1772600767^{date_short_pretty} at {time}|2026-03-04T05:06:07.000Z>',
+      'Answered by <@U0123ABC> <!date^1772600767^{date_short_pretty} at {time}|2026-03-04 05:06 UTC>',
       'Answered: ',
     ],
     [{ kind: 'answered-elsewhere', at }, 'Answered in another tool', 'Answered in another tool: '],

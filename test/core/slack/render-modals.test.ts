@@ -59,6 +59,12 @@ describe('renderFreeWriteModal', () => {
         max_length: 3000,
         initial_value: 'draft text',
       },
+      optional: true,
+      hint: {
+        type: 'plain_text',
+        text: 'Nothing to say? Save it empty: the agent gets an empty answer.',
+        emoji: true,
+      },
     });
   });
 
@@ -94,6 +100,11 @@ describe('renderFreeWriteModal', () => {
     };
     assert.equal(readFreeWriteSubmission(values), 'typed');
     assert.equal(readFreeWriteSubmission({}), '');
+    // left empty (Slack sends null) or only blanks: an empty answer
+    for (const value of [null, ' \n\t ']) {
+      const given = { 'o7.free-write.input': { 'o7.free-write.value': { value } } };
+      assert.equal(readFreeWriteSubmission(given), '');
+    }
   });
 
   it('round-trips its metadata, even when the id is too long to keep', () => {

@@ -100,6 +100,11 @@ export interface FakeSlack {
   /** Drops the injected failures that have not happened yet for a method. */
   clearFailures(method: string): void;
   /**
+   * Slack down: every Web API call of any method fails with `failure` (default: HTTP 500 and
+   * an HTML error page) until the returned function ends the outage.
+   */
+  startOutage(failure?: InjectedFailure): () => void;
+  /**
    * Makes every call of `method` whose arguments `when` matches (all, by default) fail with
    * `error`, as Slack does with permanent errors, until the returned function lifts it.
    */
@@ -324,6 +329,7 @@ export async function startFakeSlack(options: StartFakeSlackOptions = {}): Promi
     addUserGroup: (group) => workspace.addUserGroup(group),
     failNext: (method, failure, times) => webApi.failNext(method, failure, times),
     clearFailures: (method) => webApi.clearFailures(method),
+    startOutage: (failure = { status: 500 }) => webApi.startOutage(failure),
     refuse(method, error, when = () => true) {
       const refusal = { method, error, when };
       workspace.refusals.push(refusal);

@@ -182,8 +182,11 @@ export interface DeliveredPayload extends AckResult {
   payload: JsonObject;
 }
 
-/** A failure to inject into the next calls of one Web API method. */
+/**
+ * A failure to inject into Web API calls: a rate limit, an HTTP error (503 in plain text; 500,
+ * 502 and 504 as the HTML error page Slack's front end serves in an outage), or an error code.
+ */
 export type InjectedFailure =
   | { status: 429; retryAfter: number }
-  | { status: 503 }
+  | { status: 500 | 502 | 503 | 504 }
   | { error: string };

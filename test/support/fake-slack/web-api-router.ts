@@ -46,6 +46,8 @@ const json = (
 /** Answers `/api/<method>` requests like Slack's Web API, recording every call. */
 export class WebApiRouter {
   private readonly injected = new Map<string, InjectedFailure[]>();
+  /** While set, every call fails so, whatever its method or token: Slack is down. */
+  private outage: InjectedFailure | undefined;
 
   constructor(private readonly deps: WebApiRouterDeps) {}
 
@@ -59,6 +61,14 @@ export class WebApiRouter {
   /** Drops the failures still waiting for `method`: Slack is back. */
   clearFailures(method: string): void {
     this.injected.delete(method);
+  }
+
+  /** Makes every call fail with `failure` until the returned function ends the outage. */
+  startOutage(failure: InjectedFailure): () => void {
+    this.outage = failure;
+    return () => {
+      if (this.outage === failure) this.outage = undefined;
+    };
   }
 
   /** Handles one request to `/api/<method>`. */
@@ -85,6 +95,7 @@ export class WebApiRouter {
   }
 
   private answer(method: string, args: JsonObject, token: string | undefined): HttpAnswer {
+    if (this.outage) return injectedAnswer(this.outage);
     const spec = WEB_API_METHODS[method];
     if (!spec) return json(200, fail('unknown_method'));
     if (!token) return json(200, fail('not_authed'));
@@ -121,5 +132,12 @@ function injectedAnswer(failure: InjectedFailure): HttpAnswer {
   if (failure.status === 429) {
     return json(429, fail('ratelimited'), { 'retry-after': String(failure.retryAfter) });
   }
-  return { status: 503, headers: { 'content-type': 'text/plain' }, body: 'Service Unavailable' };
+  if (failure.status === 503) {
+    return { status: 503, headers: { 'content-type': 'text/plain' }, body: 'Service Unavailable' };
+  }
+  return {
+    status: failure.status,
+    headers: { 'content-type': 'text/html; charset=utf-8' },
+    body: `<!DOCTYPE html><html><head><title>Slack</title></head><body><h1>${failure.status}</h1><p>Slack is having trouble. Please try again in a moment.</p></body></html>`,
+  };
 }

@@ -277,6 +277,23 @@ describe('fake Slack Web API', () => {
     assert.deepEqual(statusesOf('chat.postMessage'), [503, 200]);
   });
 
+  it('an outage fails every method, token or not, with an HTML 500 page, until lifted', async () => {
+    const web = webClientFor(fake(), { retryConfig: { retries: 0 } });
+    const lift = fake().startOutage();
+    for (const call of [
+      () => web.auth.test(),
+      () => web.chat.postMessage({ channel: CHANNEL, text: 'down' }),
+    ]) {
+      await assert.rejects(call(), /statusCode = 500/);
+    }
+    const raw = await fetch(`${fake().apiUrl}auth.test`, { method: 'POST' });
+    assert.equal(raw.status, 500);
+    assert.match(String(raw.headers.get('content-type')), /^text\/html/);
+    assert.match(await raw.text(), /^<!DOCTYPE html>/);
+    lift();
+    assert.equal((await web.chat.postMessage({ channel: CHANNEL, text: 'back' })).ok, true);
+  });
+
   it('simulates outages (503) and injected errors for a number of calls', async () => {
     const web = webClientFor(fake(), {
       retryConfig: { retries: 2, minTimeout: 10, maxTimeout: 20 },
