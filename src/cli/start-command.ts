@@ -26,6 +26,7 @@ import { createReminderPoster } from '../slack/post-reminder.js';
 import { createWaitingNotePoster } from '../slack/post-waiting-note.js';
 import { withSlackErrorHints } from '../slack/slack-errors.js';
 import { createSlackPresenter } from '../slack/slack-presenter.js';
+import { submittedViewsInMemory } from '../slack/submitted-views.js';
 import { checkClient } from '../slack/token-check.js';
 import { waitForSlack } from '../slack/wait-for-slack.js';
 import { unlessStopped } from '../stop-signals.js';
@@ -208,6 +209,7 @@ export async function runStart(
     home,
     allowList: config.allowedUsers,
     groups,
+    submittedViews: shared?.submittedViews ?? submittedViewsInMemory(),
   });
 
   await mkdir(asks, { recursive: true }).catch((error: unknown) => {

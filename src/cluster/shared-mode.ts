@@ -11,6 +11,7 @@ import type { RedisConnection } from '../redis/redis-connection.js';
 import { redisKeys } from '../redis/redis-keys.js';
 import { requireRedisVersion } from '../redis/redis-version.js';
 import { waitForRedis } from '../redis/wait-for-redis.js';
+import { type SubmittedViews, submittedViewsInRedis } from '../slack/submitted-views.js';
 import { openRedisStateStore } from '../store/redis-state-store.js';
 import { acquireStateDirLock, processIsAlive } from '../store/state-dir-lock.js';
 import type { StateStore } from '../store/state-store.js';
@@ -25,6 +26,8 @@ export interface SharedMode {
   store: StateStore;
   /** the key sealing form metadata: one for every relay, so any of them can open a form */
   sealKey: Buffer;
+  /** the form submissions any relay acted on, so a replay to another relay changes nothing */
+  submittedViews: SubmittedViews;
   /** Shares each batch's questions before it is shown, for the other relays. */
   present(inner: Presenter): Presenter;
   elsewhere: ElsewhereWork;
@@ -121,6 +124,7 @@ export async function openSharedMode(
       node,
       store,
       sealKey,
+      submittedViews: submittedViewsInRedis(connection, keys.submittedView),
       present: (inner) => withSharedQuestions(inner, questions),
       elsewhere,
       holds: (record) => elsewhere.holds(record),

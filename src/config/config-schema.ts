@@ -4,7 +4,8 @@ import type { WatchRoot } from '../core/slack/channel-routes.js';
 import { SLACK_CHANNEL_ID, SLACK_GROUP_ID, SLACK_USER_ID } from '../core/slack/slack-ids.js';
 import { chooseNodeName, NODE_NAME, NODE_NAME_RULE } from '../redis/node-name.js';
 import { redisUrlProblem } from '../redis/redis-url.js';
-import { parseDuration } from './parse-duration.js';
+import { DURATION_FORMAT, parseDuration } from './parse-duration.js';
+import { slackApiUrlProblem } from './slack-api-url.js';
 import { parseWatchList, readWatchEntry, type WatchEntry } from './watch-list.js';
 
 /**
@@ -247,8 +248,12 @@ export const envSchema = z.object({
       'must be a channel ID like C0123ABCD, not a name (in Slack: channel details → About → Channel ID)',
   }),
   SLACK_API_URL: z
-    .url({ error: 'must be a URL like https://slack.com/api/' })
+    .string()
     .default('https://slack.com/api/')
+    .superRefine((value, ctx) => {
+      const problem = slackApiUrlProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
     .transform((v) => (v.endsWith('/') ? v : `${v}/`)),
   RELAY_WATCH: watchList,
   RUN_STATE_DIR: optionalText,
@@ -265,6 +270,37 @@ export const envSchema = z.object({
     .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
 });
+
+/** A variable of the relay's environment. */
+export type VariableName = keyof typeof envSchema.shape;
+
+/**
+ * What each variable expects, in a few words: said instead of the value when the value must
+ * not be shown (see `misplacedSecret`).
+ */
+export const VARIABLE_SHAPES: Readonly<Record<VariableName, string>> = {
+  SLACK_BOT_TOKEN: 'the Bot User OAuth Token, xoxb-… (OAuth & Permissions)',
+  SLACK_APP_TOKEN:
+    'an app-level token, xapp-… (Basic Information → App-Level Tokens), or nothing for HTTP mode',
+  SLACK_SIGNING_SECRET:
+    'the Signing Secret (Basic Information → App Credentials), or nothing for Socket Mode',
+  PORT: 'a port number from 1 to 65535',
+  SLACK_CHANNEL_ID: 'a channel ID like C0123ABCD',
+  SLACK_API_URL:
+    'the Web API base URL without a user name or password, like https://slack.com/api/ (no request can be made to a URL with them; the bot token authenticates each one)',
+  RELAY_WATCH: 'comma-separated folders, each optionally followed by =CHANNEL_ID',
+  RUN_STATE_DIR: 'the folder of one run',
+  RELAY_STATE_DIR: "a folder for the relay's own state",
+  RELAY_POLL: '1/0, true/false or yes/no',
+  RELAY_ALLOWED_USERS: 'comma-separated user IDs (U0123ABCD) and user group IDs (S0123ABCD)',
+  RELAY_REMIND_AFTER: `a duration, ${DURATION_FORMAT}`,
+  RELAY_ESCALATE_AFTER: `a duration, ${DURATION_FORMAT}`,
+  RELAY_ESCALATE_TO: 'one user ID (U0123ABCD) or user group ID (S0123ABCD)',
+  RELAY_REDIS_URL: 'a Redis URL like redis://host:6379 or rediss://user:password@host:6380',
+  RELAY_NODE: NODE_NAME_RULE,
+  RELAY_METRICS_PORT: 'a port number from 1 to 65535',
+  LOG_LEVEL: `one of ${LOG_LEVELS.join(', ')}`,
+};
 
 /** The variables of shared mode alone, for commands that need Redis and not Slack (`nodes`). */
 export const sharedEnvSchema = envSchema.pick({ RELAY_REDIS_URL: true, RELAY_NODE: true });

@@ -13,7 +13,26 @@ import {
   sharedEnvSchema,
   sharedOf,
   toConfig,
+  VARIABLE_SHAPES,
+  type VariableName,
 } from './config-schema.js';
+import { misplacedSecret } from './secret-values.js';
+
+type Env = Record<string, string | undefined>;
+
+/** A rule across variables, and the variables it reads (it may quote them). */
+interface CrossCheck {
+  reads: readonly VariableName[];
+  problem(env: Env, hostName: string): string | undefined;
+}
+
+const CROSS_CHECKS: readonly CrossCheck[] = [
+  { reads: ['SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET'], problem: missingTransport },
+  { reads: ['SLACK_CHANNEL_ID', 'RELAY_WATCH'], problem: missingChannel },
+  { reads: ['RELAY_ESCALATE_AFTER', 'RELAY_ESCALATE_TO'], problem: missingEscalationPair },
+  { reads: ['RELAY_REDIS_URL', 'RELAY_NODE'], problem: missingNodeName },
+  { reads: ['RELAY_METRICS_PORT', 'SLACK_APP_TOKEN', 'PORT'], problem: metricsPortClash },
+];
 
 /**
  * Validates the environment (already merged with `.env`) into `Config`. Throws one
@@ -22,25 +41,20 @@ import {
  * `RELAY_NODE` is unset.
  */
 export function loadConfig(
-  env: Record<string, string | undefined>,
+  env: Env,
   cwd: string,
   hostName: string = hostname(),
   command: 'start' | 'doctor' = 'start',
 ): Config {
-  const parsed = envSchema.safeParse(env);
-  const problems = [
-    missingTransport(env),
-    missingChannel(env),
-    missingEscalationPair(env),
-    missingNodeName(env, hostName),
-    metricsPortClash(env),
-  ].filter((problem) => problem !== undefined);
-  if (parsed.success && problems.length === 0) return toConfig(parsed.data, cwd, hostName);
   const headline =
     command === 'start'
       ? 'The relay cannot start: its configuration is incomplete or wrong.'
       : `o7-slack-relay ${command} cannot check the setup: the configuration is incomplete or wrong.`;
-  throw configError(parsed.success ? [] : parsed.error.issues, problems, headline, command);
+  return toConfig(
+    validate(envSchema, CROSS_CHECKS, env, hostName, headline, command),
+    cwd,
+    hostName,
+  );
 }
 
 /**
@@ -48,18 +62,55 @@ export function loadConfig(
  * to Redis and not to Slack (`nodes`); undefined when `RELAY_REDIS_URL` is unset.
  */
 export function loadSharedConfig(
-  env: Record<string, string | undefined>,
+  env: Env,
   hostName: string = hostname(),
 ): SharedConfig | undefined {
-  const parsed = sharedEnvSchema.safeParse(env);
-  const node = missingNodeName(env, hostName);
-  if (parsed.success && !node) return sharedOf(parsed.data, hostName);
-  throw configError(
-    parsed.success ? [] : parsed.error.issues,
-    node ? [node] : [],
+  const checks = CROSS_CHECKS.filter((check) => check.problem === missingNodeName);
+  const valid = validate(
+    sharedEnvSchema,
+    checks,
+    env,
+    hostName,
     'Shared mode is not configured right.',
     'nodes',
   );
+  return sharedOf(valid, hostName);
+}
+
+/**
+ * The schema's values, or one `RelayError` with every problem. A variable holding what looks
+ * like a secret that does not belong there is told as that alone, with what it expects: its
+ * other problems, and the rules across variables that read it, would quote the value.
+ */
+function validate<S extends z.ZodObject>(
+  schema: S,
+  checks: readonly CrossCheck[],
+  env: Env,
+  hostName: string,
+  headline: string,
+  command: string,
+): z.infer<S> {
+  const names = Object.keys(schema.shape) as VariableName[];
+  const secrets = new Map<string, string>();
+  for (const name of names) {
+    const look = misplacedSecret(name, env);
+    if (look !== undefined) {
+      secrets.set(
+        name,
+        `${name} holds what looks like ${look}, which is not shown here; it expects ${VARIABLE_SHAPES[name]}. Put each secret only in the variable it belongs to`,
+      );
+    }
+  }
+  const parsed = schema.safeParse(env);
+  const issues = parsed.success
+    ? []
+    : parsed.error.issues.filter((issue) => !secrets.has(String(issue.path[0])));
+  const problems = checks
+    .filter((check) => !check.reads.some((name) => secrets.has(name)))
+    .map((check) => check.problem(env, hostName))
+    .filter((problem) => problem !== undefined);
+  if (parsed.success && secrets.size === 0 && problems.length === 0) return parsed.data;
+  throw configError(issues, [...secrets.values(), ...problems], headline, command);
 }
 
 function configError(

@@ -34,6 +34,8 @@ export interface RedisKeys {
   sealKey: string;
   /** STRING, expiring: people were told that this batch's answers wait for its relay */
   waitingNote(batchKey: string): string;
+  /** STRING, expiring after Slack's signing window: a form submission was acted on */
+  submittedView(submission: string): string;
   /** The member of `runs` (and prefix of `batchIndex` values) for a node's run. */
   runMember(node: string, runDir: string): string;
   /** The run key of a `runs` member. */
@@ -59,6 +61,7 @@ export function redisKeys(namespace = 'o7relay'): RedisKeys {
     replies: `${ns}:replies`,
     sealKey: `${ns}:seal-key`,
     waitingNote: (batchKey) => `${ns}:waiting-note:${batchKey}`,
+    submittedView: (submission) => `${ns}:submitted-view:${submission}`,
     runMember,
     runOfMember: (member) => `${ns}:run:${member}`,
   };

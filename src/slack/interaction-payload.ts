@@ -28,20 +28,29 @@ const messageSchema = z.looseObject({
   ts: z.string().max(64).optional(),
   thread_ts: z.string().max(64).optional(),
 });
-
-const blockActionsSchema = z.looseObject({
-  type: z.literal('block_actions'),
-  user: userSchema,
-  trigger_id: z.string().max(255).optional(),
+/**
+ * What says where a control was used: the message (container, channel, message) or the form
+ * around it (`view`, whose metadata names the batch, sealed).
+ */
+const surfaceSchema = z.looseObject({
   channel: z.looseObject({ id: idText }).nullish(),
   container: z
     .looseObject({
+      type: z.string().max(64).optional(),
       channel_id: idText.optional(),
       message_ts: z.string().max(64).optional(),
       thread_ts: z.string().max(64).optional(),
     })
     .nullish(),
   message: messageSchema.nullish(),
+  view: z.looseObject({ private_metadata: z.string().max(3000).optional() }).nullish(),
+});
+type Surface = z.infer<typeof surfaceSchema>;
+
+const blockActionsSchema = surfaceSchema.extend({
+  type: z.literal('block_actions'),
+  user: userSchema,
+  trigger_id: z.string().max(255).optional(),
   actions: z
     .array(
       z.looseObject({
@@ -58,14 +67,12 @@ const blockActionsSchema = z.looseObject({
   state: z.looseObject({ values: stateValuesSchema }).nullish(),
 });
 
-const blockSuggestionSchema = z.looseObject({
+const blockSuggestionSchema = surfaceSchema.extend({
   type: z.literal('block_suggestion'),
   user: userSchema,
   action_id: idText,
   block_id: idText,
   value: z.string().max(2000),
-  channel: z.looseObject({ id: idText }).nullish(),
-  container: z.looseObject({ channel_id: idText.optional() }).nullish(),
 });
 
 const viewSubmissionSchema = z.looseObject({
@@ -73,6 +80,7 @@ const viewSubmissionSchema = z.looseObject({
   user: userSchema,
   view: z.looseObject({
     id: idText,
+    hash: idText.optional(),
     callback_id: idText,
     private_metadata: z.string().max(3000),
     state: z.looseObject({ values: stateValuesSchema }),
@@ -82,6 +90,16 @@ const viewSubmissionSchema = z.looseObject({
       .optional(),
   }),
 });
+
+/**
+ * Where a control was used: a message (its conversation and ts), a form (its metadata, as
+ * sealed), or nowhere a payload can be trusted to say (its parts disagree, or are missing).
+ * An action may change only the batch of the message or form it came from.
+ */
+export type ActionSource =
+  | { kind: 'message'; channel: string; ts: string }
+  | { kind: 'view'; metadata: string | undefined }
+  | { kind: 'none' };
 
 /** A person's interaction with something the relay rendered, as checked at the edge. */
 export type Interaction =
@@ -94,6 +112,7 @@ export type Interaction =
       key: string | undefined;
       channel: string | undefined;
       threadTs: string | undefined;
+      source: ActionSource;
     }
   | {
       kind: 'view';
@@ -143,6 +162,20 @@ function keyFromMetadata(metadata: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Two parts of a payload that say the same thing: the one said, or none when they differ. */
+const agreed = (a: string | undefined, b: string | undefined): string | undefined =>
+  a !== undefined && b !== undefined && a !== b ? undefined : (a ?? b);
+
+/** Where the control was used, from the payload's container and what surrounds it. */
+function sourceOf({ channel, container, message, view }: Surface): ActionSource {
+  if (container?.type === 'view' || (view && !container?.message_ts)) {
+    return { kind: 'view', metadata: view?.private_metadata };
+  }
+  const where = agreed(container?.channel_id, channel?.id);
+  const ts = agreed(container?.message_ts, message?.ts);
+  return where && ts ? { kind: 'message', channel: where, ts } : { kind: 'none' };
 }
 
 /** Where a zod failure is and what it says, without the value: payloads are untrusted. */
@@ -196,6 +229,7 @@ export function decodeInteraction(body: unknown): DecodedInteraction {
       key: keyOf(block_id),
       channel: channel?.id ?? container?.channel_id,
       threadTs: undefined,
+      source: sourceOf(parsed.data),
     };
     return { kind: 'ours', interaction };
   }
@@ -214,6 +248,7 @@ export function decodeInteraction(body: unknown): DecodedInteraction {
     key: keyOf(ours.block_id),
     channel: channel?.id ?? container?.channel_id,
     threadTs,
+    source: sourceOf(parsed.data),
   };
   return { kind: 'ours', interaction };
 }

@@ -155,6 +155,21 @@ const HTTP_CASES: HttpCase[] = [
     status: 400,
     problem: /^payload\.actions\[0\] is null;/,
   },
+  // Bolt routes these by the missing field: nothing answered them, a 404 after 3 s.
+  {
+    name: 'a click without actions',
+    body: form(JSON.stringify(click({ actions: undefined }))),
+    contentType: FORM,
+    status: 400,
+    problem: /^payload\.actions is missing; expected a non-empty array of objects$/,
+  },
+  {
+    name: 'an event_callback without an event',
+    body: JSON.stringify({ type: 'event_callback', token: SECRET, team_id: 'T0' }),
+    contentType: JSON_TYPE,
+    status: 400,
+    problem: /^event is missing; expected an object$/,
+  },
   {
     name: 'a view submission without a view',
     body: form(JSON.stringify({ type: 'view_submission', user, token: SECRET })),

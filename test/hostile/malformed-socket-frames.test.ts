@@ -158,6 +158,18 @@ const FRAME_CASES: FrameCase[] = [
     problem: /^payload\.actions is null;/,
   },
   {
+    name: 'a click without actions',
+    frame: envelope('e-noact', 'interactive', click({ actions: undefined })),
+    ackedAs: 'e-noact',
+    problem: /^payload\.actions is missing; expected a non-empty array of objects$/,
+  },
+  {
+    name: 'an event_callback without an event, as an interaction',
+    frame: envelope('e-noev2', 'interactive', { type: 'event_callback', token: SECRET }),
+    ackedAs: 'e-noev2',
+    problem: /^payload\.event is missing; expected an object$/,
+  },
+  {
     name: 'a view submission without a view',
     frame: envelope('e-view', 'interactive', { type: 'view_submission', user }),
     ackedAs: 'e-view',

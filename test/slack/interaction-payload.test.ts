@@ -33,7 +33,40 @@ describe('decodeInteraction', () => {
       key: 'k3y',
       channel: 'C0RELAY01',
       threadTs: '1.0',
+      source: { kind: 'message', channel: 'C0RELAY01', ts: '2.0' },
     });
+  });
+
+  test('where a click came from: a message, a form, or nothing the payload agrees on', () => {
+    const click = (fields: Record<string, unknown>) => {
+      const seen = ours({
+        type: 'block_actions',
+        user,
+        actions: [{ ...button, action_id: 'o7.submit', block_id: submitBlockId('k3y', 'ab') }],
+        ...fields,
+      });
+      return seen.kind === 'view' ? undefined : seen.source;
+    };
+    const container = { type: 'message', channel_id: 'C0RELAY01', message_ts: '2.0' };
+    assert.deepEqual(click({ container }), { kind: 'message', channel: 'C0RELAY01', ts: '2.0' });
+    assert.deepEqual(click({ channel: { id: 'C0RELAY01' }, message: { ts: '2.0' } }), {
+      kind: 'message',
+      channel: 'C0RELAY01',
+      ts: '2.0',
+    });
+    // a channel or ts that another part of the payload contradicts names no message
+    assert.deepEqual(click({ container, channel: { id: 'C0OTHER01' } }), { kind: 'none' });
+    assert.deepEqual(click({ container, message: { ts: '3.0' } }), { kind: 'none' });
+    assert.deepEqual(click({ container: { type: 'message', channel_id: 'C0RELAY01' } }), {
+      kind: 'none',
+    });
+    assert.deepEqual(
+      click({
+        container: { type: 'view', view_id: 'V1' },
+        view: { id: 'V1', private_metadata: 'sealed' },
+      }),
+      { kind: 'view', metadata: 'sealed' },
+    );
   });
 
   test('a click on a thread parent names no thread (Slack gives it thread_ts === ts)', () => {

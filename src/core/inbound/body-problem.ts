@@ -54,6 +54,12 @@ const interactionBody = z.looseObject({
   view: anObject().optional(),
 });
 const viewBody = interactionBody.extend({ view: anObject() });
+/** A click: Slack always sends what was clicked, and Bolt routes it by `actions`. */
+const blockActionsBody = interactionBody.extend({
+  actions: z
+    .array(anObject(), { error: 'a non-empty array of objects' })
+    .min(1, { error: 'a non-empty array of objects' }),
+});
 
 /** `type`s Bolt routes as interactions (see `getTypeAndConversation`). */
 const INTERACTION_TYPES = new Set([
@@ -70,9 +76,12 @@ const VIEW_TYPES = new Set(['view_submission', 'view_closed']);
 
 /** Which shape a body must have, from the keys Bolt looks at to route it. */
 function shapeFor(body: Record<string, unknown>): z.ZodType | undefined {
-  if (body.event !== undefined) return eventBody;
+  // Bolt routes by these keys; without them it routes nothing and answers nothing (a 404
+  // after 3 s in HTTP mode), so a type that always carries one must have it.
+  if (body.event !== undefined || body.type === 'event_callback') return eventBody;
   if (body.command !== undefined) return commandBody;
   if (body.type === 'url_verification') return urlVerificationBody;
+  if (body.type === 'block_actions') return blockActionsBody;
   if (typeof body.type === 'string' && VIEW_TYPES.has(body.type)) return viewBody;
   const routed =
     body.actions !== undefined ||

@@ -24,8 +24,15 @@ import { renderFreeWriteModal, renderOptionsModal } from '../../core/slack/rende
 import { replyThreadTs } from '../../core/slack/reply-thread.js';
 import { toBatchView } from '../../core/slack/to-batch-view.js';
 import type { BatchActions } from '../../queue/batch-actions.js';
+import {
+  lookupFromSource,
+  NOT_THIS_BATCH,
+  REFUSED_FOREIGN,
+  sourceOfAction,
+} from '../action-binding.js';
 import { followUpModal, followUpModalForChoice } from '../follow-up-form.js';
 import type { FullPreviews, OpenModal } from '../full-preview.js';
+import type { ActionSource } from '../interaction-payload.js';
 import type { ModalSeal } from '../modal-seal.js';
 import { iterationOfMessage, readPresentation } from '../slack-presentation.js';
 import { type ActionPlace, tellUser } from '../tell-user.js';
@@ -44,6 +51,8 @@ interface Click {
   batch: QuestionBatch | undefined;
   questions: readonly Question[];
   body: BlockAction;
+  /** the message (or form) the click came from; the batch's own, as checked */
+  source: ActionSource | undefined;
   place: ActionPlace;
   /** tells the person who clicked, privately */
   tell: (text: string) => Promise<void>;
@@ -152,11 +161,9 @@ const HANDLERS: {
  * only from the batch's blocks in the version of the message the relay sent last. An older
  * version on a screen that has not caught up may still show someone's earlier pick.
  */
-function unsavedChoices({ record, body, questions }: Click): Map<string, Answer> {
-  const iteration = iterationOfMessage(readPresentation(record.presentation), {
-    channel: body.channel?.id ?? body.container?.channel_id,
-    ts: body.container?.message_ts ?? body.message?.ts,
-  });
+function unsavedChoices({ record, body, source, questions }: Click): Map<string, Answer> {
+  if (source?.kind !== 'message') return new Map();
+  const iteration = iterationOfMessage(readPresentation(record.presentation), source);
   if (iteration === undefined) return new Map();
   const current = { key: record.key, revision: revisionOf(record.fingerprint), iteration };
   return draftsFromState(body.state?.values ?? {}, questions, current);
@@ -170,7 +177,7 @@ function unsavedChoices({ record, body, questions }: Click): Map<string, Answer>
 export function registerAnswerActions(app: App, deps: AnswerActionsDeps): void {
   const log = deps.log.child({ component: 'actions' });
 
-  app.action<BlockAction>(ANSWER_ACTION_PATTERN, async ({ ack, body, action, client }) => {
+  app.action<BlockAction>(ANSWER_ACTION_PATTERN, async ({ ack, body, action, client, context }) => {
     await ack();
     const place: ActionPlace = {
       user: body.user.id,
@@ -183,7 +190,18 @@ export function registerAnswerActions(app: App, deps: AnswerActionsDeps): void {
       log.warn({ action: action.action_id }, 'action on an element the relay did not render');
       return;
     }
-    const found = await deps.actions.lookup(ids.key);
+    const source = sourceOfAction(context);
+    const { found, foreign } = await lookupFromSource(
+      (key) => deps.actions.lookup(key),
+      ids.key,
+      source,
+      deps.seal,
+    );
+    if (foreign) {
+      log.warn({ key: ids.key, user: place.user, from: source?.kind }, REFUSED_FOREIGN);
+      await tell(NOT_THIS_BATCH);
+      return;
+    }
     // Closed or changed batches refuse every element, whether or not it still decodes. A
     // batch being submitted right now goes on to the queue, which waits for that to finish
     // and then tells the person the real outcome.
@@ -218,7 +236,7 @@ export function registerAnswerActions(app: App, deps: AnswerActionsDeps): void {
         return undefined;
       }
     };
-    const click: Click = { ...found, questions, body, place, tell, open, log: clickLog };
+    const click: Click = { ...found, questions, body, source, place, tell, open, log: clickLog };
     const handle = HANDLERS[decoded.kind] as Handler<DecodedAction['kind']>;
     await handle(click, decoded, deps);
   });

@@ -15,6 +15,7 @@ import type { GroupMemberSource } from '../allow-list-groups.js';
 import { lookupTimeLeft, within } from '../lookup-budget.js';
 import { type ModalSeal, UNKNOWN_FORM } from '../modal-seal.js';
 import { slackErrorCode } from '../slack-errors.js';
+import { acceptOnce, type SubmittedViews } from '../submitted-views.js';
 import { lookupBeforeAck } from './lookup-before-ack.js';
 
 type WebClient = webApi.WebClient;
@@ -27,6 +28,8 @@ export interface HandOffViewDeps {
   seal: ModalSeal;
   allowList: AllowList | undefined;
   groups: GroupMemberSource;
+  /** the form submissions acted on: a replay of one changes nothing */
+  submittedViews: SubmittedViews;
 }
 
 /**
@@ -72,7 +75,9 @@ export function registerHandOffView(app: App, deps: HandOffViewDeps): void {
       await errorOn(HAND_OFF_INPUTS.user.blockId, refusal);
       return;
     }
-    await ack();
+    const refuse = (text: string) => errorOn(HAND_OFF_INPUTS.user.blockId, text);
+    const once = { submitted: deps.submittedViews, submission: view, ack, refuse, log };
+    if (!(await acceptOnce(once))) return;
     const outcome = await actions.handOff(meta.key, { revision: meta.revision, from, to, note });
     // A batch that closed between the check above and now is simply not handed off; its
     // message already shows why.

@@ -9,6 +9,7 @@ import type { FullPreviews } from '../full-preview.js';
 import { createInteractionGuard } from '../interaction-guard.js';
 import { noteArrival } from '../lookup-budget.js';
 import type { ModalSeal } from '../modal-seal.js';
+import type { SubmittedViews } from '../submitted-views.js';
 import { createTryAgainMiddleware } from '../try-again-middleware.js';
 import { registerAnswerActions } from './answer-actions.js';
 import { registerAppHomeOpened } from './app-home-opened.js';
@@ -28,6 +29,8 @@ export interface ListenerDeps {
   /** `RELAY_ALLOWED_USERS`, and the members of its groups */
   allowList: AllowList | undefined;
   groups: GroupMemberSource;
+  /** the form submissions acted on: a replay of one changes nothing */
+  submittedViews: SubmittedViews;
 }
 
 /**

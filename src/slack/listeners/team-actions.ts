@@ -11,6 +11,12 @@ import { renderHandOffModal } from '../../core/slack/render-hand-off-modal.js';
 import { replyThreadTs } from '../../core/slack/reply-thread.js';
 import { CLAIM_VALUES, TEAM_ACTION_PATTERN, TEAM_ACTIONS } from '../../core/slack/team-ids.js';
 import type { BatchActions } from '../../queue/batch-actions.js';
+import {
+  lookupFromSource,
+  NOT_THIS_BATCH,
+  REFUSED_FOREIGN,
+  sourceOfAction,
+} from '../action-binding.js';
 import type { ModalSeal } from '../modal-seal.js';
 import { type ActionPlace, tellUser } from '../tell-user.js';
 
@@ -27,7 +33,7 @@ export function registerTeamActions(
 
   app.action<BlockAction<ButtonAction>>(
     TEAM_ACTION_PATTERN,
-    async ({ ack, body, action, client }) => {
+    async ({ ack, body, action, client, context: bolt }) => {
       await ack();
       const place: ActionPlace = {
         user: body.user.id,
@@ -35,7 +41,15 @@ export function registerTeamActions(
         threadTs: replyThreadTs(body.message),
       };
       const ids = parseBlockId(action.block_id);
-      const found = ids ? await actions.lookup(ids.key) : undefined;
+      const source = sourceOfAction(bolt);
+      const { found, foreign } = ids
+        ? await lookupFromSource((key) => actions.lookup(key), ids.key, source, seal)
+        : { found: undefined, foreign: false };
+      if (foreign) {
+        log.warn({ key: ids?.key, user: place.user, from: source?.kind }, REFUSED_FOREIGN);
+        await tellUser(client, log, place, NOT_THIS_BATCH);
+        return;
+      }
       if (!ids || !found) {
         await tellUser(client, log, place, explainRefusal({ kind: 'unknown' }));
         return;

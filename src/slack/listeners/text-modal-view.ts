@@ -9,6 +9,7 @@ import { explainRefusal } from '../../core/slack/outcome-text.js';
 import type { BatchActions } from '../../queue/batch-actions.js';
 import { type ModalSeal, UNKNOWN_FORM } from '../modal-seal.js';
 import { readPresentation } from '../slack-presentation.js';
+import { acceptOnce, type SubmittedViews } from '../submitted-views.js';
 import { type ActionPlace, tellUser } from '../tell-user.js';
 import { lookupBeforeAck } from './lookup-before-ack.js';
 
@@ -18,6 +19,8 @@ export interface TextModalDeps {
   log: Logger;
   /** opens the form's sealed metadata; a form the relay did not open names no batch */
   seal: ModalSeal;
+  /** the form submissions acted on: a replay of one changes nothing */
+  submittedViews: SubmittedViews;
 }
 
 /** A modal whose one text input is saved against a question of a batch. */
@@ -71,7 +74,8 @@ export function registerTextModal(app: App, deps: TextModalDeps, modal: TextModa
       await refuse(explainRefusal(refused ?? { kind: 'unknown' }));
       return;
     }
-    await ack();
+    const once = { submitted: deps.submittedViews, submission: view, ack, refuse, log };
+    if (!(await acceptOnce(once))) return;
     const user = body.user.id;
     const outcome = await modal.save(actions, meta.key, {
       revision: meta.revision,

@@ -66,11 +66,15 @@ describe('checkSocketFrame', () => {
     assert.equal(refused({ type: 'events_api' }), 'payload is nothing; expected a JSON object');
     assert.equal(
       refused({ type: 'events_api', payload: { type: 'event_callback' } }),
-      'payload.event is missing; a events_api envelope carries one',
+      'payload.event is missing; expected an object',
     );
     assert.equal(
       refused({ type: 'events_api', payload: { type: 'event_callback', event: null } }),
       'payload.event is null; expected an object',
+    );
+    assert.equal(
+      refused({ type: 'interactive', payload: { type: 'block_actions', user: { id: 'U1' } } }),
+      'payload.actions is missing; expected a non-empty array of objects',
     );
     assert.equal(
       refused({ type: 'slash_commands', payload: { type: 'x' } }),

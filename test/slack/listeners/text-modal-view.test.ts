@@ -9,6 +9,7 @@ import type { BatchActions } from '../../../src/queue/batch-actions.js';
 import { RedisUnavailableError } from '../../../src/redis/redis-connection.js';
 import { registerTextModal } from '../../../src/slack/listeners/text-modal-view.js';
 import { createModalSeal } from '../../../src/slack/modal-seal.js';
+import { submittedViewsInMemory } from '../../../src/slack/submitted-views.js';
 import { TRY_AGAIN_TEXT } from '../../../src/slack/try-again-middleware.js';
 import { type FakeSlack, startFakeSlack } from '../../support/fake-slack/index.js';
 import { socketAppFor, webClientFor } from '../../support/fake-slack/slack-clients.js';
@@ -45,7 +46,7 @@ async function openForm(
   app = started;
   registerTextModal(
     started,
-    { actions, log: pino({ level: 'silent' }), seal },
+    { actions, log: pino({ level: 'silent' }), seal, submittedViews: submittedViewsInMemory() },
     {
       callbackId: CALLBACK,
       component: 'test',

@@ -159,7 +159,7 @@ export class UserActions {
         `${describe(resolved, located)}: Slack only asks the app once ${minLength} characters are typed (min_query_length); "${ref.value}" is shorter`,
       );
     }
-    const payload = blockSuggestionPayload({
+    const built = blockSuggestionPayload({
       workspace: this.workspace,
       user,
       surface: resolved.surface,
@@ -167,6 +167,7 @@ export class UserActions {
       actionId: located.actionId,
       value: ref.value,
     });
+    const payload = ref.forge ? ref.forge(structuredClone(built)) : built;
     const result = await this.deps.deliver('interactive', payload, true);
     const options = result.acked
       ? readSuggestedOptions(result.ackPayload, this.deps.recordFailure)
