@@ -39,7 +39,7 @@ describe(`preview prints what the relay posts (${mode} mode)`, () => {
   const h = healthyRelayPerTest(mode);
 
   test("the example batch: the same text and blocks, Submit, I'm on it and Hand off included", async () => {
-    const text = await readFile(repoFile('examples/run/qa/q-out-001.json'), 'utf8');
+    const text = await readFile(repoFile('examples/release-plan/qa/q-out-001.json'), 'utf8');
     const file = await writeQuestionFile(h.runDir('run-example'), 1, text);
     const shown = await preview(file, h.root);
     assert.deepEqual(await posted(h, shown.length), shown);
