@@ -72,8 +72,8 @@ export class SocketReceiver implements Receiver {
         installerOptions: {
           clientOptions: {
             slackApiUrl: options.apiUrl,
-            retryConfig: { ...SOCKET_RETRY },
-            ...(options.fetch ? { fetch: options.fetch } : {}),
+            retryConfig: this.retryConfig(),
+            fetch: this.untilStopped(options.fetch ?? globalThis.fetch),
           },
         },
       });
@@ -90,13 +90,39 @@ export class SocketReceiver implements Receiver {
     followSocketConnections(
       this.receivers.map((r) => r.client),
       (state, changed) => {
+        const connection = changed.index + 1;
         this.log.debug(
-          { connection: changed.index + 1, ...changed, relay: state },
+          { connection, state: changed.state, relay: state },
           'Socket Mode connection',
         );
         onConnection?.(state);
       },
     );
+  }
+
+  /**
+   * The retries of one connection's `apps.connections.open`. A connection still being asked
+   * for when the relay stops (Slack down, say) cannot be called off in the client: its waits
+   * hold no process open, and its next try fails at once (see `untilStopped`) and gives up.
+   */
+  private retryConfig(): webApi.RetryOptions {
+    const retries = {
+      ...SOCKET_RETRY,
+      unref: true,
+      // p-retry (inside the Web API client) stops retrying when this throws
+      onFailedAttempt: () => {
+        if (this.stopped) throw new Error('the relay stopped: no Socket Mode connection is opened');
+      },
+    };
+    return retries;
+  }
+
+  /** `fetch` for the connections' Web API calls, failing without a request once stopped. */
+  private untilStopped(fetch: webApi.FetchFunction): webApi.FetchFunction {
+    return (url, init) =>
+      this.stopped
+        ? Promise.reject(new Error('the relay stopped: no Socket Mode connection is opened'))
+        : fetch(url, init);
   }
 
   init(app: App): void {

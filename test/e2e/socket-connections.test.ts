@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { FREE_WRITE_INPUT } from '../../src/core/slack/ids.js';
 import type { FakeSlack } from '../support/fake-slack/index.js';
+import { captureLog } from '../support/log-capture.js';
 import { ALICE, allConnected } from '../support/relay-harness.js';
 import { sampleBatch } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
@@ -16,6 +17,7 @@ import {
   postBatch,
   pressSubmit,
   pressYesNo,
+  relayStarter,
   waitForAnswered,
   waitForText,
 } from './relay-steps.js';
@@ -86,6 +88,33 @@ describe('two Socket Mode connections', () => {
       h.slack.deliveredPayloads.every((p) => p.acked),
       'every click was acknowledged',
     );
+    await allConnected(h.slack);
+  });
+});
+
+describe('a connection still being asked for at stop', () => {
+  const startRelay = relayStarter();
+
+  test('the relay stopped while Slack answers 503 to its second connection: that one is never opened, and its tries end', async () => {
+    const { log, records } = captureLog('debug');
+    const h = await startRelay({ log, start: { socketStaggerMs: 300 } });
+    const opens = () => h.slack.calls.filter((c) => c.method === 'apps.connections.open');
+    // the second connection asks after the stagger, and the client retries the 503s itself
+    h.slack.failNext('apps.connections.open', { status: 503 }, 1000);
+    await waitFor(() => opens().some((c) => c.status === 503), 'the second connection refused');
+    await h.restart(async () => {
+      const asked = opens().length;
+      h.slack.clearFailures('apps.connections.open'); // Slack would open it now
+      await waitFor(
+        () =>
+          records.some(
+            (r) => /^Failed to retrieve a new WSS URL/.test(r.msg) && /relay stopped/.test(r.msg),
+          ),
+        'the stopped connection giving up',
+      );
+      assert.equal(opens().length, asked, 'no request after the stop');
+      assert.equal(h.slack.connectionCount, 0);
+    });
     await allConnected(h.slack);
   });
 });
