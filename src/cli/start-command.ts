@@ -69,6 +69,8 @@ export interface StartOptions {
   slackProbeEveryMs?: number;
   /** Web API retries inside one attempt (default 4, from 0.5 s doubling to 8 s) */
   slackApiRetry?: webApi.RetryOptions;
+  /** how long after the first Socket Mode connection the second opens (default 10 s) */
+  socketStaggerMs?: number;
   /** least time between two edits of one batch's messages (default 250 ms; 0: none) */
   updateEveryMs?: number;
   home?: {
@@ -119,7 +121,10 @@ export async function runStart(
     probeEveryMs: options.slackProbeEveryMs,
   });
   // Made before anything opens; it connects to Slack only at `app.start`.
-  const app = createSlackApp(config.slack, log, bot, ops.slackHooks, options.slackApiRetry);
+  const app = createSlackApp(config.slack, log, bot, ops.slackHooks, {
+    apiRetry: options.slackApiRetry,
+    socketStaggerMs: options.socketStaggerMs,
+  });
   // Shared mode (RELAY_REDIS_URL): records in Redis, and any relay acts on any batch.
   const shared =
     config.shared &&

@@ -25,12 +25,53 @@ const STATE_OF_EVENT: Readonly<Record<string, SlackConnectionState>> = {
   disconnected: 'closed',
 };
 
-/** Reports every change of the Socket Mode client's connection, as it happens. */
-export function followSocketConnection(
-  client: { on(event: string, listener: () => void): unknown },
-  report: (state: SlackConnectionState) => void,
+/** Which state of several connections says most about whether clicks get through. */
+const BEST_FIRST: readonly SlackConnectionState[] = [
+  'connected',
+  'reconnecting',
+  'connecting',
+  'disconnected',
+  'closed',
+];
+
+/**
+ * Where the relay stands with Slack when it holds several Socket Mode connections: Slack
+ * hands each click to one open connection, so one connected is enough to be `connected`;
+ * otherwise the most hopeful of the others (`closed` only once every one is).
+ */
+export function combinedState(states: readonly SlackConnectionState[]): SlackConnectionState {
+  return BEST_FIRST.find((state) => states.includes(state)) ?? 'connecting';
+}
+
+/** A Socket Mode client, as far as its lifecycle events go. */
+export interface LifecycleEmitter {
+  on(event: string, listener: () => void): unknown;
+}
+
+/**
+ * Follows the connections' lifecycle events and reports the relay's state (see
+ * {@link combinedState}) each time one of them changes. A connection closed by the relay stays
+ * `closed` (the client's own `close` that follows is no outage) until it starts again. Only
+ * connections that have started count, so a second one not opened yet changes nothing.
+ */
+export function followSocketConnections(
+  clients: readonly LifecycleEmitter[],
+  report: (
+    state: SlackConnectionState,
+    changed: { index: number; state: SlackConnectionState },
+  ) => void,
 ): void {
-  for (const [event, state] of Object.entries(STATE_OF_EVENT)) {
-    client.on(event, () => report(state));
-  }
+  const states: (SlackConnectionState | undefined)[] = clients.map(() => undefined);
+  clients.forEach((client, index) => {
+    for (const [event, state] of Object.entries(STATE_OF_EVENT)) {
+      client.on(event, () => {
+        const was = states[index];
+        if (was === 'closed' && state !== 'connecting') return;
+        if (was === state) return;
+        states[index] = state;
+        const started = states.filter((s): s is SlackConnectionState => s !== undefined);
+        report(combinedState(started), { index, state });
+      });
+    }
+  });
 }

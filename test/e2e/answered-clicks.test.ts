@@ -17,8 +17,10 @@ import {
   choose,
   current,
   E2E_MODE,
+  EVERY_CONTROL_BATCH,
   expectedAnswerFile,
   holdMessageUpdates,
+  LONG_OPTIONS,
   nextEphemeral,
   pressSubmit,
   pressYesNo,
@@ -31,44 +33,6 @@ import {
   waitForClosed,
   writeFreeText,
 } from './relay-steps.js';
-
-const numbered = (count: number, prefix: string) =>
-  Array.from({ length: count }, (_, i) => `${prefix} ${i + 1}`);
-const LONG_OPTIONS = Array.from(
-  { length: 10 },
-  (_, i) => `Long option ${i + 1}: ${'a rather wordy description '.repeat(12).trim()}`,
-);
-
-/**
- * One question per control the renderer has: radio buttons, checkboxes, static and external
- * selects (single and multi), yes-no buttons, a free-write button behind a preview too long
- * for a message ("Show full preview"), options too long to list ("Show full options"), and
- * Submit. It is too big for one message, so it continues in the thread.
- */
-const EVERY_KIND = {
-  seq: 1,
-  questions: [
-    { id: 'radio', type: 'choose-one', prompt: 'Radio?', options: ['a', 'b', 'c'] },
-    { id: 'boxes', type: 'choose-many', prompt: 'Boxes?', options: ['a', 'b', 'c'] },
-    { id: 'select', type: 'choose-one', prompt: 'Select?', options: numbered(12, 'Colour') },
-    { id: 'multi', type: 'choose-many', prompt: 'Multi?', options: numbered(12, 'Tag') },
-    { id: 'ext', type: 'choose-one', prompt: 'External?', options: numbered(120, 'City') },
-    {
-      id: 'multiext',
-      type: 'choose-many',
-      prompt: 'Many external?',
-      options: numbered(120, 'Lib'),
-    },
-    { id: 'yn', type: 'yes-no', prompt: 'Yes or no?' },
-    {
-      id: 'text',
-      type: 'free-write',
-      prompt: 'Say something',
-      preview: { type: 'ascii', content: '+--+\n|  |\n'.repeat(1200) },
-    },
-    { id: 'long', type: 'choose-one', prompt: 'Long ones?', options: LONG_OPTIONS },
-  ],
-};
 
 const ONE_TAP = { seq: 2, questions: [{ id: 'deploy', type: 'yes-no', prompt: 'Deploy now?' }] };
 
@@ -109,7 +73,7 @@ describe(`clicks on an answered batch (${mode} mode)`, () => {
   test('every element kind, and one-tap buttons: nothing changes and an ephemeral says it is answered', async () => {
     const run = h.runDir('run-kinds');
     await publishRun(run, {
-      'q-out-001.json': EVERY_KIND,
+      'q-out-001.json': EVERY_CONTROL_BATCH,
       'q-out-002.json': ONE_TAP,
     });
     const top = await waitForBatchMessage(h.slack, 'run-kinds', 1);
@@ -155,7 +119,7 @@ describe(`clicks on an answered batch (${mode} mode)`, () => {
 
     const hold = holdMessageUpdates(h.slack);
     await pressSubmit(h.slack, lastReply);
-    const expected = expectedAnswerFile(EVERY_KIND, {
+    const expected = expectedAnswerFile(EVERY_CONTROL_BATCH, {
       radio: 'b',
       boxes: ['a', 'c'],
       select: 'Colour 5',

@@ -12,7 +12,7 @@ import {
   sampleValue,
   scrapeMetrics,
 } from '../support/ops-endpoints.js';
-import { ALICE, freePort, type Harness } from '../support/relay-harness.js';
+import { ALICE, allConnected, freePort, type Harness } from '../support/relay-harness.js';
 import { waitFor } from '../support/wait.js';
 import {
   answerFile,
@@ -189,11 +189,45 @@ describe('health while Socket Mode is down', () => {
   let h: Harness | undefined;
   const startRelay = relayStarter();
 
+  test('/healthz stays 200 while one of the two connections is away: clicks still reach the relay', async () => {
+    const { log, records } = captureLog('info');
+    const port = await freePort();
+    h = await startRelay({ mode: 'socket', log, config: { metricsPort: port } });
+    await healthUntil(port, 200);
+    const held = await allConnected(h.slack);
+    const opens = () => h?.slack.calls.filter((c) => c.method === 'apps.connections.open') ?? [];
+    const before = opens().length;
+    const allow = h.slack.refuse('apps.connections.open', 'internal_error');
+    await h.slack.dropConnection({ how: 'cut' });
+    // the relay noticed: it asks for a new connection (after its own pause) and is refused
+    await waitFor(
+      () =>
+        opens()
+          .slice(before)
+          .some((c) => c.response.ok === false),
+      'a refused reconnection',
+    );
+    const health = await getHealth(port);
+    assert.equal(health.status, 200);
+    assert.equal((health.body.slack as { connection: string }).connection, 'connected');
+    assert.equal(sampleValue(await scrapeMetrics(port), 'o7_relay_slack_connected'), 1);
+    assert.equal(h.slack.connectionCount, held - 1);
+    allow();
+    await allConnected(h.slack);
+    assert.deepEqual(
+      records.filter((r) => /Socket Mode connection to Slack/.test(r.msg)).map((r) => r.msg),
+      [],
+      'one connection away is no outage',
+    );
+  });
+
   test('/healthz answers 503 while the stand-in refuses to reconnect, and 200 once it lets the relay back', async () => {
     const { log, records } = captureLog('info');
     const port = await freePort();
     h = await startRelay({ mode: 'socket', log, config: { metricsPort: port } });
     await healthUntil(port, 200);
+    // both connections up first: one still opening would come up after the drop
+    const held = await allConnected(h.slack);
 
     const opens = () => h?.slack.calls.filter((c) => c.method === 'apps.connections.open') ?? [];
     const before = opens().length;
@@ -218,7 +252,8 @@ describe('health while Socket Mode is down', () => {
     allow();
     const back = await healthUntil(port, 200, 60_000);
     assert.equal((back.body.slack as { connection: string }).connection, 'connected');
-    assert.equal(h.slack.connectionCount, 1);
+    await allConnected(h.slack);
+    assert.equal(h.slack.connectionCount, held);
     assert.equal(sampleValue(await scrapeMetrics(port), 'o7_relay_slack_connected'), 1);
 
     const lines = (msg: string) => records.filter((r) => r.msg === msg);

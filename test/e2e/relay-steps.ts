@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { escapeMrkdwn } from '../../src/core/slack/escape-mrkdwn.js';
 import { FOLLOW_UP_INPUT, FREE_WRITE_INPUT } from '../../src/core/slack/ids.js';
 import { HAND_OFF_INPUTS } from '../../src/core/slack/team-ids.js';
-import type { FakeSlack } from '../support/fake-slack/index.js';
+import type { FakeSlack, ObservedView } from '../support/fake-slack/index.js';
 import type { ObservedMessage, StoredMessage } from '../support/fake-slack/types.js';
 import {
   ALICE,
@@ -117,6 +117,55 @@ export async function pressYesNo(
   );
 }
 
+/**
+ * The form (modal) a click opened: the one the relay's `views.open` with the click's trigger_id
+ * made, never another the same person has open. Slack keeps one stack of forms per person and
+ * `views.open` replaces it, so when another click of theirs opened a form since, this one is
+ * gone: undefined then.
+ */
+export async function formOpenedBy(
+  slack: FakeSlack,
+  clicked: { payload: Record<string, unknown> },
+  user: string,
+): Promise<ObservedView | undefined> {
+  const trigger = clicked.payload.trigger_id;
+  const call = await waitFor(
+    () => slack.calls.find((c) => c.method === 'views.open' && c.args.trigger_id === trigger),
+    `the form opened by the click with trigger ${String(trigger)}`,
+  );
+  const id = (call.response.view as { id?: unknown } | undefined)?.id;
+  assert.ok(call.response.ok && id, `views.open was refused: ${String(call.response.error)}`);
+  return slack.views(user).find((v) => v.id === id);
+}
+
+/** How often a step opens a form again that another click of the same person replaced. */
+const FORM_ATTEMPTS = 5;
+
+/**
+ * Clicks `actionId` and submits the form it opened with `values`, as `user`. When another
+ * click of theirs replaced that form first (a person answering two batches at once), the
+ * button is clicked again, as they would; the form submitted is always this click's own.
+ */
+export async function submitFormOf(
+  slack: FakeSlack,
+  ts: string,
+  actionId: string,
+  values: Record<string, Record<string, unknown>>,
+  user = ALICE,
+) {
+  for (let attempt = 1; attempt <= FORM_ATTEMPTS; attempt += 1) {
+    const form = await formOpenedBy(slack, await click(slack, ts, actionId, user), user);
+    // checked and sent in one go: no other click can replace the form in between
+    if (form && slack.views(user).at(-1)?.id === form.id) {
+      const sent = await slack.submitView({ viewId: String(form.id), user, values });
+      assert.equal(sent.acked, true, `the form of ${actionId} was acknowledged`);
+      return { form, sent };
+    }
+  }
+  throw new Error(
+    `the form of ${actionId} was replaced by another of ${user}'s forms ${FORM_ATTEMPTS} times`,
+  );
+}
 /** Writes `text` into free-write question `qi` through its modal; waits until the batch quotes it. */
 export async function writeFreeText(
   slack: FakeSlack,
@@ -125,14 +174,13 @@ export async function writeFreeText(
   text: string,
   user = ALICE,
 ): Promise<void> {
-  const openBefore = slack.views(user).length;
-  await click(slack, ts, `o7.free-write:${qi}`, user);
-  const modal = await waitFor(() => slack.views(user)[openBefore], 'the free-write modal');
-  await slack.submitView({
-    viewId: String(modal.id),
+  await submitFormOf(
+    slack,
+    ts,
+    `o7.free-write:${qi}`,
+    { [FREE_WRITE_INPUT.blockId]: { [FREE_WRITE_INPUT.actionId]: text } },
     user,
-    values: { [FREE_WRITE_INPUT.blockId]: { [FREE_WRITE_INPUT.actionId]: text } },
-  });
+  );
   const quoted = escapeMrkdwn(text)
     .split('\n')
     .map((line) => `>${line}`)
@@ -206,13 +254,10 @@ export async function handOffBatch(
   slack: FakeSlack,
   input: { channel: string; ts: string; from: string; to: string; note?: string },
 ) {
-  const before = slack.views(input.from).length;
   const button = elementById(slack.message(input.channel, input.ts)?.blocks ?? [], 'o7.hand-off');
-  await slack.clickButton({ ...input, ...ids(button), user: input.from });
-  const modal = await waitFor(
-    () => slack.views(input.from)[before],
-    `hand-off modal for ${input.from}`,
-  );
+  const clicked = await slack.clickButton({ ...input, ...ids(button), user: input.from });
+  const modal = await formOpenedBy(slack, clicked, input.from);
+  assert.ok(modal, `the hand-off form of ${input.from} is open`);
   assert.equal(modal.callback_id, 'o7.hand-off');
   const values: Record<string, Record<string, unknown>> = {
     [HAND_OFF_INPUTS.user.blockId]: { [HAND_OFF_INPUTS.user.actionId]: input.to },

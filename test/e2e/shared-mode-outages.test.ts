@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { SOCKET_CONNECTIONS } from '../../src/slack/socket-receiver.js';
 import { needsRedis } from '../support/redis-server.js';
-import { ALICE, BOB, CHANNEL, elementsOf } from '../support/relay-harness.js';
+import { ALICE, allConnected, BOB, CHANNEL, elementsOf } from '../support/relay-harness.js';
 import {
   allBackOnRedis,
   answerFile,
@@ -30,11 +31,11 @@ describe('shared mode: a relay killed, Redis restarted or away', needsRedis, () 
     await clicks.chooseCsv(ALICE);
     await clicks.chooseTargets(ALICE, ['1']);
     await waitFor(clicks.oneTargetShown, 'both drafts shown by the owner');
-    const connected = slack.connectionCount;
+    const connected = await allConnected(slack, nodes.length);
     await owner.relay.kill('SIGKILL');
-    // until the stand-in sees its socket close, it may still hand a click to the dead relay
+    // until the stand-in sees its sockets close, it may still hand a click to the dead relay
     await waitFor(
-      () => slack.connectionCount === connected - 1,
+      () => slack.connectionCount === connected - SOCKET_CONNECTIONS,
       'the stand-in sees the killed relay disconnect',
     );
 

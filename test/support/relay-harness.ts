@@ -4,10 +4,12 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { type RunningRelay, runStart, type StartOptions } from '../../src/cli/start-command.js';
 import type { Config } from '../../src/config/config-schema.js';
+import { SOCKET_CONNECTIONS } from '../../src/slack/socket-receiver.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack/index.js';
 import type { ObservedMessage } from './fake-slack/types.js';
 import { quietLog } from './log-capture.js';
 import { makeTempDir } from './temp-dir.js';
+import { waitFor } from './wait.js';
 
 export const CHANNEL = 'C0RELAY01';
 export const ALICE = 'U0ALICE01';
@@ -53,6 +55,7 @@ export const QUICK_RETRIES: StartOptions = {
   slackApiRetry: { retries: 4, factor: 2, minTimeout: 10, maxTimeout: 80 },
   slackWait: { firstRetryMs: 20, mostRetryMs: 200 },
   slackProbeEveryMs: 50,
+  socketStaggerMs: 20,
 };
 
 /** Optional settings for {@link startRelayHarness}. */
@@ -122,6 +125,18 @@ export async function startRelayHarness(mode: Mode, options: RelayHarnessOptions
 }
 
 export type Harness = Awaited<ReturnType<typeof startRelayHarness>>;
+
+/**
+ * Waits until `relays` relays in Socket Mode hold all their connections to the stand-in (each
+ * opens its second one a stagger after the first is up); resolves with the count.
+ */
+export function allConnected(slack: FakeSlack, relays = 1): Promise<number> {
+  const expected = SOCKET_CONNECTIONS * relays;
+  return waitFor(
+    () => slack.connectionCount === expected && expected,
+    `${expected} Socket Mode connections (${relays} relay(s)), not ${slack.connectionCount}`,
+  );
+}
 
 /** One interactive element of a message, with the ids a click needs. */
 export interface FoundElement {

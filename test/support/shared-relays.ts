@@ -2,6 +2,8 @@ import { appendFileSync } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach } from 'node:test';
+import { FREE_WRITE_INPUT } from '../../src/core/slack/ids.js';
+import { submitFormOf } from '../e2e/relay-steps.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack/index.js';
 import { type RedisTestServer, startRedisServer } from './redis-server.js';
 import { CHANNEL, elementsOf, findElement } from './relay-harness.js';
@@ -149,14 +151,8 @@ export function sampleClicks(slack: FakeSlack, ts: string) {
      * (unless `shown: false`: nobody updates the message while its relay is down).
      */
     async write(user: string, notes: string, { shown = true } = {}) {
-      const before = slack.views(user).length;
-      await slack.clickButton(at('o7.free-write', user));
-      const form = await waitFor(() => slack.views(user)[before], 'free-write form');
-      await slack.submitView({
-        viewId: String(form.id),
-        user,
-        values: { 'o7.free-write.input': { 'o7.free-write.value': notes } },
-      });
+      const values = { [FREE_WRITE_INPUT.blockId]: { [FREE_WRITE_INPUT.actionId]: notes } };
+      await submitFormOf(slack, ts, find('o7.free-write').actionId, values, user);
       if (shown) await waitFor(() => shows(notes), 'typed text shown');
     },
     submit: (user: string) => slack.clickButton(at('o7.submit', user)),

@@ -16,6 +16,7 @@ import { lookupTimeLeft, within } from '../lookup-budget.js';
 import { type ModalSeal, UNKNOWN_FORM } from '../modal-seal.js';
 import { slackErrorCode } from '../slack-errors.js';
 import { acceptOnce, type SubmittedViews } from '../submitted-views.js';
+import { lookupBeforeAck } from './lookup-before-ack.js';
 
 type WebClient = webApi.WebClient;
 
@@ -47,7 +48,11 @@ export function registerHandOffView(app: App, deps: HandOffViewDeps): void {
     const errorOn = (blockId: string, text: string) =>
       ack({ response_action: 'errors', errors: { [blockId]: text } });
     const meta = parseHandOffMetadata(deps.seal.open(view.private_metadata) ?? '');
-    const found = meta ? await actions.lookup(meta.key) : undefined;
+    const looked = await lookupBeforeAck(actions, meta?.key, (text) =>
+      errorOn(HAND_OFF_INPUTS.user.blockId, text),
+    );
+    if (!looked) return;
+    const { found } = looked;
     const gone = refusalFor(found?.record, { revision: meta?.revision });
     const closed = gone ? explainRefusal(gone) : undefined;
     if (closed || !meta) {

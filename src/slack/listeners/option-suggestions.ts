@@ -7,15 +7,21 @@ import { suggestOptions } from '../../core/slack/suggest-options.js';
 import type { BatchActions } from '../../queue/batch-actions.js';
 import { isFromBatch, sourceOfAction } from '../action-binding.js';
 import type { ModalSeal } from '../modal-seal.js';
+import { lookupBeforeAck } from './lookup-before-ack.js';
 
-/** Answers type-ahead searches in selects of more than 100 options, from the batch searched in. */
+/**
+ * Answers type-ahead searches in selects of more than 100 options, from the batch searched in;
+ * the ack is the answer, so a batch that cannot be looked up gets an empty list.
+ */
 export function registerOptionSuggestions(
   app: App,
   deps: { actions: BatchActions; seal: ModalSeal },
 ): void {
   app.options(EXTERNAL_SELECT_ACTION_PATTERN, async ({ ack, body, context }) => {
     const ids = parseBlockId(body.block_id);
-    const found = ids ? await deps.actions.lookup(ids.key) : undefined;
+    const looked = await lookupBeforeAck(deps.actions, ids?.key, () => ack({ options: [] }));
+    if (!looked) return;
+    const { found } = looked;
     const index = ids?.questionIndex;
     // the options of the batch of the message searched in, and no other's (3 s: no waiting)
     const own = found && isFromBatch(found.record, sourceOfAction(context), deps.seal);

@@ -11,6 +11,7 @@ import { type ModalSeal, UNKNOWN_FORM } from '../modal-seal.js';
 import { readPresentation } from '../slack-presentation.js';
 import { acceptOnce, type SubmittedViews } from '../submitted-views.js';
 import { type ActionPlace, tellUser } from '../tell-user.js';
+import { lookupBeforeAck } from './lookup-before-ack.js';
 
 /** What a text modal's listener needs. */
 export interface TextModalDeps {
@@ -57,7 +58,9 @@ export function registerTextModal(app: App, deps: TextModalDeps, modal: TextModa
     // Only metadata the relay sealed names a batch and question: anything else is refused.
     const metadata = deps.seal.open(view.private_metadata);
     const key = metadata === undefined ? undefined : modalMetadataKey(metadata);
-    const found = key ? await actions.lookup(key) : undefined;
+    const looked = await lookupBeforeAck(actions, key || undefined, refuse);
+    if (!looked) return;
+    const { found } = looked;
     const questions = found?.batch?.questions ?? [];
     const meta = found && metadata ? parseModalMetadata(metadata, questions) : undefined;
     const question = meta && questions.find((q) => q.id === meta.questionId);

@@ -6,9 +6,11 @@ import { pino } from 'pino';
 import type { DraftOutcome } from '../../../src/core/batch/outcomes.js';
 import { modalMetadata } from '../../../src/core/slack/modal-metadata.js';
 import type { BatchActions } from '../../../src/queue/batch-actions.js';
+import { RedisUnavailableError } from '../../../src/redis/redis-connection.js';
 import { registerTextModal } from '../../../src/slack/listeners/text-modal-view.js';
 import { createModalSeal } from '../../../src/slack/modal-seal.js';
 import { submittedViewsInMemory } from '../../../src/slack/submitted-views.js';
+import { TRY_AGAIN_TEXT } from '../../../src/slack/try-again-middleware.js';
 import { type FakeSlack, startFakeSlack } from '../../support/fake-slack/index.js';
 import { socketAppFor, webClientFor } from '../../support/fake-slack/slack-clients.js';
 import { makeRecord } from '../../support/make-record.js';
@@ -27,19 +29,19 @@ afterEach(async () => {
   await fake?.close();
 });
 
-test('text modal save refused after ack: the person is told with an ephemeral, not only the log', async () => {
+/**
+ * A real Bolt app with one text modal listener on `actions`, and Alice's form of it open on
+ * batch `record` (from a button the test app answers); the listener saves with `save`.
+ */
+async function openForm(
+  actions: BatchActions,
+  save: (
+    key: string,
+    input: { revision: string; questionId: string; text: string },
+  ) => DraftOutcome,
+) {
   fake = await startFakeSlack();
   const slack = fake;
-  const record = makeRecord('/runs/run-a', 1, {
-    fingerprint: 'abcd1234ef',
-    presentation: { channel: CHANNEL, ts: '1700000000.000100', replies: [] },
-  });
-  const batch = { seq: 1, questions: [{ id: 'notes', type: 'free-write', prompt: 'Notes?' }] };
-  const saved: unknown[] = [];
-  // open at the check before ack(), answered by someone else by the time the text is saved
-  const actions = {
-    lookup: async () => ({ record, batch }),
-  } as unknown as BatchActions;
   const started = socketAppFor(slack);
   app = started;
   registerTextModal(
@@ -50,10 +52,7 @@ test('text modal save refused after ack: the person is told with an ephemeral, n
       component: 'test',
       read: (values) => values.text?.value?.value ?? '',
       fits: (question) => question.type === 'free-write',
-      save: async (_actions, key, input): Promise<DraftOutcome> => {
-        saved.push({ key, ...input });
-        return { kind: 'closed', status: 'answered' };
-      },
+      save: async (_actions, key, input) => save(key, input),
     },
   );
   started.action<BlockAction>('open', async ({ ack, body, client }) => {
@@ -99,8 +98,25 @@ test('text modal save refused after ack: the person is told with an ephemeral, n
     user: ALICE,
   });
   const modal = await waitFor(() => slack.views(ALICE)[0], 'the modal');
+  return { slack, viewId: String(modal.id) };
+}
+
+const record = makeRecord('/runs/run-a', 1, {
+  fingerprint: 'abcd1234ef',
+  presentation: { channel: CHANNEL, ts: '1700000000.000100', replies: [] },
+});
+const batch = { seq: 1, questions: [{ id: 'notes', type: 'free-write', prompt: 'Notes?' }] };
+
+test('text modal save refused after ack: the person is told with an ephemeral, not only the log', async () => {
+  const saved: unknown[] = [];
+  // open at the check before ack(), answered by someone else by the time the text is saved
+  const actions = { lookup: async () => ({ record, batch }) } as unknown as BatchActions;
+  const { slack, viewId } = await openForm(actions, (key, input): DraftOutcome => {
+    saved.push({ key, ...input });
+    return { kind: 'closed', status: 'answered' };
+  });
   const result = await slack.submitView({
-    viewId: String(modal.id),
+    viewId,
     user: ALICE,
     values: { text: { value: 'late text' } },
   });
@@ -111,4 +127,26 @@ test('text modal save refused after ack: the person is told with an ephemeral, n
   assert.deepEqual(saved, [
     { key: record.key, revision: 'abcd1234', questionId: 'notes', text: 'late text' },
   ]);
+});
+
+test('a batch the shared store cannot look up before the ack: the form is answered "try again" under its input and keeps the text', async () => {
+  const actions = {
+    lookup: async () => {
+      throw new RedisUnavailableError('reading a batch', '127.0.0.1:6379', 'not connected');
+    },
+  } as unknown as BatchActions;
+  const { slack, viewId } = await openForm(actions, () => assert.fail('nothing is saved'));
+  const result = await slack.submitView({
+    viewId,
+    user: ALICE,
+    values: { text: { value: 'kept text' } },
+  });
+  assert.equal(result.acked, true, "answered within Slack's 3 s");
+  const [form] = slack.views(ALICE);
+  assert.ok(form);
+  assert.equal(form.id, viewId, 'the form stays open');
+  assert.deepEqual(form.errors, { text: TRY_AGAIN_TEXT });
+  const values = (form.state as { values: Record<string, Record<string, unknown>> }).values;
+  assert.deepEqual(values.text?.value, { type: 'plain_text_input', value: 'kept text' });
+  assert.deepEqual(slack.failures, []);
 });

@@ -10,20 +10,23 @@ import { ResponseUrls } from './response-urls.js';
 import type { SizeCeilings } from './size-ceilings.js';
 import {
   type DisconnectReason,
+  type DropKind,
   type RawFrameResult,
   type SocketDelivery,
   SocketModeHub,
 } from './socket-mode-hub.js';
-import type {
-  AckResult,
-  DeliveryFailure,
-  EnvelopeType,
-  InjectedFailure,
-  JsonObject,
-  ObservedMessage,
-  StoredEphemeral,
-  StoredMessage,
-  WebApiCall,
+import {
+  type AckResult,
+  type DeliveredPayload,
+  type DeliveryFailure,
+  type EnvelopeType,
+  type InjectedFailure,
+  isJsonObject,
+  type JsonObject,
+  type ObservedMessage,
+  type StoredEphemeral,
+  type StoredMessage,
+  type WebApiCall,
 } from './types.js';
 import {
   type ElementRef,
@@ -117,8 +120,16 @@ export interface FakeSlack {
   skewRequestTimestamps(seconds: number): void;
   /** Sends `disconnect` with the reason on every Socket Mode connection and closes them. */
   disconnectAll(reason?: DisconnectReason): Promise<void>;
+  /**
+   * Drops one Socket Mode connection (`connectionId`, else a random one) while the others
+   * stay up: with a `disconnect` message (`how`, default `refresh_requested`) or `cut` with
+   * no close frame; resolves with its id once closed.
+   */
+  dropConnection(options?: { connectionId?: number; how?: DropKind }): Promise<number>;
   /** Open Socket Mode connections. */
   readonly connectionCount: number;
+  /** The ids of the open Socket Mode connections, as `deliveries` names them. */
+  readonly openConnectionIds: number[];
   /** Socket Mode connections ever opened (a check that must not connect leaves this alone). */
   readonly connectionsOpened: number;
 
@@ -185,8 +196,27 @@ export interface FakeSlack {
   readonly failures: readonly DeliveryFailure[];
   /** Which Socket Mode connection got each envelope. */
   readonly deliveries: readonly SocketDelivery[];
+  /**
+   * Every payload delivered to the app (interactions and events, either transport), oldest
+   * first, with its ack and when the ack came back.
+   */
+  readonly deliveredPayloads: readonly DeliveredPayload[];
   /** Stops the server and drops every connection. */
   close(): Promise<void>;
+}
+
+/** What a payload acts on: the action_id, the view's callback_id, the event's or command's name. */
+function subjectOf(payload: JsonObject): string {
+  const [action] = Array.isArray(payload.actions) ? payload.actions : [];
+  const view = isJsonObject(payload.view) ? payload.view : undefined;
+  const event = isJsonObject(payload.event) ? payload.event : undefined;
+  const subject =
+    (isJsonObject(action) ? action.action_id : undefined) ??
+    view?.callback_id ??
+    payload.action_id ??
+    event?.type ??
+    payload.command;
+  return String(subject ?? payload.type);
 }
 
 /** Starts the stand-in on 127.0.0.1 with a random port and the default workspace. */
@@ -233,12 +263,15 @@ export async function startFakeSlack(options: StartFakeSlackOptions = {}): Promi
   const listening = await listenLoopback(() => ({ webApi, responseUrls, hub, uploads }));
   host = listening.host;
 
-  const deliver = (
+  const deliveredPayloads: DeliveredPayload[] = [];
+  const deliver = async (
     type: EnvelopeType,
     payload: JsonObject,
     accepts: boolean,
-  ): Promise<AckResult> =>
-    requestUrl
+  ): Promise<AckResult> => {
+    const callsAtSend = workspace.calls.length;
+    const sentAt = performance.now();
+    const result = await (requestUrl
       ? deliverOverHttp(type, payload, {
           url: requestUrl,
           signingSecret,
@@ -246,7 +279,26 @@ export async function startFakeSlack(options: StartFakeSlackOptions = {}): Promi
           timeoutMs: ackTimeoutMs,
           recordFailure,
         })
-      : hub.deliver(type, payload, accepts);
+      : hub.deliver(type, payload, accepts));
+    const timed: AckResult = result.acked
+      ? {
+          ...result,
+          timing: {
+            ms: performance.now() - sentAt,
+            callsAtSend,
+            callsAtAck: workspace.calls.length,
+          },
+        }
+      : result;
+    deliveredPayloads.push({
+      envelopeType: type,
+      payloadType: String(payload.type ?? payload.command ?? type),
+      subject: subjectOf(payload),
+      payload,
+      ...timed,
+    });
+    return timed;
+  };
   const actions = new UserActions({ workspace, responseUrls, deliver, recordFailure });
 
   workspace.addUser({ id: 'U0ALICE01', name: 'alice' });
@@ -296,8 +348,12 @@ export async function startFakeSlack(options: StartFakeSlackOptions = {}): Promi
       timestampSkewSec = seconds;
     },
     disconnectAll: (reason = 'refresh_requested') => hub.disconnectAll(reason),
+    dropConnection: (options) => hub.dropConnection(options),
     get connectionCount() {
       return hub.connectionCount;
+    },
+    get openConnectionIds() {
+      return hub.openConnectionIds;
     },
     get connectionsOpened() {
       return hub.connectionsOpened;
@@ -348,6 +404,7 @@ export async function startFakeSlack(options: StartFakeSlackOptions = {}): Promi
     mentions: workspace.mentions,
     failures: workspace.failures,
     deliveries: hub.deliveries,
+    deliveredPayloads,
     async close() {
       await hub.close();
       await closeServer(listening.server);

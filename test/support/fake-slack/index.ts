@@ -11,7 +11,12 @@ export type { RequestUrlAnswer } from './http-delivery.js';
 export { slackSignature } from './http-delivery.js';
 export type { MentionTarget, ParsedMention } from './mentions.js';
 export { messageRefusals, viewRefusals } from './slack-would-refuse.js';
-export type { DisconnectReason, RawFrameResult, SocketDelivery } from './socket-mode-hub.js';
+export type {
+  DisconnectReason,
+  DropKind,
+  RawFrameResult,
+  SocketDelivery,
+} from './socket-mode-hub.js';
 export type * from './types.js';
 export { DELIVERY_FAILURE_KINDS } from './types.js';
 export type { ElementRef, InteractionResult, SuggestResult, SurfaceRef } from './user-actions.js';

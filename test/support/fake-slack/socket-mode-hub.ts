@@ -14,12 +14,20 @@ import {
 /** Reasons Slack gives in a `disconnect` message. */
 export type DisconnectReason = 'refresh_requested' | 'link_disabled' | 'warning';
 
+/**
+ * How a connection is dropped: a `disconnect` message with its reason, then a close
+ * handshake; or `cut`, the TCP connection ending with no close frame (a network fault).
+ */
+export type DropKind = DisconnectReason | 'cut';
+
 /** One envelope handed to a connection, for tests that look at how deliveries were spread. */
 export interface SocketDelivery {
   envelopeId: string;
   connectionId: number;
   envelopeType: EnvelopeType;
   payloadType: string;
+  /** how many connections were open when it went out (it went to one of them) */
+  openConnections: number;
 }
 
 /** What the hub needs from the rest of the stand-in. */
@@ -54,6 +62,26 @@ interface PendingAck {
 
 const DEBUG_HOST = 'applink-fake-0';
 
+/** Closes one socket as `how` says; resolves once it is closed. */
+function drop(socket: WebSocket, how: DropKind): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (socket.readyState === WebSocket.CLOSED) return resolve();
+    socket.once('close', () => resolve());
+    if (how === 'cut') {
+      socket.terminate();
+      return;
+    }
+    // A client that never answers the close handshake is cut off.
+    setTimeout(() => socket.terminate(), 2000).unref();
+    if (socket.readyState === WebSocket.OPEN) {
+      socket.send(
+        JSON.stringify({ type: 'disconnect', reason: how, debug_info: { host: DEBUG_HOST } }),
+      );
+    }
+    socket.close(1000);
+  });
+}
+
 /**
  * Slack's side of Socket Mode: one-time WebSocket URLs, `hello`, envelopes delivered to one
  * random open connection, acks matched by envelope_id, `disconnect` messages and pings.
@@ -87,8 +115,22 @@ export class SocketModeHub {
 
   /** Open connections (those that got `hello`). */
   get connectionCount(): number {
-    return [...this.connections.values()].filter((c) => c.socket.readyState === WebSocket.OPEN)
-      .length;
+    return this.openConnections().length;
+  }
+
+  /** The ids of the open connections, oldest first (as `deliveries` names them). */
+  get openConnectionIds(): number[] {
+    return this.openConnections().map((c) => c.id);
+  }
+
+  private openConnections(): Connection[] {
+    return [...this.connections.values()].filter((c) => c.socket.readyState === WebSocket.OPEN);
+  }
+
+  /** One random open connection, as Slack picks one for each envelope. */
+  private pickOpen(): { connection: Connection | undefined; open: number } {
+    const open = this.openConnections();
+    return { connection: open[Math.floor(this.deps.random() * open.length)], open: open.length };
   }
 
   /** A one-time WebSocket URL, as apps.connections.open returns. */
@@ -177,10 +219,7 @@ export class SocketModeHub {
     acceptsResponsePayload: boolean,
   ): Promise<AckResult> {
     const payloadType = String(payload.type ?? payload.command ?? envelopeType);
-    const open = [...this.connections.values()].filter(
-      (c) => c.socket.readyState === WebSocket.OPEN,
-    );
-    const connection = open[Math.floor(this.deps.random() * open.length)];
+    const { connection, open } = this.pickOpen();
     if (!connection) {
       this.deps.recordFailure({
         kind: DELIVERY_FAILURE_KINDS.noConnection,
@@ -191,7 +230,13 @@ export class SocketModeHub {
       return Promise.resolve({ acked: false });
     }
     const envelopeId = randomUUID();
-    this.deliveries.push({ envelopeId, connectionId: connection.id, envelopeType, payloadType });
+    this.deliveries.push({
+      envelopeId,
+      connectionId: connection.id,
+      envelopeType,
+      payloadType,
+      openConnections: open,
+    });
     return new Promise<AckResult>((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(envelopeId);
@@ -232,10 +277,7 @@ export class SocketModeHub {
    * some frames, so it is returned, not recorded as a failure.
    */
   sendRawFrame(text: string, envelopeId?: string): Promise<RawFrameResult> {
-    const open = [...this.connections.values()].filter(
-      (c) => c.socket.readyState === WebSocket.OPEN,
-    );
-    const connection = open[Math.floor(this.deps.random() * open.length)];
+    const { connection } = this.pickOpen();
     if (!connection) return Promise.resolve({ sent: false, acked: false });
     if (envelopeId === undefined) {
       connection.socket.send(text);
@@ -256,22 +298,28 @@ export class SocketModeHub {
 
   /** Sends `{ type: 'disconnect', reason }` on every connection, then closes them. */
   async disconnectAll(reason: DisconnectReason): Promise<void> {
-    const closing = [...this.connections.values()].map(
-      ({ socket }) =>
-        new Promise<void>((resolve) => {
-          if (socket.readyState === WebSocket.CLOSED) return resolve();
-          socket.once('close', () => resolve());
-          // A client that never answers the close handshake is cut off.
-          setTimeout(() => socket.terminate(), 2000).unref();
-          if (socket.readyState === WebSocket.OPEN) {
-            socket.send(
-              JSON.stringify({ type: 'disconnect', reason, debug_info: { host: DEBUG_HOST } }),
-            );
-          }
-          socket.close(1000);
-        }),
-    );
-    await Promise.all(closing);
+    await Promise.all([...this.connections.values()].map(({ socket }) => drop(socket, reason)));
+  }
+
+  /**
+   * Drops one open connection (`connectionId`, else a random one) the way `how` says, while
+   * the others stay up; resolves with its id once it is closed. Envelopes already sent on it
+   * and not acked yet are lost, as with Slack: an ack counts only on its own connection.
+   */
+  async dropConnection(options: { connectionId?: number; how?: DropKind } = {}): Promise<number> {
+    const { connectionId, how = 'refresh_requested' } = options;
+    const connection =
+      connectionId === undefined
+        ? this.pickOpen().connection
+        : this.openConnections().find((c) => c.id === connectionId);
+    if (!connection) {
+      const open = this.openConnectionIds.join(', ') || 'none';
+      throw new Error(
+        `dropConnection: no open Socket Mode connection ${connectionId ?? ''} (open: ${open})`,
+      );
+    }
+    await drop(connection.socket, how);
+    return connection.id;
   }
 
   /** Drops every connection and fails every pending ack. */

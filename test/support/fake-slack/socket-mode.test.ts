@@ -206,6 +206,116 @@ describe('fake Slack Socket Mode', () => {
     assert.equal(new Set(fake.deliveries.map((d) => d.connectionId)).size, 2);
   });
 
+  it('drops one connection (disconnect message, or cut) and hands the next envelopes to the others', async () => {
+    fake = await startFakeSlack();
+    const target = fake;
+    const frames = new Map<WebSocket, JsonObject[]>();
+    const open = async () => {
+      const { socket } = await openRawSocket(target);
+      frames.set(socket, []);
+      socket.on('message', (data: Buffer) => {
+        const frame = JSON.parse(data.toString()) as JsonObject;
+        frames.get(socket)?.push(frame);
+        if (typeof frame.envelope_id === 'string') {
+          socket.send(JSON.stringify({ envelope_id: frame.envelope_id }));
+        }
+      });
+      return socket;
+    };
+    const sockets = [await open(), await open(), await open()];
+    const ts = await postButtonMessage(target);
+    const click = () => target.clickButton({ channel: CHANNEL, ts, actionId: 'yes', user: ALICE });
+
+    for (const [n, how] of (['refresh_requested', 'cut'] as const).entries()) {
+      const before = target.openConnectionIds;
+      const dropped = await target.dropConnection({ connectionId: before[0], how });
+      assert.equal(dropped, before[0]);
+      assert.deepEqual(target.openConnectionIds, before.slice(1), `after ${how}`);
+      const socket = sockets[n] as WebSocket;
+      await waitFor(() => socket.readyState === WebSocket.CLOSED, `socket ${dropped} closed`);
+      const told = (frames.get(socket) ?? []).filter((f) => f.type === 'disconnect');
+      assert.deepEqual(
+        told.map((f) => f.reason),
+        how === 'cut' ? [] : [how],
+        'a disconnect message unless the connection was cut',
+      );
+      const delivered = target.deliveries.length;
+      for (let i = 0; i < 4; i += 1) assert.equal((await click()).acked, true);
+      for (const d of target.deliveries.slice(delivered)) {
+        assert.ok(before.slice(1).includes(d.connectionId), `delivered on ${d.connectionId}`);
+        assert.equal(d.openConnections, before.length - 1);
+      }
+    }
+    assert.deepEqual(target.failures, []);
+    await assert.rejects(
+      target.dropConnection({ connectionId: 1 }),
+      /no open Socket Mode connection 1 \(open: 3\)/,
+    );
+  });
+
+  it('takes an ack only on the connection its envelope went out on', async () => {
+    let pick = 0;
+    fake = await startFakeSlack({ ackTimeoutMs: 500, pickConnection: () => pick });
+    const first = await openRawSocket(fake);
+    const second = await openRawSocket(fake);
+    const envelopes: string[] = [];
+    first.socket.on('message', (data: Buffer) => {
+      const frame = JSON.parse(data.toString()) as JsonObject;
+      if (typeof frame.envelope_id === 'string') envelopes.push(frame.envelope_id);
+    });
+    const ts = await postButtonMessage(fake);
+    pick = 0; // the oldest open connection: the first socket
+    const click = fake.clickButton({ channel: CHANNEL, ts, actionId: 'yes', user: ALICE });
+    const envelopeId = await waitFor(() => envelopes[0], 'the envelope on the first socket');
+    second.socket.send(JSON.stringify({ envelope_id: envelopeId }));
+    const result = await click;
+    assert.equal(result.acked, false, 'the ack on the other connection did not count');
+    assert.deepEqual(
+      fake.failures.map((f) => f.kind),
+      [DELIVERY_FAILURE_KINDS.noAck],
+    );
+  });
+
+  it('measures each ack: how long it took, and the Web API calls made before it', async () => {
+    fake = await startFakeSlack();
+    const target = fake;
+    const client = socketClientFor(target);
+    clients.push(client);
+    const web = webClientFor(target);
+    client.on('slack_event', async ({ ack, body }: SlackEventArgs) => {
+      if (body.type === 'block_actions') {
+        // slow work first: the ack is late by one call
+        await web.chat.postMessage({ channel: CHANNEL, text: 'working on it' });
+      }
+      await ack();
+    });
+    await client.start();
+    const ts = await postButtonMessage(target);
+
+    const clicked = await target.clickButton({
+      channel: CHANNEL,
+      ts,
+      actionId: 'yes',
+      user: ALICE,
+    });
+    const opened = await target.sendEvent({ type: 'app_home_opened', user: ALICE, tab: 'home' });
+    for (const result of [clicked, opened]) {
+      assert.equal(result.acked, true);
+      assert.ok(result.timing && result.timing.ms >= 0 && result.timing.ms < 3000);
+    }
+    const calls = (r: typeof clicked) =>
+      target.calls.slice(r.timing?.callsAtSend, r.timing?.callsAtAck).map((c) => c.method);
+    assert.deepEqual(calls(clicked), ['chat.postMessage'], 'the call made before the ack');
+    assert.deepEqual(calls(opened), []);
+    assert.deepEqual(
+      target.deliveredPayloads.map((p) => [p.envelopeType, p.payloadType, p.subject, p.acked]),
+      [
+        ['interactive', 'block_actions', 'yes', true],
+        ['events_api', 'event_callback', 'app_home_opened', true],
+      ],
+    );
+  });
+
   it('sends a raw frame as given and reports whether an ack with its envelope_id came back', async () => {
     fake = await startFakeSlack({ ackTimeoutMs: 300 });
     assert.deepEqual(await fake.sendSocketFrame('null'), { sent: false, acked: false });

@@ -154,6 +154,32 @@ export type EnvelopeType = 'interactive' | 'events_api' | 'slash_commands';
 export interface AckResult {
   acked: boolean;
   ackPayload?: unknown;
+  /** when the ack came back (absent when it did not) */
+  timing?: AckTiming;
+}
+
+/**
+ * How long one payload waited for its ack, and which Web API calls the app made meanwhile:
+ * `calls.slice(callsAtSend, callsAtAck)` are the calls it made before acknowledging.
+ */
+export interface AckTiming {
+  /** milliseconds from the payload sent to its ack received (a monotonic clock, not `now`) */
+  ms: number;
+  /** how many Web API calls the stand-in had answered when it sent the payload */
+  callsAtSend: number;
+  /** how many it had answered when the ack arrived */
+  callsAtAck: number;
+}
+
+/** One payload delivered to the app (an interaction or an event), as `deliveredPayloads` lists it. */
+export interface DeliveredPayload extends AckResult {
+  envelopeType: EnvelopeType;
+  /** `block_actions`, `view_submission`, `block_suggestion`, `event_callback`, … */
+  payloadType: string;
+  /** what was acted on: the action_id, the view's callback_id, or the event's type */
+  subject: string;
+  /** the payload as sent */
+  payload: JsonObject;
 }
 
 /**

@@ -413,6 +413,36 @@ describe('fake Slack acting as users', () => {
     assert.deepEqual(fake.failures, []);
   });
 
+  it('sends a modal once: a second submit while the first waits for its ack is refused', async () => {
+    fake = await startFakeSlack();
+    const app = await startSocketApp(fake);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let submissions = 0;
+    app.view('answer', async ({ ack }) => {
+      submissions += 1;
+      await held;
+      await ack();
+    });
+    app.action<BlockAction>('send', async ({ ack, body, client }) => {
+      await ack();
+      await client.views.open({ trigger_id: body.trigger_id, view: answerModal() });
+    });
+    await clickSend(fake, await postWithSend(fake));
+    const viewId = String((await aliceModal(fake))?.id);
+    const first = fake.submitView({ viewId, user: ALICE });
+    await assert.rejects(
+      fake.submitView({ viewId, user: ALICE }),
+      /is being submitted already; Slack's client sends a form once/,
+    );
+    release();
+    assert.equal((await first).acked, true);
+    assert.equal(submissions, 1);
+    assert.deepEqual(fake.views(ALICE), []);
+  });
+
   it('records a response_action view that Slack would reject as a failure and keeps the modal', async () => {
     fake = await startFakeSlack();
     const app = await startSocketApp(fake);

@@ -82,6 +82,8 @@ interface Located {
 export class UserActions {
   /** options external selects got from the app, by state key + block + action */
   private readonly offered = new Map<string, JsonObject[]>();
+  /** modals whose submission waits for its ack */
+  private readonly submitting = new Set<string>();
 
   constructor(private readonly deps: UserActionsDeps) {}
 
@@ -174,7 +176,11 @@ export class UserActions {
     return { ...result, payload, options };
   }
 
-  /** Submits the user's top modal with the given input values (block_id → action_id → value). */
+  /**
+   * Submits the user's top modal with the given input values (block_id → action_id → value).
+   * Slack's client sends a form once: a modal whose submission is still waiting for its ack
+   * cannot be submitted again.
+   */
   async submitView(input: {
     viewId: string;
     user: string;
@@ -183,6 +189,11 @@ export class UserActions {
   }): Promise<InteractionResult> {
     const user = this.user(input.user);
     const view = this.topModal(input.viewId, user);
+    if (this.submitting.has(view.id)) {
+      throw new Error(
+        `View ${view.id} of ${user.id} is being submitted already; Slack's client sends a form once and waits for its answer`,
+      );
+    }
     const resolved = this.viewSurface(view);
     for (const [blockId, actions] of Object.entries(input.values ?? {})) {
       for (const [actionId, raw] of Object.entries(actions)) {
@@ -199,11 +210,16 @@ export class UserActions {
       triggerId: this.workspace.issueTrigger(user.id),
     });
     const payload = input.forge ? input.forge(structuredClone(built)) : built;
-    const result = await this.deps.deliver('interactive', payload, true);
-    if (result.acked) {
-      applySubmissionAck(this.workspace, view, result.ackPayload, this.deps.recordFailure);
+    this.submitting.add(view.id);
+    try {
+      const result = await this.deps.deliver('interactive', payload, true);
+      if (result.acked) {
+        applySubmissionAck(this.workspace, view, result.ackPayload, this.deps.recordFailure);
+      }
+      return { ...result, payload };
+    } finally {
+      this.submitting.delete(view.id);
     }
-    return { ...result, payload };
   }
 
   /** Closes the user's top modal; the app hears about it only with `notify_on_close`. */

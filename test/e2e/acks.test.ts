@@ -1,0 +1,283 @@
+// Slack gives every interaction 3 s for its ack, or the person sees "not responding". The relay
+// acknowledges before any slow work (disk, Redis, Slack calls): clicks and events as they
+// arrive, forms and type-ahead searches once their answer is known. Measured here beside two
+// CPU-bound processes, and shown by the order of what reaches the stand-in.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, type TestContext, test } from 'node:test';
+import { jsonBlock, reposQuestion } from '../core/envelope/envelope-samples.js';
+import { type CpuHogs, startCpuHogs } from '../support/cpu-hogs.js';
+import type { DeliveredPayload, FakeSlack } from '../support/fake-slack/index.js';
+import {
+  ALICE,
+  allConnected,
+  BOB,
+  CHANNEL,
+  findElement,
+  visibleText,
+} from '../support/relay-harness.js';
+import { relayProcessPerTest, spawnRelayFor } from '../support/spawn-relay.js';
+import { writeQuestionFile } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
+import { exitCodeOf, spawnAsk } from './ask-process.js';
+import {
+  askMessage,
+  at,
+  choose,
+  click,
+  current,
+  directCopy,
+  EVERY_CONTROL_BATCH,
+  expectedAnswerFile,
+  formOpenedBy,
+  handOffBatch,
+  LONG_OPTIONS,
+  locate,
+  openHome,
+  pressSubmit,
+  pressYesNo,
+  publishRun,
+  relayStarter,
+  saveFollowUp,
+  thread,
+  waitForAnswerFile,
+  waitForBatchMessage,
+  waitForText,
+  writeFreeText,
+} from './relay-steps.js';
+
+/** Slack's deadline for an ack. */
+const ACK_DEADLINE_MS = 3000;
+
+/** Slack calls the relay makes to decide on an interaction. */
+const LOOKUPS: ReadonlySet<string> = new Set(['users.info', 'usergroups.users.list']);
+
+/**
+ * The Web API calls an interaction led to that reached the stand-in before its ack did: a form
+ * opened with its trigger, a private reply or a Home tab for its person, a lookup made to
+ * decide on it. (A message edit in between may be an earlier click's: the presenter edits
+ * batches on its own time.)
+ */
+function ledToBeforeAck(slack: FakeSlack, delivered: DeliveredPayload): string[] {
+  const { timing, payload } = delivered;
+  if (!timing) return [];
+  const trigger = payload.trigger_id;
+  const event = payload.event as { user?: unknown } | undefined;
+  const user = (payload.user as { id?: unknown } | undefined)?.id ?? event?.user;
+  return slack.calls
+    .slice(timing.callsAtSend, timing.callsAtAck)
+    .filter(
+      (c) =>
+        (trigger !== undefined && c.args.trigger_id === trigger) ||
+        (c.method === 'chat.postEphemeral' && c.args.user === user) ||
+        (c.method === 'views.publish' && c.args.user_id === user) ||
+        LOOKUPS.has(c.method),
+    )
+    .map((c) => c.method);
+}
+
+describe('acks come before slow work (socket mode)', () => {
+  const startRelay = relayStarter();
+
+  test('a click that sends the allow list to Slack for its groups again is acknowledged before that lookup', async () => {
+    const GROUP = 'S0ACKS001';
+    const h = await startRelay({
+      config: { allowedUsers: { users: [], groups: [GROUP] } },
+      // groups are fetched at start and then only when someone not among them acts
+      start: { allowList: { refreshMs: 3_600_000, missRefreshMs: 0 } },
+      prepare: (slack) => {
+        slack.addUserGroup({ id: GROUP, users: [BOB] });
+        return {};
+      },
+    });
+    const run = h.runDir('run-group');
+    await writeQuestionFile(run, 1, {
+      seq: 1,
+      questions: [
+        { id: 'go', type: 'yes-no', prompt: 'Go?' },
+        { id: 'why', type: 'free-write', prompt: 'Why?' },
+      ],
+    });
+    const { ts } = await waitForBatchMessage(h.slack, 'run-group', 1);
+    // Alice joins the group; the relay has not seen it, so her click makes it look again
+    h.slack.addUserGroup({ id: GROUP, users: [BOB, ALICE] });
+    const lookups = () => h.slack.calls.filter((c) => c.method === 'usergroups.users.list').length;
+    const before = lookups();
+    await pressYesNo(h.slack, ts, 0, true);
+    assert.equal(lookups(), before + 1, 'the click made the relay fetch the group');
+    const clicked = h.slack.deliveredPayloads.at(-1);
+    assert.ok(clicked?.acked && clicked.subject.startsWith('o7.yes-no'));
+    assert.deepEqual(ledToBeforeAck(h.slack, clicked), [], 'acked before the group was fetched');
+  });
+});
+
+describe('ack times beside two CPU-bound processes (socket mode)', () => {
+  let hogs: CpuHogs | undefined;
+  const fx = relayProcessPerTest('o7-acks-', async () => {
+    await hogs?.stop();
+    hogs = undefined;
+  });
+
+  test('every kind of interaction is acknowledged within 3 s, before the Web API calls it leads to', async (t: TestContext) => {
+    const { slack, root } = fx;
+    hogs = startCpuHogs(2);
+    fx.relay = spawnRelayFor(slack, root, { logLevel: 'info' });
+    await fx.relay.waitForLog('relay ready');
+    await allConnected(slack);
+
+    // A batch with every control, continued in two thread replies, then a one-tap batch.
+    const run = path.join(root, 'runs', 'run-acks');
+    await publishRun(run, { 'q-out-001.json': EVERY_CONTROL_BATCH });
+    const top = await waitForBatchMessage(slack, 'run-acks', 1);
+    const replies = await waitFor(() => {
+      const [m] = slack.messages(CHANNEL);
+      return m && m.replies.length === 2 && m.replies.map((r) => r.ts);
+    }, 'the batch continued in two thread replies');
+    const [textReply, lastReply] = replies as [string, string];
+    const ts = top.ts;
+
+    // Team controls (on the batch's last message): I'm on it, Release.
+    const batchText = () => thread(slack, ts).map(visibleText).join('\n');
+    const shows = (pattern: RegExp) =>
+      waitFor(() => pattern.test(batchText()), `the batch showing ${pattern}`);
+    await click(slack, ts, 'o7.claim');
+    await shows(new RegExp(`<@${ALICE}> is on it`));
+    await click(slack, ts, 'o7.claim');
+    const claimLabel = () =>
+      (locate(slack, ts, 'o7.claim').found.element.text as { text: string }).text;
+    await waitFor(() => claimLabel() === "I'm on it", 'released');
+
+    // Every answer control: picks, type-ahead searches (options requests), forms.
+    await choose(slack, ts, 0, [1]);
+    await choose(slack, ts, 1, [2, 0]);
+    await choose(slack, ts, 2, [4]);
+    await choose(slack, ts, 3, [11, 0]);
+    const searched = await slack.suggest({
+      ...at(ts, findElement(current(slack, ts).blocks, 'o7.choose:4')),
+      value: 'city 10',
+    });
+    assert.ok(searched.options.some((o) => o.value === '99'));
+    await choose(slack, ts, 4, [99]);
+    await slack.suggest({
+      ...at(ts, findElement(current(slack, ts).blocks, 'o7.choose-many:5')),
+      value: 'lib 7',
+    });
+    await choose(slack, ts, 5, [6, 69]);
+    await pressYesNo(slack, ts, 6, false);
+    const preview = await formOpenedBy(
+      slack,
+      await click(slack, textReply, 'o7.show-preview:7'),
+      ALICE,
+    );
+    assert.ok(preview && JSON.stringify(preview).includes('+--+'), 'the full preview');
+    const options = await formOpenedBy(
+      slack,
+      await click(slack, lastReply, 'o7.show-options:8'),
+      ALICE,
+    );
+    assert.ok(options && JSON.stringify(options).includes('Long option 10'), 'the full options');
+    await writeFreeText(slack, textReply, 7, 'typed beside busy cores');
+    await choose(slack, lastReply, 8, [3]);
+
+    // Hand off to Bob (button, then the form), who answers nothing: Alice submits.
+    await handOffBatch(slack, { channel: CHANNEL, ts: lastReply, from: ALICE, to: BOB });
+    const dm = await directCopy(slack, BOB);
+    await shows(new RegExp(`Assigned to <@${BOB}>`));
+    await waitFor(
+      () => slack.messages(CHANNEL)[0]?.replies.some((r) => /handed this to/.test(r.text)),
+      'the hand-off told in the thread',
+    );
+    await waitFor(
+      () => /Assigned to/.test(visibleText(current(slack, ts))) && slack.message(dm.channel, dm.ts),
+      'the copy',
+    );
+    await pressSubmit(slack, lastReply);
+    assert.equal(
+      await waitForAnswerFile(run, 1),
+      expectedAnswerFile(EVERY_CONTROL_BATCH, {
+        radio: 'b',
+        boxes: ['a', 'c'],
+        select: 'Colour 5',
+        multi: ['Tag 1', 'Tag 12'],
+        ext: 'City 100',
+        multiext: ['Lib 7', 'Lib 70'],
+        yn: false,
+        text: 'typed beside busy cores',
+        long: LONG_OPTIONS[3],
+      }),
+    );
+
+    // A one-tap batch.
+    await writeQuestionFile(run, 2, {
+      seq: 2,
+      questions: [{ id: 'deploy', type: 'yes-no', prompt: 'Deploy now?' }],
+    });
+    const tap = await waitForBatchMessage(slack, 'run-acks', 2);
+    await click(slack, tap.ts, 'o7.one-tap:0:yes');
+    await waitForAnswerFile(run, 2);
+
+    // An agent's questions through `ask`: a choice that asks for text (its form), the form
+    // opened again, and Cancel.
+    const ask = spawnAsk(
+      path.join(root, 'state'),
+      root,
+      `Two ways to go.\n\n${jsonBlock({ openQuestions: [reposQuestion] })}`,
+    );
+    const asked = await askMessage(slack);
+    await choose(slack, asked.ts, 0, [1]); // Multi-repo: its form opens
+    await saveFollowUp(slack, 'web: /abs/web');
+    await waitForText(slack, asked.ts, 'web: /abs/web');
+    const again = await formOpenedBy(slack, await click(slack, asked.ts, 'o7.follow-up:0'), ALICE);
+    assert.equal(again?.callback_id, 'o7.follow-up', 'the form opened again');
+    await saveFollowUp(slack, 'web: /abs/web, api: /abs/api');
+    await waitForText(slack, asked.ts, 'api: /abs/api');
+    await click(slack, asked.ts, 'o7.cancel');
+    assert.equal(await exitCodeOf(ask), 5, ask.stderr());
+
+    // The Home tab (an event).
+    await openHome(slack, ALICE);
+
+    const delivered = slack.deliveredPayloads;
+    const figures = delivered.map((p) => ({
+      interaction: `${p.payloadType} ${p.subject}`,
+      ackMs: p.timing ? Math.round(p.timing.ms) : undefined,
+      before: ledToBeforeAck(slack, p),
+    }));
+    t.diagnostic(
+      `ack times beside two CPU-bound processes (ms): ${figures.map((f) => `${f.interaction} ${f.ackMs}`).join('; ')}`,
+    );
+    const kinds = new Set(delivered.map((p) => `${p.payloadType} ${p.subject.split(':')[0]}`));
+    for (const kind of [
+      'block_actions o7.choose',
+      'block_actions o7.choose-many',
+      'block_actions o7.yes-no',
+      'block_actions o7.free-write',
+      'block_actions o7.show-preview',
+      'block_actions o7.show-options',
+      'block_actions o7.submit',
+      'block_actions o7.one-tap',
+      'block_actions o7.follow-up',
+      'block_actions o7.cancel',
+      'block_actions o7.claim',
+      'block_actions o7.hand-off',
+      'block_suggestion o7.choose',
+      'block_suggestion o7.choose-many',
+      'view_submission o7.free-write',
+      'view_submission o7.follow-up',
+      'view_submission o7.hand-off',
+      'event_callback app_home_opened',
+    ]) {
+      assert.ok(kinds.has(kind), `measured: ${kind}`);
+    }
+    assert.deepEqual(slack.failures, [], 'Slack saw every ack in time');
+    for (const f of figures) {
+      assert.ok(
+        f.ackMs !== undefined && f.ackMs < ACK_DEADLINE_MS,
+        `${f.interaction}: ${f.ackMs} ms`,
+      );
+      // The hand-off form asks Slack who the teammate is first: its refusal shows in the form.
+      const expected = f.interaction === 'view_submission o7.hand-off' ? ['users.info'] : [];
+      assert.deepEqual(f.before, expected, `${f.interaction}: the calls made before its ack`);
+    }
+  });
+});
