@@ -22,7 +22,7 @@ import { buildAnswerFile } from '../core/protocol/build-answer-file.js';
 import { idRecord, valueFor } from '../core/protocol/id-record.js';
 import type { Answer, QuestionBatch } from '../core/protocol/question.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
-import type { StateStore } from '../store/state-store.js';
+import type { RecordChange, RecordEdit, StateStore } from '../store/state-store.js';
 import type { QuestionReader } from './question-reader.js';
 import type { RunScheduler } from './run-scheduler.js';
 
@@ -61,14 +61,8 @@ export interface BatchActionsDeps {
   store: StateStore;
   scheduler: Pick<RunScheduler, 'exclusive' | 'schedule'>;
   questions: Pick<QuestionReader, 'batchOf' | 'read'>;
-  /**
-   * Changes a record as it is now (another relay may have changed it meanwhile), stamped with
-   * the time; `change` may run more than once and returns undefined to leave it.
-   */
-  change: (
-    key: string,
-    change: (record: BatchRecord) => BatchRecord | undefined,
-  ) => Promise<BatchRecord | undefined>;
+  /** Changes a stored record, stamped with the time (see `stampedChange`). */
+  change: RecordChange;
   /** Brings what people see of a run in line with its records. */
   show: (runDir: string) => Promise<void>;
   /** Publishes the answer file of a `submitting` record. */
@@ -106,7 +100,7 @@ export function createBatchActions(deps: BatchActionsDeps) {
   async function changeOpen(
     key: string,
     revision: string | undefined,
-    change: (record: BatchRecord) => BatchRecord | undefined,
+    change: RecordEdit,
   ): Promise<Refusal | { kind: 'saved'; record: BatchRecord; changed: boolean }> {
     const known = store.get(key);
     if (!known) return { kind: 'unknown' };
@@ -204,10 +198,7 @@ export function createBatchActions(deps: BatchActionsDeps) {
      * `change` returning `undefined` leaves it as it is. Gives the stored record, or
      * `undefined` when the batch is not open (any more) or nothing changed.
      */
-    async amendOpen(
-      key: string,
-      change: (record: BatchRecord) => BatchRecord | undefined,
-    ): Promise<BatchRecord | undefined> {
+    async amendOpen(key: string, change: RecordEdit): Promise<BatchRecord | undefined> {
       const outcome = await changeOpen(key, undefined, change);
       return outcome.kind === 'saved' && outcome.changed ? outcome.record : undefined;
     },

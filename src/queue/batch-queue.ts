@@ -18,7 +18,7 @@ import { createFolderGuard } from '../fs/folder-guard.js';
 import { publishFileNoClobber } from '../fs/publish-file.js';
 import type { RunFsEvent } from '../fs/run-events.js';
 import type { SlackAvailability } from '../ops/slack-reachability.js';
-import type { StateStore } from '../store/state-store.js';
+import type { RecordChange, StateStore } from '../store/state-store.js';
 import { createBatchActions, type ElsewhereWork } from './batch-actions.js';
 import { removeCrashLeftovers } from './crash-leftovers.js';
 import { createElsewhereAnswers } from './elsewhere-answers.js';
@@ -77,6 +77,15 @@ export interface BatchQueueDeps
 
 export type BatchQueue = ReturnType<typeof createBatchQueue>;
 
+/** The queue's one way to change a stored record: the store's, each change stamped with the time. */
+export function stampedChange(store: Pick<StateStore, 'update'>, now: () => Date): RecordChange {
+  return (key, edit) =>
+    store.update(key, (current) => {
+      const next = edit(current);
+      return next && { ...next, updatedAt: now().toISOString() };
+    });
+}
+
 /**
  * The ordered, restart-safe queue: per run, the lowest unanswered batch is in front of people,
  * its state is stored before anything is shown, and answer files are published exactly once.
@@ -86,6 +95,7 @@ export type BatchQueue = ReturnType<typeof createBatchQueue>;
 export function createBatchQueue(deps: BatchQueueDeps) {
   const { store, presenter, log } = deps;
   const now = deps.now ?? (() => new Date());
+  const change = stampedChange(store, now);
   const folders = createFolderGuard(deps.roots);
   const publishAnywhere = deps.publish ?? publishFileNoClobber;
   const publish: typeof publishFileNoClobber = async (dir, name, content) => {
@@ -165,20 +175,6 @@ export function createBatchQueue(deps: BatchQueueDeps) {
     const next = { ...record, updatedAt: nowIso() };
     await store.put(next);
     return next;
-  }
-
-  /**
-   * Changes a stored record as it is now (another relay may have changed it meanwhile),
-   * stamped with the time; `fn` may run more than once and returns undefined to leave it.
-   */
-  function change(
-    key: string,
-    fn: (record: BatchRecord) => BatchRecord | undefined,
-  ): Promise<BatchRecord | undefined> {
-    return store.update(key, (current) => {
-      const next = fn(current);
-      return next && { ...next, updatedAt: nowIso() };
-    });
   }
 
   /**

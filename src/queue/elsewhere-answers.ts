@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { fingerprintOf } from '../core/batch/batch-key.js';
-import type { BatchRecord } from '../core/batch/batch-record.js';
 import { parseAnswerFile } from '../core/protocol/parse-answer-file.js';
 import {
   formatProtocolError,
@@ -10,18 +9,12 @@ import {
 } from '../core/protocol/protocol-error.js';
 import { answerPath, qaDirOf } from '../core/protocol/run-folder.js';
 import { readProtocolFile } from '../fs/read-protocol-file.js';
-import type { StateStore } from '../store/state-store.js';
+import type { RecordChange, StateStore } from '../store/state-store.js';
 
 export interface ElsewhereAnswersDeps {
   store: Pick<StateStore, 'forRun'>;
-  /**
-   * Changes a stored record as it is now (another relay may have changed it meanwhile),
-   * stamped with the time; `fn` may run more than once and returns undefined to leave it.
-   */
-  change: (
-    key: string,
-    fn: (record: BatchRecord) => BatchRecord | undefined,
-  ) => Promise<BatchRecord | undefined>;
+  /** Changes a stored record, stamped with the time (see `stampedChange`). */
+  change: RecordChange;
   log: Logger;
   now: () => Date;
   /** How long an unreadable answer file must stay unchanged before it is given up on. */

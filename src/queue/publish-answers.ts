@@ -8,20 +8,15 @@ import { buildAnswerFile, serializeAnswerFile } from '../core/protocol/build-ans
 import type { AnswerFile, QuestionBatch } from '../core/protocol/question.js';
 import { answerFileName, qaDirOf } from '../core/protocol/run-folder.js';
 import type { publishFileNoClobber } from '../fs/publish-file.js';
+import type { RecordChange } from '../store/state-store.js';
 import type { SubmitOutcome } from './batch-actions.js';
 import { type QuestionReader, readTextQuietly } from './question-reader.js';
 
 export interface PublishAnswersDeps {
   questions: Pick<QuestionReader, 'batchOf'>;
   publish: typeof publishFileNoClobber;
-  /**
-   * Changes a stored record as it is now (another relay may have changed it meanwhile),
-   * stamped with the time; `fn` may run more than once and returns undefined to leave it.
-   */
-  change: (
-    key: string,
-    fn: (record: BatchRecord) => BatchRecord | undefined,
-  ) => Promise<BatchRecord | undefined>;
+  /** Changes a stored record, stamped with the time (see `stampedChange`). */
+  change: RecordChange;
   log: Logger;
 }
 

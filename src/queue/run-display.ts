@@ -5,7 +5,7 @@ import { visibleSignature } from '../core/batch/visible-signature.js';
 import { idRecord } from '../core/protocol/id-record.js';
 import { parseAnswerFile } from '../core/protocol/parse-answer-file.js';
 import { answerPath, questionPath } from '../core/protocol/run-folder.js';
-import type { StateStore } from '../store/state-store.js';
+import type { RecordChange, StateStore } from '../store/state-store.js';
 import {
   CopyRefused,
   type PresentContext,
@@ -25,14 +25,8 @@ export interface RunDisplayDeps {
   scheduler: Pick<RunScheduler, 'succeeded' | 'backOff' | 'later' | 'schedule'>;
   /** Where a run waits while Slack is down, instead of on its own back-off. */
   slackWait: Pick<SlackWait, 'hold'>;
-  /**
-   * Changes a stored record as it is now (another relay may have changed it meanwhile),
-   * stamped with the time; `fn` may run more than once and returns undefined to leave it.
-   */
-  change: (
-    key: string,
-    fn: (record: BatchRecord) => BatchRecord | undefined,
-  ) => Promise<BatchRecord | undefined>;
+  /** Changes a stored record, stamped with the time (see `stampedChange`). */
+  change: RecordChange;
   log: Logger;
   now: () => Date;
   /** How long a batch Slack refused for good waits before it is tried again unchanged. */
