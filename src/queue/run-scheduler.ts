@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { createKeyedLock } from './keyed-lock.js';
+import { createKeyedLock } from '../store/keyed-lock.js';
 
 /** Back-off of a run that keeps failing: first wait, doubling up to the longest. */
 const BACK_OFF_DEFAULTS = { retryBaseMs: 1000, retryMostMs: 60_000 } as const;
