@@ -148,8 +148,8 @@ export async function runStart(
     channelFor: (record) =>
       shared && !shared.holds(record) ? undefined : channelFor(record.runDir),
     // and their question files are there: their relay shared the questions
-    questionsElsewhere: (record) =>
-      shared && !shared.holds(record) ? shared.elsewhere.batchOf(record) : undefined,
+    sharedQuestions: (record) =>
+      shared && !shared.holds(record) ? shared.owners.batchOf(record) : undefined,
     ...options.home,
   });
   const slackPresenter = withSlackErrorHints(
@@ -174,7 +174,7 @@ export async function runStart(
     updateEveryMs: options.updateEveryMs,
     askRoot: asks,
     postNotice: createNoticePoster(app.client, channelFor),
-    ...(shared ? { shared: { node: shared.node, elsewhere: shared.elsewhere } } : {}),
+    ...(shared ? { shared: { node: shared.node, owners: shared.owners } } : {}),
     ...options.queue,
   });
   const reminders = createReminders({

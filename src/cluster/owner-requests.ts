@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { BatchRecord } from '../core/batch/batch-record.js';
 import type { CancelOutcome, SubmitOutcome } from '../core/batch/outcomes.js';
-import type { CancelInput, ElsewhereWork, SubmitInput } from '../queue/batch-actions.js';
+import type { CancelInput, RunOwners, SubmitInput } from '../queue/batch-actions.js';
 import type { RedisConnection } from '../redis/redis-connection.js';
 import type { RedisKeys } from '../redis/redis-keys.js';
 import type { SharedQuestions } from './shared-questions.js';
@@ -28,7 +28,7 @@ export type OwnerAway = (record: BatchRecord, owner: string, how: AwayKind) => P
  * stream. When that relay is not running the request waits in the stream and is done when it
  * is back; the person is told so either way.
  */
-export async function createElsewhereWork(deps: {
+export async function createOwnerRequests(deps: {
   connection: RedisConnection;
   keys: RedisKeys;
   node: string;
@@ -42,7 +42,7 @@ export async function createElsewhereWork(deps: {
    * waits for a relay that is not running, so people can be told in the batch's thread.
    */
   ownerAway?: OwnerAway;
-}): Promise<ElsewhereWork & { close(): Promise<void> }> {
+}): Promise<RunOwners & { close(): Promise<void> }> {
   const { connection, keys, node, log } = deps;
   const replyWaitMs = deps.replyWaitMs ?? REPLY_WAIT_MS;
   const waiting = new Map<string, (outcome: WireOutcome) => void>();

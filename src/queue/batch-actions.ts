@@ -29,13 +29,13 @@ import type { RunScheduler } from './run-scheduler.js';
 export type { CancelOutcome, ClaimOutcome, DraftOutcome, SubmitOutcome };
 
 /**
- * Shared mode: what only the relay on the machine holding a batch's run can do, asked of it
- * by the relay that got the click (see `src/cluster/`).
+ * Shared mode: the relays holding batches' runs (each run's owner, the relay on its machine),
+ * asked what only the owner can do by the relay that got the click (see `src/cluster/`).
  */
-export interface ElsewhereWork {
+export interface RunOwners {
   /** Whether this relay holds the batch's run (a batch of a single relay always is). */
   holds(record: BatchRecord): boolean;
-  /** The questions of a batch whose run is elsewhere, as its relay read them. */
+  /** The questions of a batch whose run is on another machine, as its relay read them. */
   batchOf(record: BatchRecord): Promise<QuestionBatch | undefined>;
   submit(record: BatchRecord, input: SubmitInput): Promise<SubmitOutcome>;
   cancel(record: BatchRecord, input: CancelInput): Promise<CancelOutcome>;
@@ -70,7 +70,7 @@ export interface BatchActionsDeps {
   /** Throws when the folder of a file to write may not be written (see `createFolderGuard`). */
   assertWritable: (file: string) => Promise<void>;
   /** Shared mode; absent, this relay holds every batch. */
-  elsewhere?: ElsewhereWork;
+  owners?: RunOwners;
   log: Logger;
   now: () => Date;
 }
@@ -85,7 +85,7 @@ export interface BatchActionsDeps {
 export function createBatchActions(deps: BatchActionsDeps) {
   const { store, scheduler, questions, log } = deps;
   const nowIso = () => deps.now().toISOString();
-  const holds = (record: BatchRecord) => deps.elsewhere?.holds(record) ?? true;
+  const holds = (record: BatchRecord) => deps.owners?.holds(record) ?? true;
 
   /** Runs `task` under the run's lock when this relay holds the run; as it is otherwise. */
   function inTurn<T>(record: BatchRecord, task: () => Promise<T>): Promise<T> {
@@ -155,7 +155,7 @@ export function createBatchActions(deps: BatchActionsDeps) {
       if (!record) return undefined;
       const batch = holds(record)
         ? await questions.batchOf(record)
-        : await deps.elsewhere?.batchOf(record);
+        : await deps.owners?.batchOf(record);
       return { record, batch };
     },
 
@@ -229,9 +229,9 @@ export function createBatchActions(deps: BatchActionsDeps) {
      */
     cancel(key: string, input: CancelInput): Promise<CancelOutcome> {
       const known = store.get(key);
-      if (known && !holds(known) && deps.elsewhere) {
+      if (known && !holds(known) && deps.owners) {
         const refusal = refusalFor(known, { revision: input.revision });
-        return refusal ? Promise.resolve(refusal) : deps.elsewhere.cancel(known, input);
+        return refusal ? Promise.resolve(refusal) : deps.owners.cancel(known, input);
       }
       return onOwnOpen(key, input.revision, async (open, runDir): Promise<CancelOutcome> => {
         const batch = await questions.batchOf(open);
@@ -265,9 +265,9 @@ export function createBatchActions(deps: BatchActionsDeps) {
      */
     async submit(key: string, input: SubmitInput): Promise<SubmitOutcome> {
       const known = store.get(key);
-      if (known && !holds(known) && deps.elsewhere) {
+      if (known && !holds(known) && deps.owners) {
         const refusal = refusalFor(known, { revision: input.revision, passSubmitting: true });
-        return refusal ?? deps.elsewhere.submit(known, input);
+        return refusal ?? deps.owners.submit(known, input);
       }
       const outcome = await onOwnOpen(key, input.revision, (open, runDir) =>
         submitOwn(open, runDir, input),

@@ -19,7 +19,7 @@ import { publishFileNoClobber } from '../fs/publish-file.js';
 import type { RunFsEvent } from '../fs/run-events.js';
 import type { SlackAvailability } from '../ops/slack-reachability.js';
 import type { RecordChange, StateStore } from '../store/state-store.js';
-import { createBatchActions, type ElsewhereWork } from './batch-actions.js';
+import { createBatchActions, type RunOwners } from './batch-actions.js';
 import { removeCrashLeftovers } from './crash-leftovers.js';
 import { createElsewhereAnswers } from './elsewhere-answers.js';
 import { createListAhead } from './list-ahead.js';
@@ -72,7 +72,7 @@ export interface BatchQueueDeps
    * Shared mode: this relay's machine (`RELAY_NODE`), in its batches' keys and records, and
    * what it asks of the relays holding other machines' runs.
    */
-  shared?: { node: string; elsewhere: ElsewhereWork };
+  shared?: { node: string; owners: RunOwners };
 }
 
 export type BatchQueue = ReturnType<typeof createBatchQueue>;
@@ -159,7 +159,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
   const finishSubmit = (record: BatchRecord) =>
     publishAnswers(record, { questions, publish, change, log });
 
-  const holds = (record: BatchRecord) => deps.shared?.elsewhere.holds(record) ?? true;
+  const holds = (record: BatchRecord) => deps.shared?.owners.holds(record) ?? true;
   let stopWatching: (() => void) | undefined;
 
   /** Runs whose `qa/` folder was cleared of our crash leftovers since the relay started. */
@@ -400,7 +400,7 @@ export function createBatchQueue(deps: BatchQueueDeps) {
       show: display.show,
       finishSubmit,
       assertWritable: folders.assertWritable,
-      ...(deps.shared ? { elsewhere: deps.shared.elsewhere } : {}),
+      ...(deps.shared ? { owners: deps.shared.owners } : {}),
       log,
       now,
     }),

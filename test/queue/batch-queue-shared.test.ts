@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import type { BatchRecord } from '../../src/core/batch/batch-record.js';
-import type { ElsewhereWork } from '../../src/queue/batch-actions.js';
+import type { RunOwners } from '../../src/queue/batch-actions.js';
 import { createBatchQueue } from '../../src/queue/batch-queue.js';
 import type { Presenter } from '../../src/queue/presenter.js';
 import { redisForSuite } from '../support/redis-for-suite.js';
@@ -17,7 +17,7 @@ const log = pino({ level: process.env.TEST_LOG ?? 'silent' });
 const NODE = 'node-a';
 
 /** Every run of this test is this node's: nothing is asked of another relay. */
-const nothingElsewhere: ElsewhereWork = {
+const noOtherOwners: RunOwners = {
   holds: (record) => (record.node ?? NODE) === NODE,
   batchOf: async () => undefined,
   submit: async () => ({ kind: 'unknown' }),
@@ -61,7 +61,7 @@ describe('batch queue in shared mode (Redis store)', () => {
       settleMs: 50,
       roots: [path.join(dir, 'runs')],
       ...(retryBaseMs !== undefined ? { retryBaseMs } : {}),
-      shared: { node: NODE, elsewhere: nothingElsewhere },
+      shared: { node: NODE, owners: noOtherOwners },
     });
     const close = async () => {
       await queue.close();
