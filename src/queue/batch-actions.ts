@@ -8,7 +8,7 @@ import {
   withFollowUp,
 } from '../core/batch/batch-changes.js';
 import type { BatchRecord } from '../core/batch/batch-record.js';
-import { withHandoff } from '../core/batch/handoff.js';
+import { withHandOff } from '../core/batch/hand-off.js';
 import type {
   CancelOutcome,
   ClaimOutcome,
@@ -189,7 +189,7 @@ export function createBatchActions(deps: BatchActionsDeps) {
     ): Promise<DraftOutcome> {
       const at = nowIso();
       return saveChange(key, input.revision, (record) =>
-        withHandoff(record, { from: input.from, to: input.to, at, note: input.note }),
+        withHandOff(record, { from: input.from, to: input.to, at, note: input.note }),
       );
     },
 

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { BatchRecord } from '../core/batch/batch-record.js';
-import { withHandoff } from '../core/batch/handoff.js';
+import { withHandOff } from '../core/batch/hand-off.js';
 import type { StateStore } from '../store/state-store.js';
 import type { BatchQueue } from './batch-queue.js';
 import { PresentUnavailable } from './presenter.js';
@@ -109,13 +109,13 @@ export function createReminders(deps: RemindersDeps) {
     if (!escalate || record.escalated || !due || Date.parse(due) > at) return;
     const done = await queue.amendOpen(record.key, (current) => {
       if (current.escalated) return undefined;
-      const handoff = {
+      const handOff = {
         from: ESCALATION_FROM,
         to: escalate.to,
         at: iso(at),
         note: 'Nobody answered in time, so the relay escalated these questions.',
       };
-      return { ...withHandoff(current, handoff), escalated: true };
+      return { ...withHandOff(current, handOff), escalated: true };
     });
     if (done)
       log.info({ runDir: record.runDir, seq: record.seq, to: escalate.to }, 'batch escalated');

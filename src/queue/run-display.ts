@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { BatchRecord } from '../core/batch/batch-record.js';
-import { withUndeliveredHandoff } from '../core/batch/handoff.js';
+import { withUndeliveredHandOff } from '../core/batch/hand-off.js';
 import { visibleSignature } from '../core/batch/visible-signature.js';
 import { idRecord } from '../core/protocol/id-record.js';
 import { parseAnswerFile } from '../core/protocol/parse-answer-file.js';
@@ -68,13 +68,13 @@ export function createRunDisplay(deps: RunDisplayDeps) {
   }
 
   /** A hand-off whose copy cannot reach the person ends; the batch is shown again, changed. */
-  async function endHandoff(record: BatchRecord, refusal: CopyRefused) {
+  async function endHandOff(record: BatchRecord, refusal: CopyRefused) {
     const { runDir, seq } = record;
     log.warn(
       { runDir, seq, to: refusal.user, code: refusal.code },
       'the copy of a handed-off batch cannot reach that person; the hand-off ends and the batch stays answerable in the channel',
     );
-    await change(record.key, (r) => withUndeliveredHandoff(r, refusal.user, refusal.code));
+    await change(record.key, (r) => withUndeliveredHandOff(r, refusal.user, refusal.code));
     scheduler.schedule(runDir);
   }
 
@@ -163,7 +163,7 @@ export function createRunDisplay(deps: RunDisplayDeps) {
             continue;
           }
           if (err instanceof CopyRefused) {
-            await endHandoff(record, err);
+            await endHandOff(record, err);
             continue;
           }
           // Keep going: one stuck message (say, a final edit) must not hold back the next batch.

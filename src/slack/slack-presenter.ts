@@ -5,11 +5,11 @@ import type { webApi } from '@slack/bolt';
 type WebClient = webApi.WebClient;
 
 import type { Logger } from 'pino';
-import { type BatchRecord, FINAL_STATUSES, type Handoff } from '../core/batch/batch-record.js';
+import { type BatchRecord, FINAL_STATUSES, type HandOff } from '../core/batch/batch-record.js';
 import { MOST_SPLITS } from '../core/slack/message-budget.js';
 import { renderRecordMessages } from '../core/slack/render-record-messages.js';
 import { renderRefusedNotice } from '../core/slack/render-refused.js';
-import { renderHandoffNotice, renderUndeliveredNotice } from '../core/slack/render-team.js';
+import { renderHandOffNotice, renderUndeliveredNotice } from '../core/slack/render-team.js';
 import { type SlackErrorRemedy, slackErrorKind } from '../core/slack/slack-error-kinds.js';
 import { SLACK_USER_ID } from '../core/slack/slack-ids.js';
 import { stampIteration } from '../core/slack/stamp-iteration.js';
@@ -217,7 +217,7 @@ export function createSlackPresenter(deps: {
         }
       }
       if (usedIteration(presentation, iteration)) presentation = { ...presentation, iteration };
-      await announceHandoffs(record, main, state);
+      await announceHandOffs(record, main, state);
       log.debug(
         { runDir: record.runDir, seq: record.seq, status: record.status, ts: main.ts },
         'batch shown',
@@ -312,26 +312,26 @@ export function createSlackPresenter(deps: {
   }
 
   /** Says in the channel message's thread who handed the batch to whom, once per hand-off. */
-  async function announceHandoffs(
+  async function announceHandOffs(
     record: BatchRecord,
     main: MessageCopy,
     { current, keep }: PresentationState,
   ): Promise<void> {
     const handoffs = record.handoffs ?? [];
     for (let index = current().announced ?? 0; index < handoffs.length; index += 1) {
-      const handoff = handoffs[index] as Handoff;
+      const handOff = handoffs[index] as HandOff;
       await post(
-        renderHandoffNotice({ ...handoff, at: new Date(handoff.at) }),
+        renderHandOffNotice({ ...handOff, at: new Date(handOff.at) }),
         main.channel,
         main.ts,
       );
       await keep({ ...current(), announced: index + 1 });
     }
-    for (const [index, handoff] of handoffs.entries()) {
+    for (const [index, handOff] of handoffs.entries()) {
       const told = current().undeliveredTold ?? [];
-      if (!handoff.undelivered || told.includes(index)) continue;
+      if (!handOff.undelivered || told.includes(index)) continue;
       await post(
-        renderUndeliveredNotice({ ...handoff, at: new Date(handoff.at) }),
+        renderUndeliveredNotice({ ...handOff, at: new Date(handOff.at) }),
         main.channel,
         main.ts,
       );
