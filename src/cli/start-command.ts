@@ -180,7 +180,7 @@ export async function runStart(
   const reminders = createReminders({
     // each relay reminds of its own machine's batches only
     store: shared ? { all: () => store.all().filter(shared.holds) } : store,
-    queue,
+    actions: queue.actions,
     remind: createReminderPoster(app.client),
     policy: config.reminders ?? {},
     log: log.child({ component: 'reminders' }),
@@ -193,7 +193,7 @@ export async function runStart(
     ...options.allowList,
   });
   registerListeners(app, {
-    actions: queue,
+    actions: queue.actions,
     log,
     seal,
     fullPreviews: createFullPreviews({
@@ -273,7 +273,7 @@ export async function runStart(
     throw err;
   }
   queue.start();
-  shared?.serve(queue);
+  shared?.serve(queue.actions);
   // batches of other machines change there: the Home tabs shown here follow
   if (shared) store.watch(() => home.refreshSoon());
   reminders.start();

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { answered, answeredElsewhere, writeFailed } from '../core/batch/batch-changes.js';
 import type { BatchRecord, BatchStatus } from '../core/batch/batch-record.js';
+import type { SubmitOutcome } from '../core/batch/outcomes.js';
 import { followUpTextFor, isEnvelopeBatch } from '../core/envelope/envelope-batch.js';
 import type { EnvelopeAnswerExtras } from '../core/envelope/follow-up-text.js';
 import { buildAnswerFile, serializeAnswerFile } from '../core/protocol/build-answer-file.js';
@@ -9,7 +10,6 @@ import type { AnswerFile, QuestionBatch } from '../core/protocol/question.js';
 import { answerFileName, qaDirOf } from '../core/protocol/run-folder.js';
 import type { publishFileNoClobber } from '../fs/publish-file.js';
 import type { RecordChange } from '../store/state-store.js';
-import type { SubmitOutcome } from './batch-actions.js';
 import { type QuestionReader, readTextQuietly } from './question-reader.js';
 
 export interface PublishAnswersDeps {

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { BatchRecord } from '../core/batch/batch-record.js';
 import { withHandOff } from '../core/batch/hand-off.js';
 import type { StateStore } from '../store/state-store.js';
-import type { BatchQueue } from './batch-queue.js';
+import type { BatchActions } from './batch-actions.js';
 import { PresentUnavailable } from './presenter.js';
 
 /** Who escalations are recorded as coming from in the hand-off chain. */
@@ -23,7 +23,8 @@ export interface ReminderPolicy {
 /** Options of {@link createReminders}. */
 export interface RemindersDeps {
   store: Pick<StateStore, 'all'>;
-  queue: Pick<BatchQueue, 'amendOpen'>;
+  /** the queue's actions: a reminder's deadlines move on in the batch's record */
+  actions: Pick<BatchActions, 'amendOpen'>;
   /** posts the reminder (count is 1-based); throws when it could not, so it is tried again */
   remind(record: BatchRecord, count: number, limit: number): Promise<void>;
   policy: ReminderPolicy;
@@ -41,7 +42,7 @@ export interface RemindersDeps {
  * the first tick.
  */
 export function createReminders(deps: RemindersDeps) {
-  const { queue, policy, log } = deps;
+  const { actions, policy, log } = deps;
   const now = deps.now ?? (() => new Date());
   const tickMs = deps.tickMs ?? 5000;
   const growth = policy.growth ?? 2;
@@ -75,7 +76,7 @@ export function createReminders(deps: RemindersDeps) {
     const due = record.nextReminderAt;
     if (!remindAfterMs || !due || Date.parse(due) > at) return;
     const count = (record.reminders ?? 0) + 1;
-    const advanced = await queue.amendOpen(record.key, (current) => {
+    const advanced = await actions.amendOpen(record.key, (current) => {
       if (current.nextReminderAt !== due) return undefined; // someone else moved it on
       const { nextReminderAt: _, ...rest } = current;
       return count < limit
@@ -95,7 +96,7 @@ export function createReminders(deps: RemindersDeps) {
       else log.warn(fields, message);
       failing.add(record.key);
       // put the deadline back so the next tick tries again
-      await queue.amendOpen(record.key, (current) =>
+      await actions.amendOpen(record.key, (current) =>
         current.reminders === count
           ? { ...current, reminders: count - 1, nextReminderAt: due }
           : undefined,
@@ -107,7 +108,7 @@ export function createReminders(deps: RemindersDeps) {
     const { escalate } = policy;
     const due = record.escalateAt;
     if (!escalate || record.escalated || !due || Date.parse(due) > at) return;
-    const done = await queue.amendOpen(record.key, (current) => {
+    const done = await actions.amendOpen(record.key, (current) => {
       if (current.escalated) return undefined;
       const handOff = {
         from: ESCALATION_FROM,
@@ -129,7 +130,7 @@ export function createReminders(deps: RemindersDeps) {
         const at = now().getTime();
         const fresh = withDeadlines(record, at);
         if (fresh) {
-          await queue.amendOpen(record.key, (current) => withDeadlines(current, at));
+          await actions.amendOpen(record.key, (current) => withDeadlines(current, at));
           continue; // deadlines lie ahead
         }
         await escalateIfDue(record, at);

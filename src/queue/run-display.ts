@@ -18,6 +18,20 @@ import type { RunScheduler } from './run-scheduler.js';
 import type { SlackWait } from './slack-wait.js';
 import { createUpdatePacer } from './update-pacer.js';
 
+/** What people see of runs' batches, kept in line with their records. */
+export interface RunDisplay {
+  /**
+   * Calls the presenter for every record of the run whose visible state is not shown yet;
+   * when that fails, the run is tried again once Slack answers (if Slack is down), else
+   * after a growing back-off.
+   */
+  show(runDir: string): Promise<void>;
+  /** Lets every held-back batch be tried again; gives the runs they belong to. */
+  release(): string[];
+  /** Whether people see every batch of the run as it is now. */
+  allShown(runDir: string): boolean;
+}
+
 export interface RunDisplayDeps {
   store: StateStore;
   presenter: Presenter;
@@ -39,7 +53,7 @@ export interface RunDisplayDeps {
 const REFUSED_RETRY_MS = 60 * 60_000;
 
 /** Keeps what people see of a run's batches in line with their records. */
-export function createRunDisplay(deps: RunDisplayDeps) {
+export function createRunDisplay(deps: RunDisplayDeps): RunDisplay {
   const { store, presenter, scheduler, change, log } = deps;
   const refusedRetryMs = deps.refusedRetryMs ?? REFUSED_RETRY_MS;
   /**
@@ -131,12 +145,7 @@ export function createRunDisplay(deps: RunDisplayDeps) {
   }
 
   return {
-    /**
-     * Calls the presenter for every record of the run whose visible state is not shown yet;
-     * when that fails, the run is tried again once Slack answers (if Slack is down), else
-     * after a growing back-off.
-     */
-    async show(runDir: string): Promise<void> {
+    async show(runDir) {
       let failed: { err: unknown; seq: number } | undefined;
       for (const record of store.forRun(runDir)) {
         const signature = visibleSignature(record);
@@ -189,8 +198,7 @@ export function createRunDisplay(deps: RunDisplayDeps) {
       if (delay !== undefined) scheduler.later(delay, runDir);
     },
 
-    /** Lets every held-back batch be tried again; gives the runs they belong to. */
-    release(): string[] {
+    release() {
       const runs = new Set<string>();
       for (const key of heldBack.keys()) {
         const record = store.get(key);
@@ -200,8 +208,7 @@ export function createRunDisplay(deps: RunDisplayDeps) {
       return [...runs];
     },
 
-    /** Whether people see every batch of the run as it is now. */
-    allShown(runDir: string): boolean {
+    allShown(runDir) {
       return store
         .forRun(runDir)
         .every((record) => record.presentation?.shown === visibleSignature(record));

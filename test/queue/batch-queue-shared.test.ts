@@ -4,9 +4,9 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import type { BatchRecord } from '../../src/core/batch/batch-record.js';
-import type { RunOwners } from '../../src/queue/batch-actions.js';
 import { createBatchQueue } from '../../src/queue/batch-queue.js';
 import type { Presenter } from '../../src/queue/presenter.js';
+import type { RunOwners } from '../../src/queue/run-owners.js';
 import { redisForSuite } from '../support/redis-for-suite.js';
 import { needsRedis } from '../support/redis-server.js';
 import { freshNamespace, openTestRedisStore } from '../support/redis-store.js';
@@ -92,7 +92,7 @@ describe('batch queue in shared mode (Redis store)', () => {
           [[1, 'open']],
         );
         const first = shown[0] as BatchRecord;
-        const outcome = await queue.submit(first.key, {
+        const outcome = await queue.actions.submit(first.key, {
           revision: first.fingerprint.slice(0, 8),
           by: 'U1',
           tapped: { questionId: 'go', answer: true },
