@@ -23,6 +23,12 @@ export type AwayKind = 'offline' | 'slow';
 /** Tells people that a batch's answers wait for the relay holding its run. */
 export type OwnerAway = (record: BatchRecord, owner: string, how: AwayKind) => Promise<void>;
 
+/** The run owners as this relay reaches them, through Redis, until `close`. */
+export interface OwnerRequests extends RunOwners {
+  /** Stops listening for the owners' replies. */
+  close(): Promise<void>;
+}
+
 /**
  * Shared mode, on the relay that got a click on a batch whose run is on another machine: its
  * questions come from Redis, and Submit and Cancel go to that machine's relay through its work
@@ -43,7 +49,7 @@ export async function createOwnerRequests(deps: {
    * waits for a relay that is not running, so people can be told in the batch's thread.
    */
   ownerAway?: OwnerAway;
-}): Promise<RunOwners & { close(): Promise<void> }> {
+}): Promise<OwnerRequests> {
   const { connection, keys, node, log } = deps;
   const replyWaitMs = deps.replyWaitMs ?? REPLY_WAIT_MS;
   const waiting = new Map<string, (outcome: WireOutcome) => void>();

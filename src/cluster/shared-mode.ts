@@ -18,7 +18,7 @@ import { acquireStateDirLock, processIsAlive } from '../store/state-dir-lock.js'
 import type { StateStore } from '../store/state-store.js';
 import type { BackOff } from '../wait-until-reachable.js';
 import { createOwnerRequests, type OwnerAway } from './owner-requests.js';
-import { startOwnerWork } from './owner-work.js';
+import { type OwnerWork, startOwnerWork } from './owner-work.js';
 import { createSharedQuestions, withSharedQuestions } from './shared-questions.js';
 
 /** What a relay in shared mode has besides what every relay has. */
@@ -120,7 +120,7 @@ export async function openSharedMode(
     closers.push(() => owners.close());
     const reader = await connect('work');
     opts.signal?.throwIfAborted();
-    let owner: { stop(): Promise<void> } | undefined;
+    let owner: OwnerWork | undefined;
     closers.push(async () => owner?.stop());
     return {
       node,

@@ -8,7 +8,7 @@ import {
   refusedFile,
 } from '../core/protocol/protocol-error.js';
 import { answerPath, qaDirOf } from '../core/protocol/run-folder.js';
-import { readProtocolFile } from '../fs/read-protocol-file.js';
+import { type ProtocolFileRead, readProtocolFile } from '../fs/read-protocol-file.js';
 import type { RecordChange, StateStore } from '../store/state-store.js';
 
 /** The answer files of other providers, read until they are whole. */
@@ -40,7 +40,7 @@ type AnswerRead =
   | { kind: 'not-yet'; fingerprint: string; error: ProtocolError };
 
 async function readAnswers(file: string): Promise<AnswerRead> {
-  let found: Awaited<ReturnType<typeof readProtocolFile>>;
+  let found: ProtocolFileRead;
   try {
     found = await readProtocolFile(file);
   } catch (err) {

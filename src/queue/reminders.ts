@@ -20,6 +20,16 @@ export interface ReminderPolicy {
   escalate?: { afterMs: number; to: string };
 }
 
+/** The reminder scheduler: a timer over the open batches' deadlines. */
+export interface Reminders {
+  /** Looks for due deadlines now, then every `tickMs`. */
+  start(): void;
+  /** One pass over open batches (tests call it instead of waiting for the timer). */
+  tick(): Promise<void>;
+  /** Stops the timer and waits for a pass under way. */
+  close(): Promise<void>;
+}
+
 /** Options of {@link createReminders}. */
 export interface RemindersDeps {
   store: Pick<StateStore, 'all'>;
@@ -41,7 +51,7 @@ export interface RemindersDeps {
  * a reminder nor loses one, and one that fell due while the relay was down is sent once on
  * the first tick.
  */
-export function createReminders(deps: RemindersDeps) {
+export function createReminders(deps: RemindersDeps): Reminders {
   const { actions, policy, log } = deps;
   const now = deps.now ?? (() => new Date());
   const tickMs = deps.tickMs ?? 5000;
@@ -150,16 +160,13 @@ export function createReminders(deps: RemindersDeps) {
   }
 
   return {
-    /** Looks for due deadlines now, then every `tickMs`. */
     start() {
       if (!policy.remindAfterMs && !policy.escalate) return;
       void runTick();
       timer = setInterval(() => void runTick(), tickMs);
       timer.unref();
     },
-    /** One pass over open batches (tests call it instead of waiting for the timer). */
     tick: runTick,
-    /** Stops the timer and waits for a pass under way. */
     async close() {
       closed = true;
       if (timer) clearInterval(timer);
@@ -167,6 +174,3 @@ export function createReminders(deps: RemindersDeps) {
     },
   };
 }
-
-/** A running reminder scheduler. */
-export type Reminders = ReturnType<typeof createReminders>;

@@ -5,6 +5,7 @@ import { ErrorCode, RelayError } from '../errors.js';
 import type { RedisConnection } from '../redis/redis-connection.js';
 import { redisKeys } from '../redis/redis-keys.js';
 import { createKeyedLock } from './keyed-lock.js';
+import type { NoticeBook } from './notice-book.js';
 import { createRecordMirror, parseStoredRecord, type VersionedRecord } from './record-mirror.js';
 import { openRedisNoticeBook } from './redis-notice-book.js';
 import { readRedisRecords } from './redis-records.js';
@@ -161,7 +162,7 @@ export async function openRedisStateStore(opts: RedisStateStoreOptions): Promise
     client.subscribe(keys.changes, onChange),
   );
   const stopReconnects = connection.onReconnect(reloadInBackground);
-  let notices: Awaited<ReturnType<typeof openRedisNoticeBook>>;
+  let notices: NoticeBook;
   try {
     await reload();
     notices = await openRedisNoticeBook({ connection, key: keys.notices(node), now: opts.now });
