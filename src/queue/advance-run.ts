@@ -16,6 +16,7 @@ import type { FileRead, QuestionReader } from './question-reader.js';
 /** Statuses of the one batch per run that is in front of people. */
 const ACTIVE: readonly BatchStatus[] = ['open', 'submitting', 'malformed'];
 
+/** What {@link advanceRun} needs. */
 export interface AdvanceRunDeps {
   store: Pick<StateStore, 'get' | 'forRun' | 'put'>;
   questions: Pick<QuestionReader, 'read'>;

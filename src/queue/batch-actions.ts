@@ -71,6 +71,7 @@ export interface BatchLookup {
   batch: QuestionBatch | undefined;
 }
 
+/** What {@link createBatchActions} needs. */
 export interface BatchActionsDeps {
   store: StateStore;
   scheduler: Pick<RunScheduler, 'exclusive' | 'schedule'>;

@@ -11,6 +11,7 @@ import type { OwnBatchWorkDeps } from './open-batch-changes.js';
 import type { QuestionReader } from './question-reader.js';
 import { otherOwner } from './run-owners.js';
 
+/** What {@link cancelBatch} needs. */
 export interface CancelBatchDeps extends OwnBatchWorkDeps {
   questions: Pick<QuestionReader, 'batchOf'>;
   /** Throws when the folder of a file to write may not be written (see `createFolderGuard`). */

@@ -37,6 +37,7 @@ export interface OpenBatchChanges {
   ): Promise<T | Refusal>;
 }
 
+/** What {@link createOpenBatchChanges} needs. */
 export interface OpenBatchChangesDeps {
   store: Pick<StateStore, 'get'>;
   scheduler: Pick<RunScheduler, 'exclusive'>;

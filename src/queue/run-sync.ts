@@ -24,6 +24,7 @@ export interface RunSync {
   sync(runDir: string): Promise<void>;
 }
 
+/** What {@link createRunSync} needs, besides what it hands on to `advanceRun`. */
 export interface RunSyncDeps extends AdvanceRunDeps {
   store: StateStore;
   questions: Pick<QuestionReader, 'read' | 'forget'>;

@@ -12,6 +12,7 @@ import type { QuestionReader } from './question-reader.js';
 import { otherOwner } from './run-owners.js';
 import type { RunScheduler } from './run-scheduler.js';
 
+/** What {@link submitBatch} needs. */
 export interface SubmitBatchDeps extends OwnBatchWorkDeps {
   scheduler: Pick<RunScheduler, 'schedule'>;
   questions: Pick<QuestionReader, 'read'>;
