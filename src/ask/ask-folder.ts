@@ -82,8 +82,8 @@ async function takeShape(target: string, shape: FolderShape, mask = 0): Promise<
   await chmod(target, shape.mode & ~mask);
 }
 
-/** Why the hand-over failed, and what to do when it was a permission. */
-function handOffError(folder: AskFolder, error: unknown): unknown {
+/** Why the delivery failed, and what to do when it was a permission. */
+function deliveryError(folder: AskFolder, error: unknown): unknown {
   const cause = error instanceof FileWriteError ? error.cause : error;
   const code = errnoCode(cause);
   if (code !== 'EACCES' && code !== 'EPERM') return error;
@@ -95,14 +95,15 @@ function handOffError(folder: AskFolder, error: unknown): unknown {
 }
 
 /**
- * Writes the batch as `<folder>/qa/q-out-NNN.json` and returns the file's exact text. The
- * whole folder is built beside `asks/` and renamed into it in one step: the relay's watcher
- * then finds a complete folder to scan and watch, while files appearing one by one in a new
- * folder can slip past it before it watches that folder. The folder and the file get the
- * group and permissions of `asks/` (the file without execute bits), whatever this process's
- * umask: when the relay runs as another user (a service), it must write the answer there.
+ * Delivers ask's batch to the relay: writes it as `<folder>/qa/q-out-NNN.json` and returns the
+ * file's exact text. The whole folder is built beside `asks/` and renamed into it in one step:
+ * the relay's watcher then finds a complete folder to scan and watch, while files appearing one
+ * by one in a new folder can slip past it before it watches that folder. The folder and the
+ * file get the group and permissions of `asks/` (the file without execute bits), whatever this
+ * process's umask: when the relay runs as another user (a service), it must write the answer
+ * there.
  */
-export async function handOffBatch(folder: AskFolder, batch: EnvelopeBatchFile): Promise<string> {
+export async function deliverBatch(folder: AskFolder, batch: EnvelopeBatchFile): Promise<string> {
   const text = `${JSON.stringify(batch, null, 2)}\n`;
   const staged = path.join(folder.stagingDir, path.relative(folder.dir, folder.questionFile));
   const asks = path.dirname(folder.dir);
@@ -123,7 +124,7 @@ export async function handOffBatch(folder: AskFolder, batch: EnvelopeBatchFile):
       throw error;
     }
   } catch (error) {
-    throw handOffError(folder, error);
+    throw deliveryError(folder, error);
   }
   await syncDir(asks);
   return text;

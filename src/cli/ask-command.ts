@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { askFolder, handOffBatch, newAskId } from '../ask/ask-folder.js';
+import { askFolder, deliverBatch, newAskId } from '../ask/ask-folder.js';
 import { findRunningRelay } from '../ask/find-running-relay.js';
 import { type AskOutcome, waitForOutcome } from '../ask/wait-for-outcome.js';
 import { writeDispatchFailure } from '../ask/write-dispatch-failure.js';
@@ -85,7 +85,7 @@ export async function runAsk(args: AskArgs, deps: AskDeps): Promise<AskExitCode>
   }
   const batchFile = envelopeToBatch(scan.envelope);
   const folder = askFolder(stateDir, newAskId(now(), randomBytes(4).toString('hex')));
-  const questionText = await handOffBatch(folder, batchFile);
+  const questionText = await deliverBatch(folder, batchFile);
   const parsed = parseQuestionFile(questionText, folder.questionFile);
   if (!parsed.ok) throw new Error(formatProtocolError(parsed.error)); // envelopeToBatch broke
   const count = batchFile.questions.length;

@@ -3,17 +3,18 @@ import type { webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { asksRoot, watchedRoots } from '../ask/ask-folder.js';
 import { pruneFinishedAsks } from '../ask/prune-asks.js';
-import { openSharedMode } from '../cluster/shared-mode.js';
+import { openSharedMode, type SharedMode } from '../cluster/shared-mode.js';
 import type { Config } from '../config/config-schema.js';
 import { channelForPath, channelsOf } from '../core/slack/channel-routes.js';
 import { FileWriteError } from '../fs/file-write-error.js';
 import { watchRuns } from '../fs/watch-runs.js';
 import { createRelayOps } from '../ops/relay-ops.js';
 import { type BatchQueueDeps, createBatchQueue } from '../queue/batch-queue.js';
+import type { Presenter } from '../queue/presenter.js';
 import { createReminders } from '../queue/reminders.js';
 import { isAllowed } from '../slack/allow-list.js';
 import { createGroupMembers } from '../slack/allow-list-groups.js';
-import { createAppHome } from '../slack/app-home.js';
+import { type AppHome, createAppHome } from '../slack/app-home.js';
 import { withAppHomeRefresh } from '../slack/app-home-refresh.js';
 import { checkChannel } from '../slack/check-channel.js';
 import { createSlackApp } from '../slack/create-slack-app.js';
@@ -27,10 +28,11 @@ import { createWaitingNotePoster } from '../slack/post-waiting-note.js';
 import { withSlackErrorHints } from '../slack/slack-errors.js';
 import { createSlackPresenter } from '../slack/slack-presenter.js';
 import { submittedViewsInMemory } from '../slack/submitted-views.js';
-import { checkClient } from '../slack/token-check.js';
+import { type BotIdentity, checkClient } from '../slack/token-check.js';
 import { waitForSlack } from '../slack/wait-for-slack.js';
 import { unlessStopped } from '../stop-signals.js';
 import { openFileStateStore } from '../store/file-state-store.js';
+import type { StateStore } from '../store/state-store.js';
 import type { BackOff } from '../wait-until-reachable.js';
 
 /** Timing knobs (the defaults suit production, tests shorten them), and the stop signal. */
@@ -105,15 +107,7 @@ export async function runStart(
 ): Promise<RunningRelay> {
   const { signal } = options;
   // Tokens first: a refused one is a configuration error, and nothing needs closing yet.
-  const bot = await waitForSlack(config.slack, log.child({ component: 'slack' }), {
-    backOff: options.slackWait,
-    signal,
-  });
-  const escalateTo = config.reminders?.escalate?.to;
-  if (escalateTo) {
-    const client = checkClient(config.slack.botToken, config.slack.apiUrl);
-    await unlessStopped(checkEscalationAtStart(client, escalateTo, log), signal);
-  }
+  const bot = await checkTokens(config, log, options);
   // Operators' view (src/ops): /healthz and /metrics on RELAY_METRICS_PORT, and the log lines
   // about batches posted and answered and about Slack's availability. It follows the store,
   // the Slack app's clients and connection, and the watcher, which are handed to it below.
@@ -134,9 +128,8 @@ export async function runStart(
       signal,
     }));
   const store = ops.observeStore(
-    shared
-      ? shared.store
-      : await openFileStateStore(config.stateDir, { log: log.child({ component: 'store' }) }),
+    shared?.store ??
+      (await openFileStateStore(config.stateDir, { log: log.child({ component: 'store' }) })),
   );
   const seal = createModalSeal(shared?.sealKey ?? (await loadModalSealKey(config.stateDir)));
   // `ask` hands its batches over as run folders in its own folder, always watched.
@@ -153,25 +146,13 @@ export async function runStart(
     channelFor: (record) =>
       shared && !shared.holds(record) ? undefined : channelFor(record.runDir),
     // and their question files are there: their relay shared the questions
-    questionsElsewhere: (record) =>
-      shared && !shared.holds(record) ? shared.elsewhere.batchOf(record) : undefined,
+    sharedQuestions: (record) =>
+      shared && !shared.holds(record) ? shared.owners.batchOf(record) : undefined,
     ...options.home,
   });
-  const slackPresenter = withSlackErrorHints(
-    createSlackPresenter({
-      client: app.client,
-      channelFor,
-      log: log.child({ component: 'slack' }),
-    }),
-  );
-  const presenter = withAppHomeRefresh(
-    shared ? shared.present(slackPresenter) : slackPresenter,
-    home,
-    log,
-  );
   const queue = createBatchQueue({
     store,
-    presenter,
+    presenter: presenterFor(app.client, channelFor, { shared, home, log }),
     log: log.child({ component: 'queue' }),
     roots: roots.map((root) => root.path),
     slack: ops.slackAvailability,
@@ -179,13 +160,13 @@ export async function runStart(
     updateEveryMs: options.updateEveryMs,
     askRoot: asks,
     postNotice: createNoticePoster(app.client, channelFor),
-    ...(shared ? { shared: { node: shared.node, elsewhere: shared.elsewhere } } : {}),
+    ...(shared ? { shared: { node: shared.node, owners: shared.owners } } : {}),
     ...options.queue,
   });
   const reminders = createReminders({
     // each relay reminds of its own machine's batches only
     store: shared ? { all: () => store.all().filter(shared.holds) } : store,
-    queue,
+    actions: queue.actions,
     remind: createReminderPoster(app.client),
     policy: config.reminders ?? {},
     log: log.child({ component: 'reminders' }),
@@ -198,7 +179,7 @@ export async function runStart(
     ...options.allowList,
   });
   registerListeners(app, {
-    actions: queue,
+    actions: queue.actions,
     log,
     seal,
     fullPreviews: createFullPreviews({
@@ -229,17 +210,12 @@ export async function runStart(
     },
   );
   log.info({ mode: config.slack.mode, apiUrl: config.slack.apiUrl }, 'connecting to Slack');
-  // Finished `ask` folders are removed after a while, so they don't pile up watches and state.
-  const pruneAsks = () =>
-    pruneFinishedAsks({ asksRoot: asks, store, log, now: () => new Date() }).catch((err: unknown) =>
-      log.warn({ err }, 'could not prune finished asks'),
-    );
-  let pruning: NodeJS.Timeout | undefined;
+  let stopPruning: (() => void) | undefined;
   // Clicks stop first, so nothing reaches a closing queue or store; each part is closed even
   // if an earlier one fails, so the state lock is always released.
-  const stop = async () => {
-    if (pruning) clearInterval(pruning);
-    const steps = [
+  const stop = () => {
+    stopPruning?.();
+    return stopInOrder(log, [
       () => app.stop(),
       async () => shared?.stopServing(),
       () => reminders.close(),
@@ -249,12 +225,7 @@ export async function runStart(
       () => home.close(),
       () => ops.close(),
       () => (shared ? shared.close() : store.close()),
-    ];
-    for (const step of steps) {
-      await Promise.resolve()
-        .then(step)
-        .catch((err: unknown) => log.debug({ err }, 'while stopping'));
-    }
+    ]);
   };
   const channels = channelsOf(roots);
   try {
@@ -278,13 +249,11 @@ export async function runStart(
     throw err;
   }
   queue.start();
-  shared?.serve(queue);
+  shared?.serve(queue.actions);
   // batches of other machines change there: the Home tabs shown here follow
   if (shared) store.watch(() => home.refreshSoon());
   reminders.start();
-  void pruneAsks();
-  pruning = setInterval(pruneAsks, PRUNE_ASKS_EVERY_MS);
-  pruning.unref();
+  stopPruning = pruneAsksNowAndThen(asks, store, log);
   log.info(
     {
       watch: config.watch,
@@ -298,4 +267,65 @@ export async function runStart(
   );
 
   return { stop, retryRefused: () => queue.retryRefused() };
+}
+
+/**
+ * Waits for Slack to answer and checks the bot token (a refused one is a configuration error),
+ * then the escalation target, if any; gives what `auth.test` said of the bot.
+ */
+async function checkTokens(
+  config: Config,
+  log: Logger,
+  options: Pick<StartOptions, 'slackWait' | 'signal'>,
+): Promise<BotIdentity> {
+  const bot = await waitForSlack(config.slack, log.child({ component: 'slack' }), {
+    backOff: options.slackWait,
+    signal: options.signal,
+  });
+  const escalateTo = config.reminders?.escalate?.to;
+  if (escalateTo) {
+    const client = checkClient(config.slack.botToken, config.slack.apiUrl);
+    await unlessStopped(checkEscalationAtStart(client, escalateTo, log), options.signal);
+  }
+  return bot;
+}
+
+/**
+ * How batches are shown: the Slack presenter, its refusals given their fixes, each batch's
+ * questions shared first in shared mode, and the Home tabs refreshed after each change.
+ */
+function presenterFor(
+  client: webApi.WebClient,
+  channelFor: (runDir: string) => string,
+  deps: { shared: SharedMode | undefined; home: AppHome; log: Logger },
+): Presenter {
+  const { shared, home, log } = deps;
+  const slack = withSlackErrorHints(
+    createSlackPresenter({ client, channelFor, log: log.child({ component: 'slack' }) }),
+  );
+  return withAppHomeRefresh(shared ? shared.present(slack) : slack, home, log);
+}
+
+/**
+ * Removes finished `ask` folders now and every so often, so they don't pile up watches and
+ * state; gives how to stop.
+ */
+function pruneAsksNowAndThen(asks: string, store: StateStore, log: Logger): () => void {
+  const prune = () =>
+    pruneFinishedAsks({ asksRoot: asks, store, log, now: () => new Date() }).catch((err: unknown) =>
+      log.warn({ err }, 'could not prune finished asks'),
+    );
+  void prune();
+  const timer = setInterval(prune, PRUNE_ASKS_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** Runs each step in turn, the next one even when one fails (that is logged at debug). */
+async function stopInOrder(log: Logger, steps: readonly (() => Promise<unknown>)[]): Promise<void> {
+  for (const step of steps) {
+    await Promise.resolve()
+      .then(step)
+      .catch((err: unknown) => log.debug({ err }, 'while stopping'));
+  }
 }

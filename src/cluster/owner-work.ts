@@ -11,6 +11,12 @@ const BLOCK_MS = 2000;
 /** How long to wait before reading again after Redis was away. */
 const AWAY_PAUSE_MS = 1000;
 
+/** The work other relays ask of this node's runs, being done until `stop`. */
+export interface OwnerWork {
+  /** Stops reading the work stream; the work under way is finished first. */
+  stop(): Promise<void>;
+}
+
 /**
  * Shared mode, on the relay holding runs: does what other relays ask of this node's runs
  * (Submit, Cancel: they need the run's files), and answers on the replies channel. A request
@@ -27,7 +33,7 @@ export function startOwnerWork(deps: {
   node: string;
   actions: Pick<BatchActions, 'submit' | 'cancel'>;
   log: Logger;
-}): { stop(): Promise<void> } {
+}): OwnerWork {
   const { reader, connection, keys, node, actions } = deps;
   const log = deps.log.child({ component: 'owner-work' });
   const stream = keys.work(node);

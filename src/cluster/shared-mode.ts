@@ -4,8 +4,9 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { SharedConfig } from '../config/config-schema.js';
 import type { BatchRecord } from '../core/batch/batch-record.js';
-import type { BatchActions, ElsewhereWork } from '../queue/batch-actions.js';
+import type { BatchActions } from '../queue/batch-actions.js';
 import type { Presenter } from '../queue/presenter.js';
+import type { RunOwners } from '../queue/run-owners.js';
 import { acquireNodeLease } from '../redis/node-lease.js';
 import type { RedisConnection } from '../redis/redis-connection.js';
 import { redisKeys } from '../redis/redis-keys.js';
@@ -16,8 +17,8 @@ import { openRedisStateStore } from '../store/redis-state-store.js';
 import { acquireStateDirLock, processIsAlive } from '../store/state-dir-lock.js';
 import type { StateStore } from '../store/state-store.js';
 import type { BackOff } from '../wait-until-reachable.js';
-import { createElsewhereWork, type OwnerAway } from './elsewhere-work.js';
-import { startOwnerWork } from './owner-work.js';
+import { createOwnerRequests, type OwnerAway } from './owner-requests.js';
+import { type OwnerWork, startOwnerWork } from './owner-work.js';
 import { createSharedQuestions, withSharedQuestions } from './shared-questions.js';
 
 /** What a relay in shared mode has besides what every relay has. */
@@ -30,7 +31,8 @@ export interface SharedMode {
   submittedViews: SubmittedViews;
   /** Shares each batch's questions before it is shown, for the other relays. */
   present(inner: Presenter): Presenter;
-  elsewhere: ElsewhereWork;
+  /** The relays holding other machines' runs, asked what only they can do. */
+  owners: RunOwners;
   /** Starts doing the work other relays ask of this node's runs (once the queue is ready). */
   serve(actions: Pick<BatchActions, 'submit' | 'cancel'>): void;
   /** Stops taking that work (before the queue closes); what is under way is finished. */
@@ -106,19 +108,19 @@ export async function openSharedMode(
     closers.push(() => store.close());
     const sealKey = await sharedSealKey(connection, keys.sealKey);
     const questions = createSharedQuestions({ connection, keys, log });
-    const elsewhere = await createElsewhereWork({
+    const owners = await createOwnerRequests({
       ownerAway: opts.tellOwnerAway,
       connection,
       keys,
       node,
       questions,
       current: (key) => store.get(key),
-      log: log.child({ component: 'elsewhere' }),
+      log: log.child({ component: 'owner-requests' }),
     });
-    closers.push(() => elsewhere.close());
+    closers.push(() => owners.close());
     const reader = await connect('work');
     opts.signal?.throwIfAborted();
-    let owner: { stop(): Promise<void> } | undefined;
+    let owner: OwnerWork | undefined;
     closers.push(async () => owner?.stop());
     return {
       node,
@@ -126,8 +128,8 @@ export async function openSharedMode(
       sealKey,
       submittedViews: submittedViewsInRedis(connection, keys.submittedView),
       present: (inner) => withSharedQuestions(inner, questions),
-      elsewhere,
-      holds: (record) => elsewhere.holds(record),
+      owners,
+      holds: (record) => owners.holds(record),
       serve(actions) {
         owner ??= startOwnerWork({
           reader,

@@ -16,6 +16,14 @@ const storedQuestions = z.object({
   writtenByRelay: z.boolean().optional(),
 });
 
+/** Batches' questions shared through Redis, for the relays that do not hold their runs. */
+export interface SharedQuestions {
+  /** Shares the questions of a batch of this relay, unless this version was shared already. */
+  share(record: BatchRecord, batch: QuestionBatch): Promise<void>;
+  /** The questions of another relay's batch at the record's version; undefined if unknown. */
+  batchOf(record: BatchRecord): Promise<QuestionBatch | undefined>;
+}
+
 /**
  * Shared mode: the questions of every batch, in Redis, so a relay whose machine does not hold
  * a batch's run can still decode a click on it, answer a type-ahead and open its forms. The
@@ -26,7 +34,7 @@ export function createSharedQuestions(deps: {
   connection: RedisConnection;
   keys: RedisKeys;
   log: Logger;
-}) {
+}): SharedQuestions {
   const { connection, keys, log } = deps;
   /** what was shared already: batch key → fingerprint */
   const shared = new Map<string, string>();
@@ -34,8 +42,7 @@ export function createSharedQuestions(deps: {
   const read = new Map<string, { fingerprint: string; batch: QuestionBatch }>();
 
   return {
-    /** Shares the questions of a batch of this relay, unless this version was shared already. */
-    async share(record: BatchRecord, batch: QuestionBatch): Promise<void> {
+    async share(record, batch) {
       if (shared.get(record.key) === record.fingerprint) return;
       const value = JSON.stringify({
         fingerprint: record.fingerprint,
@@ -48,8 +55,7 @@ export function createSharedQuestions(deps: {
       shared.set(record.key, record.fingerprint);
     },
 
-    /** The questions of another relay's batch at the record's version; undefined if unknown. */
-    async batchOf(record: BatchRecord): Promise<QuestionBatch | undefined> {
+    async batchOf(record) {
       const known = read.get(record.key);
       if (known?.fingerprint === record.fingerprint) return known.batch;
       const value = await connection.call(
@@ -80,22 +86,8 @@ export function createSharedQuestions(deps: {
       read.set(record.key, { fingerprint: record.fingerprint, batch });
       return batch;
     },
-
-    /** Forgets the questions of batches that are gone for good. */
-    async drop(batchKeys: readonly string[]): Promise<void> {
-      if (batchKeys.length === 0) return;
-      for (const key of batchKeys) {
-        shared.delete(key);
-        read.delete(key);
-      }
-      await connection.call('forgetting shared questions', (client) =>
-        client.hDel(keys.questions, [...batchKeys]),
-      );
-    },
   };
 }
-
-export type SharedQuestions = ReturnType<typeof createSharedQuestions>;
 
 /**
  * A presenter that shares a batch's questions before it shows the batch: once people can click

@@ -3,7 +3,7 @@ import type { BatchRecord } from '../core/batch/batch-record.js';
 import { BATCH_STATUSES } from '../core/batch/batch-record.js';
 import type { CancelOutcome, SubmitOutcome } from '../core/batch/outcomes.js';
 import type { Answer } from '../core/protocol/question.js';
-import type { CancelInput, SubmitInput } from '../queue/batch-actions.js';
+import type { CancelInput, SubmitInput } from '../queue/action-inputs.js';
 
 /**
  * What one relay asks of the relay holding a batch's run, and what it answers: the entries of

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { fingerprintOf } from '../core/batch/batch-key.js';
-import type { BatchRecord } from '../core/batch/batch-record.js';
 import { parseAnswerFile } from '../core/protocol/parse-answer-file.js';
 import {
   formatProtocolError,
@@ -9,19 +8,21 @@ import {
   refusedFile,
 } from '../core/protocol/protocol-error.js';
 import { answerPath, qaDirOf } from '../core/protocol/run-folder.js';
-import { readProtocolFile } from '../fs/read-protocol-file.js';
-import type { StateStore } from '../store/state-store.js';
+import { type ProtocolFileRead, readProtocolFile } from '../fs/read-protocol-file.js';
+import type { RecordChange, StateStore } from '../store/state-store.js';
+
+/** The answer files of other providers, read until they are whole. */
+export interface ElsewhereAnswers {
+  /** Looks at the run's batches answered elsewhere whose answers were not read whole yet. */
+  settle(runDir: string): Promise<void>;
+  /** The run is gone. */
+  forget(runDir: string): void;
+}
 
 export interface ElsewhereAnswersDeps {
   store: Pick<StateStore, 'forRun'>;
-  /**
-   * Changes a stored record as it is now (another relay may have changed it meanwhile),
-   * stamped with the time; `fn` may run more than once and returns undefined to leave it.
-   */
-  change: (
-    key: string,
-    fn: (record: BatchRecord) => BatchRecord | undefined,
-  ) => Promise<BatchRecord | undefined>;
+  /** Changes a stored record, stamped with the time (see `stampedChange`). */
+  change: RecordChange;
   log: Logger;
   now: () => Date;
   /** How long an unreadable answer file must stay unchanged before it is given up on. */
@@ -39,7 +40,7 @@ type AnswerRead =
   | { kind: 'not-yet'; fingerprint: string; error: ProtocolError };
 
 async function readAnswers(file: string): Promise<AnswerRead> {
-  let found: Awaited<ReturnType<typeof readProtocolFile>>;
+  let found: ProtocolFileRead;
   try {
     found = await readProtocolFile(file);
   } catch (err) {
@@ -62,19 +63,17 @@ async function readAnswers(file: string): Promise<AnswerRead> {
  * is read again, like a question file being written, until it parses (then shown) or stops
  * changing for `settleMs` without parsing (then given up on, with a warning that says why).
  */
-export function createElsewhereAnswers(deps: ElsewhereAnswersDeps) {
+export function createElsewhereAnswers(deps: ElsewhereAnswersDeps): ElsewhereAnswers {
   const { store, change, log, now, settleMs } = deps;
   const unsettled = new Map<string, { fingerprint: string; since: number }>();
 
   return {
-    /** The run is gone. */
-    forget(runDir: string) {
+    forget(runDir) {
       const qa = `${qaDirOf(runDir)}${path.sep}`;
       for (const file of unsettled.keys()) if (file.startsWith(qa)) unsettled.delete(file);
     },
 
-    /** Looks at the run's batches answered elsewhere whose answers were not read whole yet. */
-    async settle(runDir: string): Promise<void> {
+    async settle(runDir) {
       for (const record of store.forRun(runDir)) {
         if (record.status !== 'answered-elsewhere' || !record.answersPending) continue;
         const file = answerPath(runDir, record.seq);

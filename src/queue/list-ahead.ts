@@ -3,6 +3,21 @@ const WIDTH = 32;
 /** How many listings may wait for their run's sync; past that, listing pauses. */
 const MOST_WAITING = 256;
 
+/** Listings of runs' `qa/` folders, made ahead of the runs' syncs. */
+export interface ListAhead {
+  /** Starts listing these runs, in the order given. */
+  start(runDirs: Iterable<string>): void;
+  /**
+   * The listing made ahead for the run, if any, handed over once; a run not listed yet is
+   * left to its sync.
+   */
+  take(runDir: string): Promise<string[]> | undefined;
+  /** Something changed in the run's folder: a listing started before may miss it. */
+  forget(runDir: string): void;
+  /** Drops every listing and stops listing. */
+  close(): void;
+}
+
 export interface ListAheadDeps {
   /** Lists one run's `qa/` folder. */
   list: (runDir: string) => Promise<string[]>;
@@ -18,7 +33,7 @@ export interface ListAheadDeps {
  * the moment it was started: a hint about the run after that (`forget`) throws it away, and
  * the run's sync lists the folder itself.
  */
-export function createListAhead(deps: ListAheadDeps) {
+export function createListAhead(deps: ListAheadDeps): ListAhead {
   const width = deps.width ?? WIDTH;
   const mostWaiting = deps.mostWaiting ?? MOST_WAITING;
   /** Runs to list, in the order their syncs are due. */
@@ -44,17 +59,12 @@ export function createListAhead(deps: ListAheadDeps) {
   }
 
   return {
-    /** Starts listing these runs, in the order given. */
-    start(runDirs: Iterable<string>) {
+    start(runDirs) {
       for (const runDir of runDirs) due.add(runDir);
       listMore();
     },
 
-    /**
-     * The listing made ahead for the run, if any, handed over once; a run not listed yet is
-     * left to its sync.
-     */
-    take(runDir: string): Promise<string[]> | undefined {
+    take(runDir) {
       due.delete(runDir);
       const names = made.get(runDir);
       made.delete(runDir);
@@ -62,8 +72,7 @@ export function createListAhead(deps: ListAheadDeps) {
       return names;
     },
 
-    /** Something changed in the run's folder: a listing started before may miss it. */
-    forget(runDir: string) {
+    forget(runDir) {
       if (made.delete(runDir)) listMore();
     },
 

@@ -2,26 +2,21 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { answered, answeredElsewhere, writeFailed } from '../core/batch/batch-changes.js';
 import type { BatchRecord, BatchStatus } from '../core/batch/batch-record.js';
+import type { SubmitOutcome } from '../core/batch/outcomes.js';
 import { followUpTextFor, isEnvelopeBatch } from '../core/envelope/envelope-batch.js';
 import type { EnvelopeAnswerExtras } from '../core/envelope/follow-up-text.js';
 import { buildAnswerFile, serializeAnswerFile } from '../core/protocol/build-answer-file.js';
 import type { AnswerFile, QuestionBatch } from '../core/protocol/question.js';
 import { answerFileName, qaDirOf } from '../core/protocol/run-folder.js';
 import type { publishFileNoClobber } from '../fs/publish-file.js';
-import type { SubmitOutcome } from './batch-actions.js';
+import type { RecordChange } from '../store/state-store.js';
 import { type QuestionReader, readTextQuietly } from './question-reader.js';
 
 export interface PublishAnswersDeps {
   questions: Pick<QuestionReader, 'batchOf'>;
   publish: typeof publishFileNoClobber;
-  /**
-   * Changes a stored record as it is now (another relay may have changed it meanwhile),
-   * stamped with the time; `fn` may run more than once and returns undefined to leave it.
-   */
-  change: (
-    key: string,
-    fn: (record: BatchRecord) => BatchRecord | undefined,
-  ) => Promise<BatchRecord | undefined>;
+  /** Changes a stored record, stamped with the time (see `stampedChange`). */
+  change: RecordChange;
   log: Logger;
 }
 

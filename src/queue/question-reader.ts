@@ -7,6 +7,7 @@ import { parseQuestionFile } from '../core/protocol/parse-question-file.js';
 import { type ProtocolError, refusedFile } from '../core/protocol/protocol-error.js';
 import type { QuestionBatch } from '../core/protocol/question.js';
 import { qaDirOf, questionPath } from '../core/protocol/run-folder.js';
+import type { Result } from '../core/result.js';
 import { readProtocolFile } from '../fs/read-protocol-file.js';
 
 /** What reading a run's current question file found. */
@@ -28,7 +29,19 @@ export interface QuestionReaderDeps {
   lookAgain: (runDir: string, ms: number) => void;
 }
 
-export type QuestionReader = ReturnType<typeof createQuestionReader>;
+/** Runs' question files, read through one guarded reader and kept while they are current. */
+export interface QuestionReader {
+  /** What the run's question file `seq` holds now (see {@link FileRead}). */
+  read(runDir: string, seq: number): Promise<FileRead>;
+  /** The questions of `record`'s version of its file, or undefined if the file moved on. */
+  batchOf(record: BatchRecord): Promise<QuestionBatch | undefined>;
+  /** The last valid batch read for the run, if it is batch `seq`. */
+  cached(runDir: string, seq: number): QuestionBatch | undefined;
+  /** A question file parsed, or why not; undefined when missing or unreadable. No caching. */
+  readQuietly(file: string): Promise<Result<QuestionBatch, ProtocolError> | undefined>;
+  /** The run folder is gone: drop what is kept for it. */
+  forget(runDir: string): void;
+}
 
 /**
  * Reads runs' question files. Keeps the last valid batch of each run, so clicks and re-syncs
@@ -36,7 +49,7 @@ export type QuestionReader = ReturnType<typeof createQuestionReader>;
  * written in place (unparseable, changing) from a malformed one (unparseable, unchanged for
  * `settleMs`).
  */
-export function createQuestionReader(deps: QuestionReaderDeps) {
+export function createQuestionReader(deps: QuestionReaderDeps): QuestionReader {
   const { now, settleMs, lookAgain } = deps;
   const askRoot = deps.askRoot === undefined ? undefined : path.resolve(deps.askRoot);
   const warnedSource = new Set<string>();
@@ -96,8 +109,7 @@ export function createQuestionReader(deps: QuestionReaderDeps) {
   return {
     read,
 
-    /** The questions of `record`'s version of its file, or undefined if the file moved on. */
-    async batchOf(record: BatchRecord): Promise<QuestionBatch | undefined> {
+    async batchOf(record) {
       const cached = batches.get(record.runDir);
       if (cached?.fingerprint === record.fingerprint) return cached.batch;
       const found = await read(record.runDir, record.seq);
@@ -106,14 +118,12 @@ export function createQuestionReader(deps: QuestionReaderDeps) {
         : undefined;
     },
 
-    /** The last valid batch read for the run, if it is batch `seq`. */
-    cached(runDir: string, seq: number): QuestionBatch | undefined {
+    cached(runDir, seq) {
       const cached = batches.get(runDir);
       return cached?.batch.seq === seq ? cached.batch : undefined;
     },
 
-    /** A question file parsed, or why not; undefined when missing or unreadable. No caching. */
-    async readQuietly(file: string) {
+    async readQuietly(file) {
       try {
         const found = await readProtocolFile(file);
         if (found.kind === 'missing') return undefined;
@@ -127,8 +137,7 @@ export function createQuestionReader(deps: QuestionReaderDeps) {
       }
     },
 
-    /** The run folder is gone: drop what is kept for it. */
-    forget(runDir: string) {
+    forget(runDir) {
       batches.delete(runDir);
       const qa = `${qaDirOf(runDir)}${path.sep}`;
       for (const file of unsettled.keys()) if (file.startsWith(qa)) unsettled.delete(file);

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { BatchRecord } from '../core/batch/batch-record.js';
-import { withHandoff } from '../core/batch/handoff.js';
+import { withHandOff } from '../core/batch/hand-off.js';
 import type { StateStore } from '../store/state-store.js';
-import type { BatchQueue } from './batch-queue.js';
+import type { BatchActions } from './batch-actions.js';
 import { PresentUnavailable } from './presenter.js';
 
 /** Who escalations are recorded as coming from in the hand-off chain. */
@@ -20,10 +20,21 @@ export interface ReminderPolicy {
   escalate?: { afterMs: number; to: string };
 }
 
+/** The reminder scheduler: a timer over the open batches' deadlines. */
+export interface Reminders {
+  /** Looks for due deadlines now, then every `tickMs`. */
+  start(): void;
+  /** One pass over open batches (tests call it instead of waiting for the timer). */
+  tick(): Promise<void>;
+  /** Stops the timer and waits for a pass under way. */
+  close(): Promise<void>;
+}
+
 /** Options of {@link createReminders}. */
 export interface RemindersDeps {
   store: Pick<StateStore, 'all'>;
-  queue: Pick<BatchQueue, 'amendOpen'>;
+  /** the queue's actions: a reminder's deadlines move on in the batch's record */
+  actions: Pick<BatchActions, 'amendOpen'>;
   /** posts the reminder (count is 1-based); throws when it could not, so it is tried again */
   remind(record: BatchRecord, count: number, limit: number): Promise<void>;
   policy: ReminderPolicy;
@@ -40,8 +51,8 @@ export interface RemindersDeps {
  * a reminder nor loses one, and one that fell due while the relay was down is sent once on
  * the first tick.
  */
-export function createReminders(deps: RemindersDeps) {
-  const { queue, policy, log } = deps;
+export function createReminders(deps: RemindersDeps): Reminders {
+  const { actions, policy, log } = deps;
   const now = deps.now ?? (() => new Date());
   const tickMs = deps.tickMs ?? 5000;
   const growth = policy.growth ?? 2;
@@ -75,7 +86,7 @@ export function createReminders(deps: RemindersDeps) {
     const due = record.nextReminderAt;
     if (!remindAfterMs || !due || Date.parse(due) > at) return;
     const count = (record.reminders ?? 0) + 1;
-    const advanced = await queue.amendOpen(record.key, (current) => {
+    const advanced = await actions.amendOpen(record.key, (current) => {
       if (current.nextReminderAt !== due) return undefined; // someone else moved it on
       const { nextReminderAt: _, ...rest } = current;
       return count < limit
@@ -95,7 +106,7 @@ export function createReminders(deps: RemindersDeps) {
       else log.warn(fields, message);
       failing.add(record.key);
       // put the deadline back so the next tick tries again
-      await queue.amendOpen(record.key, (current) =>
+      await actions.amendOpen(record.key, (current) =>
         current.reminders === count
           ? { ...current, reminders: count - 1, nextReminderAt: due }
           : undefined,
@@ -107,15 +118,15 @@ export function createReminders(deps: RemindersDeps) {
     const { escalate } = policy;
     const due = record.escalateAt;
     if (!escalate || record.escalated || !due || Date.parse(due) > at) return;
-    const done = await queue.amendOpen(record.key, (current) => {
+    const done = await actions.amendOpen(record.key, (current) => {
       if (current.escalated) return undefined;
-      const handoff = {
+      const handOff = {
         from: ESCALATION_FROM,
         to: escalate.to,
         at: iso(at),
         note: 'Nobody answered in time, so the relay escalated these questions.',
       };
-      return { ...withHandoff(current, handoff), escalated: true };
+      return { ...withHandOff(current, handOff), escalated: true };
     });
     if (done)
       log.info({ runDir: record.runDir, seq: record.seq, to: escalate.to }, 'batch escalated');
@@ -129,7 +140,7 @@ export function createReminders(deps: RemindersDeps) {
         const at = now().getTime();
         const fresh = withDeadlines(record, at);
         if (fresh) {
-          await queue.amendOpen(record.key, (current) => withDeadlines(current, at));
+          await actions.amendOpen(record.key, (current) => withDeadlines(current, at));
           continue; // deadlines lie ahead
         }
         await escalateIfDue(record, at);
@@ -149,16 +160,13 @@ export function createReminders(deps: RemindersDeps) {
   }
 
   return {
-    /** Looks for due deadlines now, then every `tickMs`. */
     start() {
       if (!policy.remindAfterMs && !policy.escalate) return;
       void runTick();
       timer = setInterval(() => void runTick(), tickMs);
       timer.unref();
     },
-    /** One pass over open batches (tests call it instead of waiting for the timer). */
     tick: runTick,
-    /** Stops the timer and waits for a pass under way. */
     async close() {
       closed = true;
       if (timer) clearInterval(timer);
@@ -166,6 +174,3 @@ export function createReminders(deps: RemindersDeps) {
     },
   };
 }
-
-/** A running reminder scheduler. */
-export type Reminders = ReturnType<typeof createReminders>;

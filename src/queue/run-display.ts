@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
 import type { BatchRecord } from '../core/batch/batch-record.js';
-import { withUndeliveredHandoff } from '../core/batch/handoff.js';
+import { withUndeliveredHandOff } from '../core/batch/hand-off.js';
 import { visibleSignature } from '../core/batch/visible-signature.js';
 import { idRecord } from '../core/protocol/id-record.js';
 import { parseAnswerFile } from '../core/protocol/parse-answer-file.js';
 import { answerPath, questionPath } from '../core/protocol/run-folder.js';
-import type { StateStore } from '../store/state-store.js';
+import type { RecordChange, StateStore } from '../store/state-store.js';
 import {
   CopyRefused,
   type PresentContext,
@@ -18,6 +18,20 @@ import type { RunScheduler } from './run-scheduler.js';
 import type { SlackWait } from './slack-wait.js';
 import { createUpdatePacer } from './update-pacer.js';
 
+/** What people see of runs' batches, kept in line with their records. */
+export interface RunDisplay {
+  /**
+   * Calls the presenter for every record of the run whose visible state is not shown yet;
+   * when that fails, the run is tried again once Slack answers (if Slack is down), else
+   * after a growing back-off.
+   */
+  show(runDir: string): Promise<void>;
+  /** Lets every held-back batch be tried again; gives the runs they belong to. */
+  release(): string[];
+  /** Whether people see every batch of the run as it is now. */
+  allShown(runDir: string): boolean;
+}
+
 export interface RunDisplayDeps {
   store: StateStore;
   presenter: Presenter;
@@ -25,14 +39,8 @@ export interface RunDisplayDeps {
   scheduler: Pick<RunScheduler, 'succeeded' | 'backOff' | 'later' | 'schedule'>;
   /** Where a run waits while Slack is down, instead of on its own back-off. */
   slackWait: Pick<SlackWait, 'hold'>;
-  /**
-   * Changes a stored record as it is now (another relay may have changed it meanwhile),
-   * stamped with the time; `fn` may run more than once and returns undefined to leave it.
-   */
-  change: (
-    key: string,
-    fn: (record: BatchRecord) => BatchRecord | undefined,
-  ) => Promise<BatchRecord | undefined>;
+  /** Changes a stored record, stamped with the time (see `stampedChange`). */
+  change: RecordChange;
   log: Logger;
   now: () => Date;
   /** How long a batch Slack refused for good waits before it is tried again unchanged. */
@@ -45,7 +53,7 @@ export interface RunDisplayDeps {
 const REFUSED_RETRY_MS = 60 * 60_000;
 
 /** Keeps what people see of a run's batches in line with their records. */
-export function createRunDisplay(deps: RunDisplayDeps) {
+export function createRunDisplay(deps: RunDisplayDeps): RunDisplay {
   const { store, presenter, scheduler, change, log } = deps;
   const refusedRetryMs = deps.refusedRetryMs ?? REFUSED_RETRY_MS;
   /**
@@ -74,13 +82,13 @@ export function createRunDisplay(deps: RunDisplayDeps) {
   }
 
   /** A hand-off whose copy cannot reach the person ends; the batch is shown again, changed. */
-  async function endHandoff(record: BatchRecord, refusal: CopyRefused) {
+  async function endHandOff(record: BatchRecord, refusal: CopyRefused) {
     const { runDir, seq } = record;
     log.warn(
       { runDir, seq, to: refusal.user, code: refusal.code },
       'the copy of a handed-off batch cannot reach that person; the hand-off ends and the batch stays answerable in the channel',
     );
-    await change(record.key, (r) => withUndeliveredHandoff(r, refusal.user, refusal.code));
+    await change(record.key, (r) => withUndeliveredHandOff(r, refusal.user, refusal.code));
     scheduler.schedule(runDir);
   }
 
@@ -137,12 +145,7 @@ export function createRunDisplay(deps: RunDisplayDeps) {
   }
 
   return {
-    /**
-     * Calls the presenter for every record of the run whose visible state is not shown yet;
-     * when that fails, the run is tried again once Slack answers (if Slack is down), else
-     * after a growing back-off.
-     */
-    async show(runDir: string): Promise<void> {
+    async show(runDir) {
       let failed: { err: unknown; seq: number } | undefined;
       for (const record of store.forRun(runDir)) {
         const signature = visibleSignature(record);
@@ -169,7 +172,7 @@ export function createRunDisplay(deps: RunDisplayDeps) {
             continue;
           }
           if (err instanceof CopyRefused) {
-            await endHandoff(record, err);
+            await endHandOff(record, err);
             continue;
           }
           // Keep going: one stuck message (say, a final edit) must not hold back the next batch.
@@ -195,8 +198,7 @@ export function createRunDisplay(deps: RunDisplayDeps) {
       if (delay !== undefined) scheduler.later(delay, runDir);
     },
 
-    /** Lets every held-back batch be tried again; gives the runs they belong to. */
-    release(): string[] {
+    release() {
       const runs = new Set<string>();
       for (const key of heldBack.keys()) {
         const record = store.get(key);
@@ -206,8 +208,7 @@ export function createRunDisplay(deps: RunDisplayDeps) {
       return [...runs];
     },
 
-    /** Whether people see every batch of the run as it is now. */
-    allShown(runDir: string): boolean {
+    allShown(runDir) {
       return store
         .forRun(runDir)
         .every((record) => record.presentation?.shown === visibleSignature(record));

@@ -21,7 +21,36 @@ export interface RunNoticesDeps {
   gatherMs: number;
 }
 
-export type RunNotices = ReturnType<typeof createRunNotices>;
+/** What people are told, once, about the watched folders outside any batch. */
+export interface RunNotices {
+  /**
+   * Points out the files of a run's `qa/` folder (`names`) that look like protocol files but
+   * are not (`q-out-0001.json`): an agent waiting for their answers would wait for ever.
+   * Resolves to when to look again: in so many ms (new names are still being gathered),
+   * after a back-off (the post failed), or never.
+   */
+  lookAlikes(runDir: string, names: readonly string[]): Promise<number | 'back-off' | undefined>;
+  /**
+   * Says that the relay may not read `where` (a file or folder), with what to do. A folder
+   * above or below one already told about is the same problem (an unreadable run folder
+   * makes its `qa/` unreadable too): it is not told again.
+   */
+  unreadable(where: string, code: string): Promise<boolean>;
+  /**
+   * Says that a run folder or `qa/` folder is not used (see `createFolderGuard`): a link out
+   * of the watched folder, with what to do.
+   */
+  refusedFolder(refusal: FolderRefusal): Promise<boolean>;
+  /** The run's folders pass the folder guard: a later refusal is told again. */
+  usable(runDir: string): Promise<void>;
+  /** `where` (and so every folder above it) was read: a later failure is told again. */
+  readable(where: string): Promise<void>;
+  /**
+   * The run is gone: what was told about it is forgotten. Only its own folder and `qa/`
+   * count: a watched runs folder is looked at as a run too, and its runs are not gone.
+   */
+  forgetRun(runDir: string): Promise<void>;
+}
 
 /** Whether `inner` is `outer` or lies below it. */
 const isWithin = (inner: string, outer: string): boolean =>
@@ -33,7 +62,7 @@ const isWithin = (inner: string, outer: string): boolean =>
  * is logged as a warning and posted once, then remembered (across restarts too) until its
  * cause is gone. Each method resolves to false when the post failed; the caller tries again.
  */
-export function createRunNotices(deps: RunNoticesDeps) {
+export function createRunNotices(deps: RunNoticesDeps): RunNotices {
   const { notices, log } = deps;
   /** When untold look-alike names were first seen in a run. */
   const gathering = new Map<string, number>();
@@ -58,16 +87,7 @@ export function createRunNotices(deps: RunNoticesDeps) {
   }
 
   return {
-    /**
-     * Points out the files of a run's `qa/` folder (`names`) that look like protocol files but
-     * are not (`q-out-0001.json`): an agent waiting for their answers would wait for ever.
-     * Resolves to when to look again: in so many ms (new names are still being gathered),
-     * after a back-off (the post failed), or never.
-     */
-    async lookAlikes(
-      runDir: string,
-      names: readonly string[],
-    ): Promise<number | 'back-off' | undefined> {
+    async lookAlikes(runDir, names) {
       const qa = qaDirOf(runDir);
       const odd = names.flatMap((name) => {
         const fix = lookAlikeFix(name);
@@ -109,12 +129,7 @@ export function createRunNotices(deps: RunNoticesDeps) {
       return undefined;
     },
 
-    /**
-     * Says that the relay may not read `where` (a file or folder), with what to do. A folder
-     * above or below one already told about is the same problem (an unreadable run folder
-     * makes its `qa/` unreadable too): it is not told again.
-     */
-    async unreadable(where: string, code: string): Promise<boolean> {
+    async unreadable(where, code) {
       const told = notices.paths('unreadable');
       if (told.some((p) => isWithin(where, p) || isWithin(p, where))) return true;
       const text = `The relay may not read ${where} (${code}), so questions in it cannot be shown. Grant the user running the relay read permission on it (and search permission on its folders), or stop watching it.`;
@@ -128,11 +143,7 @@ export function createRunNotices(deps: RunNoticesDeps) {
       );
     },
 
-    /**
-     * Says that a run folder or `qa/` folder is not used (see `createFolderGuard`): a link out
-     * of the watched folder, with what to do.
-     */
-    async refusedFolder(refusal: FolderRefusal): Promise<boolean> {
+    async refusedFolder(refusal) {
       const { folder, reason } = refusal;
       if (notices.has('refused-folder', folder)) return true;
       const text = `${folder} ${reason}, so the relay reads no questions there and writes no answers there. ${FOLDER_FIX}.`;
@@ -146,8 +157,7 @@ export function createRunNotices(deps: RunNoticesDeps) {
       );
     },
 
-    /** The run's folders pass the folder guard: a later refusal is told again. */
-    async usable(runDir: string): Promise<void> {
+    async usable(runDir) {
       const qa = qaDirOf(runDir);
       const cleared = notices.paths('refused-folder').filter((p) => p === runDir || p === qa);
       if (cleared.length === 0) return;
@@ -155,19 +165,14 @@ export function createRunNotices(deps: RunNoticesDeps) {
       await notices.remove('refused-folder', (p) => cleared.includes(p));
     },
 
-    /** `where` (and so every folder above it) was read: a later failure is told again. */
-    async readable(where: string): Promise<void> {
+    async readable(where) {
       const cleared = notices.paths('unreadable').filter((p) => isWithin(where, p));
       if (cleared.length === 0) return;
       log.info({ paths: cleared }, 'can read these paths again');
       await notices.remove('unreadable', (p) => cleared.includes(p));
     },
 
-    /**
-     * The run is gone: what was told about it is forgotten. Only its own folder and `qa/`
-     * count: a watched runs folder is looked at as a run too, and its runs are not gone.
-     */
-    async forgetRun(runDir: string): Promise<void> {
+    async forgetRun(runDir) {
       gathering.delete(runDir);
       const qa = qaDirOf(runDir);
       await notices.remove('look-alike', (p) => path.dirname(p) === qa);

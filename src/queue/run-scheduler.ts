@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { createKeyedLock } from './keyed-lock.js';
+import { createKeyedLock } from '../store/keyed-lock.js';
 
 /** Back-off of a run that keeps failing: first wait, doubling up to the longest. */
 const BACK_OFF_DEFAULTS = { retryBaseMs: 1000, retryMostMs: 60_000 } as const;
@@ -21,7 +21,34 @@ export interface RunSchedulerDeps {
   closeGraceMs?: number;
 }
 
-export type RunScheduler = ReturnType<typeof createRunScheduler>;
+/** When runs are synced: one sync at a time per run, a few runs at once, retries. */
+export interface RunScheduler {
+  /** Whether `start` was called. */
+  readonly started: boolean;
+  /** Marks a run for a sync; before `start` runs are only collected. */
+  schedule(runDir: string): void;
+  /** Schedules a sync of the run in `ms`. */
+  later(ms: number, runDir: string): void;
+  /** The delay before the next attempt for a run that failed again. */
+  backOff(runDir: string): number;
+  /** Whether the run is being synced or waits for its turn. */
+  busy(runDir: string): boolean;
+  /** Whether any run is being synced or waits for its turn. */
+  working(): boolean;
+  /** The run's work went through: its next failure starts the back-off over. */
+  succeeded(runDir: string): void;
+  /** Runs `task` when no sync or other task of the same run is running. */
+  exclusive<T>(runDir: string, task: () => Promise<T>): Promise<T>;
+  /**
+   * Starts syncing the runs collected so far and `more`; returns them in the order due.
+   * `beforeSyncs` gets that order before any of them starts (to get ready for them).
+   */
+  start(more: Iterable<string>, beforeSyncs?: (order: readonly string[]) => void): string[];
+  /** Resolves when no run is being synced and none is waiting (timers aside). */
+  idle(): Promise<void>;
+  /** Stops timers and further syncs; waits for syncs under way, at most `closeGraceMs`. */
+  close(): Promise<void>;
+}
 
 /**
  * When and how runs are synced: one sync at a time per run (a hint during a sync asks for one
@@ -29,7 +56,7 @@ export type RunScheduler = ReturnType<typeof createRunScheduler>;
  * runs at once, retries with a growing back-off, and a stop that does not wait for ever.
  * Knows nothing of what a sync does.
  */
-export function createRunScheduler(deps: RunSchedulerDeps) {
+export function createRunScheduler(deps: RunSchedulerDeps): RunScheduler {
   const { sync, log } = deps;
   const retryBaseMs = deps.retryBaseMs ?? BACK_OFF_DEFAULTS.retryBaseMs;
   const retryMostMs = deps.retryMostMs ?? BACK_OFF_DEFAULTS.retryMostMs;
@@ -66,7 +93,6 @@ export function createRunScheduler(deps: RunSchedulerDeps) {
     });
   }
 
-  /** Marks a run for a sync; before `start` runs are only collected. */
   function schedule(runDir: string) {
     if (closed) return;
     if (!started) {
@@ -116,7 +142,6 @@ export function createRunScheduler(deps: RunSchedulerDeps) {
     settleIdle();
   }
 
-  /** Schedules a sync of the run in `ms`. */
   function later(ms: number, runDir: string) {
     const timer = setTimeout(() => {
       timers.delete(timer);
@@ -126,7 +151,6 @@ export function createRunScheduler(deps: RunSchedulerDeps) {
     timers.add(timer);
   }
 
-  /** The delay before the next attempt for a run that failed again. */
   function backOff(runDir: string): number {
     const attempt = (attempts.get(runDir) ?? 0) + 1;
     attempts.set(runDir, attempt);
@@ -134,30 +158,21 @@ export function createRunScheduler(deps: RunSchedulerDeps) {
   }
 
   return {
-    /** Whether `start` was called. */
     get started() {
       return started;
     },
     schedule,
     later,
     backOff,
-    /** Whether the run is being synced or waits for its turn. */
-    busy: (runDir: string): boolean => running.has(runDir) || queued.has(runDir),
-    /** Whether any run is being synced or waits for its turn. */
-    working: (): boolean => running.size > 0 || queued.size > 0,
-    /** The run's work went through: its next failure starts the back-off over. */
-    succeeded(runDir: string) {
+    busy: (runDir) => running.has(runDir) || queued.has(runDir),
+    working: () => running.size > 0 || queued.size > 0,
+    succeeded(runDir) {
       attempts.delete(runDir);
     },
-    /** Runs `task` when no sync or other task of the same run is running. */
-    exclusive<T>(runDir: string, task: () => Promise<T>): Promise<T> {
+    exclusive(runDir, task) {
       return lock.run(runDir, task);
     },
-    /**
-     * Starts syncing the runs collected so far and `more`; returns them in the order due.
-     * `beforeSyncs` gets that order before any of them starts (to get ready for them).
-     */
-    start(more: Iterable<string>, beforeSyncs?: (order: readonly string[]) => void): string[] {
+    start(more, beforeSyncs) {
       started = true;
       for (const runDir of more) pending.add(runDir);
       const first = [...pending];
@@ -167,9 +182,7 @@ export function createRunScheduler(deps: RunSchedulerDeps) {
       settleIdle();
       return first;
     },
-    /** Resolves when no run is being synced and none is waiting (timers aside). */
     idle: whenIdle,
-    /** Stops timers and further syncs; waits for syncs under way, at most `closeGraceMs`. */
     async close() {
       closed = true;
       for (const timer of timers) clearTimeout(timer);

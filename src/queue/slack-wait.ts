@@ -1,5 +1,18 @@
 import type { SlackAvailability } from '../ops/slack-reachability.js';
 
+/** The runs waiting for Slack to answer again. */
+export interface SlackWait {
+  /**
+   * Makes a run whose show failed for a reason that passes by itself wait for Slack, when
+   * Slack is down now; false when it is not (the run uses its own back-off).
+   */
+  hold(runDir: string): boolean;
+  /** How many runs wait for Slack. */
+  readonly size: number;
+  /** Stops following Slack's availability; no run waits any more. */
+  close(): void;
+}
+
 export interface SlackWaitDeps {
   /** Slack's availability; without it no run waits on Slack (each uses its own back-off). */
   slack?: SlackAvailability;
@@ -24,7 +37,7 @@ export interface SlackWaitDeps {
  * once a call of the relay's goes through, every waiting run is synced, in the order they
  * began to wait.
  */
-export function createSlackWait(deps: SlackWaitDeps) {
+export function createSlackWait(deps: SlackWaitDeps): SlackWait {
   /** each waiting run, in the order it began to wait, with when the probe may try it */
   let waiting = new Map<string, number>();
   /** the run tried on the probe's word, while it is being synced */
@@ -56,11 +69,7 @@ export function createSlackWait(deps: SlackWaitDeps) {
   });
 
   return {
-    /**
-     * Makes a run whose show failed for a reason that passes by itself wait for Slack, when
-     * Slack is down now; false when it is not (the run uses its own back-off).
-     */
-    hold(runDir: string): boolean {
+    hold(runDir) {
       if (!deps.slack || deps.slack.reachable) return false;
       const notBefore = deps.now() + deps.backOff(runDir);
       if (trying === runDir) {
@@ -70,15 +79,12 @@ export function createSlackWait(deps: SlackWaitDeps) {
       } else waiting.set(runDir, notBefore); // a run waiting already keeps its place
       return true;
     },
-    /** How many runs wait for Slack. */
-    get size(): number {
+    get size() {
       return waiting.size;
     },
-    close(): void {
+    close() {
       stop?.();
       waiting.clear();
     },
   };
 }
-
-export type SlackWait = ReturnType<typeof createSlackWait>;

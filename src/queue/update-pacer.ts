@@ -4,6 +4,17 @@ export const UPDATE_EVERY_MS = 250;
 /** A pacer tidies its memory of past edits once it holds this many. */
 const TIDY_AT = 1000;
 
+/** When an edit of a batch's messages may go out. */
+export interface UpdatePacer {
+  /**
+   * Whether an edit of batch `key` must wait; if so, its run is shown again once it may go
+   * (one call however often it is asked).
+   */
+  holds(key: string, runDir: string): boolean;
+  /** The messages of batch `key` were just edited (or an edit was tried). */
+  edited(key: string): void;
+}
+
 export interface UpdatePacerDeps {
   /** least time between two edits of one batch (0: no pacing) */
   everyMs?: number;
@@ -21,7 +32,7 @@ export interface UpdatePacerDeps {
  * never held. Slack allows about 50 `chat.update` a minute per workspace; a burst of clicks on
  * one batch costs at most one edit per `everyMs`.
  */
-export function createUpdatePacer(deps: UpdatePacerDeps) {
+export function createUpdatePacer(deps: UpdatePacerDeps): UpdatePacer {
   const everyMs = deps.everyMs ?? UPDATE_EVERY_MS;
   const clock = deps.clock ?? (() => performance.now());
   /** when each batch's messages were last edited */
@@ -34,11 +45,7 @@ export function createUpdatePacer(deps: UpdatePacerDeps) {
   }
 
   return {
-    /**
-     * Whether an edit of batch `key` must wait; if so, its run is shown again once it may go
-     * (one call however often it is asked).
-     */
-    holds(key: string, runDir: string): boolean {
+    holds(key, runDir) {
       const at = editedAt.get(key);
       if (everyMs <= 0 || at === undefined) return false;
       const wait = at + everyMs - clock();
@@ -57,8 +64,7 @@ export function createUpdatePacer(deps: UpdatePacerDeps) {
       return true;
     },
 
-    /** The messages of batch `key` were just edited (or an edit was tried). */
-    edited(key: string): void {
+    edited(key) {
       if (everyMs <= 0) return;
       const now = clock();
       editedAt.set(key, now);

@@ -52,7 +52,7 @@ export interface AppHomeDeps {
   /** the channel a batch not posted yet is to be posted in, if this relay knows it */
   channelFor?: (record: BatchRecord) => string | undefined;
   /** shared mode: the questions of a batch whose run is on another machine; undefined: here */
-  questionsElsewhere?: (record: BatchRecord) => Promise<QuestionBatch | undefined> | undefined;
+  sharedQuestions?: (record: BatchRecord) => Promise<QuestionBatch | undefined> | undefined;
 }
 
 /** The App Home tab, kept up to date for the people who opened it. */
@@ -84,7 +84,7 @@ export function createAppHome(deps: AppHomeDeps): AppHome {
     log,
     channelFor: deps.channelFor,
     workspaceUrl: deps.workspaceUrl,
-    questionsElsewhere: deps.questionsElsewhere,
+    sharedQuestions: deps.sharedQuestions,
   });
   /** insertion order is recency: a reopen moves a person to the end */
   const viewers = new Set<string>();

@@ -34,7 +34,7 @@ export function createHomeDetailSource(deps: {
   /** `auth.test`'s `url` for the workspace, which message links start with */
   workspaceUrl?: string | undefined;
   /** shared mode: the questions of a batch whose run is on another machine; undefined: here */
-  questionsElsewhere?:
+  sharedQuestions?:
     | ((record: BatchRecord) => Promise<QuestionBatch | undefined> | undefined)
     | undefined;
 }): HomeDetailSource {
@@ -63,10 +63,10 @@ export function createHomeDetailSource(deps: {
   async function firstQuestionOf(record: BatchRecord): Promise<string | undefined> {
     const id = `${record.key}/${record.fingerprint}`;
     if (questions.has(id)) return questions.get(id);
-    const elsewhere = deps.questionsElsewhere?.(record);
-    if (elsewhere) {
+    const shared = deps.sharedQuestions?.(record);
+    if (shared) {
       // its file is on another machine; its relay shared the questions in Redis
-      const prompt = (await elsewhere.catch(() => undefined))?.questions[0]?.prompt;
+      const prompt = (await shared.catch(() => undefined))?.questions[0]?.prompt;
       if (prompt !== undefined) questions.set(id, prompt);
       return prompt;
     }

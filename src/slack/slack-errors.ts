@@ -1,10 +1,16 @@
-import { slackErrorKind } from '../core/slack/slack-error-kinds.js';
+import { type SlackErrorRemedy, slackErrorKind } from '../core/slack/slack-error-kinds.js';
 import { type Presenter, PresentRefused, PresentUnavailable } from '../queue/presenter.js';
 
 /** The error code of a Slack Web API failure (`invalid_auth`, `not_in_channel`, …), if it is one. */
 export function slackErrorCode(error: unknown): string | undefined {
   const data = (error as { data?: { error?: unknown } } | undefined)?.data;
   return typeof data?.error === 'string' ? data.error : undefined;
+}
+
+/** What the error table says to try first about a Slack error, if it is a refusal at all. */
+export function remedyFor(error: unknown): SlackErrorRemedy | undefined {
+  const code = slackErrorCode(error);
+  return code === undefined ? undefined : slackErrorKind(code).remedy;
 }
 
 /**

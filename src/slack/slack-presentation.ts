@@ -59,6 +59,16 @@ function readCopy(value: unknown): DirectCopy | undefined {
   };
 }
 
+/**
+ * The presentation a sync is building: read it, change it in memory (`set`), or change it and
+ * store it at once (`keep`), as soon as a message was posted.
+ */
+export interface PresentationState {
+  current(): SlackPresentation;
+  set(next: SlackPresentation): void;
+  keep(next: SlackPresentation): Promise<void>;
+}
+
 /** Reads the presenter's part of a stored record, if the batch was posted. */
 export function readPresentation(
   value: Record<string, unknown> | undefined,

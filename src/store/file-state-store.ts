@@ -5,7 +5,7 @@ import type { BatchRecord } from '../core/batch/batch-record.js';
 import { removeIfPresent, syncDir } from '../fs/durable-io.js';
 import { FileWriteError } from '../fs/file-write-error.js';
 import { loadRunStates, RUNS_FOLDER } from './load-run-states.js';
-import { openNoticeBook } from './notice-book.js';
+import { type NoticeBook, openNoticeBook } from './notice-book.js';
 import { runFileName } from './run-file.js';
 import { runLogName } from './run-log.js';
 import { RunLogWriter } from './run-log-writer.js';
@@ -71,7 +71,7 @@ export async function openFileStateStore(
     return slot;
   };
 
-  let notices: Awaited<ReturnType<typeof openNoticeBook>>;
+  let notices: NoticeBook;
   try {
     notices = await openNoticeBook(root, log, now);
     const loaded = await loadRunStates(runsDir, { log, now });

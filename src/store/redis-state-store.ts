@@ -4,6 +4,8 @@ import type { BatchRecord } from '../core/batch/batch-record.js';
 import { ErrorCode, RelayError } from '../errors.js';
 import type { RedisConnection } from '../redis/redis-connection.js';
 import { redisKeys } from '../redis/redis-keys.js';
+import { createKeyedLock } from './keyed-lock.js';
+import type { NoticeBook } from './notice-book.js';
 import { createRecordMirror, parseStoredRecord, type VersionedRecord } from './record-mirror.js';
 import { openRedisNoticeBook } from './redis-notice-book.js';
 import { readRedisRecords } from './redis-records.js';
@@ -87,17 +89,9 @@ export async function openRedisStateStore(opts: RedisStateStoreOptions): Promise
 
   // Writes of one batch from this relay go one after another: racing each other through
   // Redis would only turn into conflicts and retries. Other relays are met by the versions.
-  const queues = new Map<string, Promise<unknown>>();
-  const inTurn = <T>(key: string, work: () => Promise<T>): Promise<T> => {
-    const before = queues.get(key) ?? Promise.resolve();
-    const mine = before.then(work, work);
-    const tail = mine.catch(() => undefined);
-    queues.set(key, tail);
-    tail.then(() => {
-      if (queues.get(key) === tail) queues.delete(key);
-    });
-    return track(mine);
-  };
+  const batchLock = createKeyedLock();
+  const inTurn = <T>(key: string, work: () => Promise<T>): Promise<T> =>
+    track(batchLock.run(key, work));
 
   const onChange = (message: string) => {
     if (closed) return;
@@ -168,7 +162,7 @@ export async function openRedisStateStore(opts: RedisStateStoreOptions): Promise
     client.subscribe(keys.changes, onChange),
   );
   const stopReconnects = connection.onReconnect(reloadInBackground);
-  let notices: Awaited<ReturnType<typeof openRedisNoticeBook>>;
+  let notices: NoticeBook;
   try {
     await reload();
     notices = await openRedisNoticeBook({ connection, key: keys.notices(node), now: opts.now });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { BATCH_STATUSES, type BatchRecord, type Handoff } from '../core/batch/batch-record.js';
+import { BATCH_STATUSES, type BatchRecord, type HandOff } from '../core/batch/batch-record.js';
 import { idRecordSchema } from '../core/protocol/id-record.js';
 import type { Answer } from '../core/protocol/question.js';
 import { err, ok, type Result } from '../core/result.js';
@@ -19,7 +19,7 @@ export interface RunFile {
 
 const answerSchema: z.ZodType<Answer> = z.union([z.string(), z.array(z.string()), z.boolean()]);
 
-const handoffSchema: z.ZodType<Handoff> = z.object({
+const handOffSchema: z.ZodType<HandOff> = z.object({
   from: z.string().min(1),
   to: z.string().min(1),
   at: z.string(),
@@ -48,7 +48,7 @@ const batchRecordShape = {
     .object({ code: z.string(), fix: z.string(), at: z.string(), told: z.boolean() })
     .optional(),
   answersPending: z.literal(true).optional(),
-  handoffs: z.array(handoffSchema).optional(),
+  handoffs: z.array(handOffSchema).optional(),
   assignee: z.string().optional(),
   claimedBy: z.string().optional(),
   nextReminderAt: z.string().optional(),

@@ -1,23 +1,28 @@
 import type { BatchRecord } from '../core/batch/batch-record.js';
 import type { NoticeBook } from './notice-book.js';
 
+/**
+ * A change to one record: given the freshest record, the next one, or undefined to leave it as
+ * it is. It may be called again when another relay changed the record meanwhile, so it must
+ * have no side effects; it may not change the record's key, node, run or seq.
+ */
+export type RecordEdit = (current: BatchRecord) => BatchRecord | undefined;
+
+/**
+ * Changes the record `key` as it is now with `edit` (see {@link RecordEdit}), atomically.
+ * Resolves to the record as stored afterwards, or to undefined, without calling `edit`, when
+ * no record has `key`.
+ */
+export type RecordChange = (key: string, edit: RecordEdit) => Promise<BatchRecord | undefined>;
+
 /** Durable per-batch state. Reads are from memory; `put` resolves once the write is durable. */
 export interface StateStore {
   get(key: string): BatchRecord | undefined;
   forRun(runDir: string): BatchRecord[];
   all(): BatchRecord[];
   put(record: BatchRecord): Promise<void>;
-  /**
-   * Atomic read-modify-write of one record: `change` gets the freshest record (it may be
-   * called again if another relay changed the record meanwhile, so it must not have side
-   * effects) and returns the next one, or undefined to leave it as it is. Resolves to the
-   * record as stored afterwards, or undefined (without calling `change`) when no record has
-   * `key`. `change` may not change the record's key, node, run or seq.
-   */
-  update(
-    key: string,
-    change: (current: BatchRecord) => BatchRecord | undefined,
-  ): Promise<BatchRecord | undefined>;
+  /** Atomic read-modify-write of one record. */
+  update: RecordChange;
   /**
    * `listener` is told of every record another relay changed (shared mode) as soon as this
    * relay learns of it, and of every record after a reload; returns how to stop. A store only

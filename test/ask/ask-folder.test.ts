@@ -3,7 +3,7 @@ import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promis
 import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { pino } from 'pino';
-import { askFolder, handOffBatch, newAskId } from '../../src/ask/ask-folder.js';
+import { askFolder, deliverBatch, newAskId } from '../../src/ask/ask-folder.js';
 import { findRunningRelay } from '../../src/ask/find-running-relay.js';
 import { writeDispatchFailure } from '../../src/ask/write-dispatch-failure.js';
 import { envelopeToBatch } from '../../src/core/envelope/envelope-to-batch.js';
@@ -34,7 +34,7 @@ describe('ask folders, relay lock and failure records', () => {
     assert.ok(scan.kind === 'envelope');
     const folder = askFolder(root, 'ask-1');
     assert.equal(folder.dir, path.join(root, 'asks', 'ask-1'));
-    const text = await handOffBatch(folder, envelopeToBatch(scan.envelope));
+    const text = await deliverBatch(folder, envelopeToBatch(scan.envelope));
     assert.equal(await readFile(folder.questionFile, 'utf8'), text);
     assert.deepEqual(await readdir(path.join(folder.dir, 'qa')), ['q-out-001.json']);
     assert.equal(JSON.parse(text).source, 'agent-open-questions');
@@ -49,7 +49,7 @@ describe('ask folders, relay lock and failure records', () => {
     const folder = askFolder(root, 'ask-1');
     const before = process.umask(0o077);
     try {
-      await handOffBatch(folder, envelopeToBatch(scan.envelope));
+      await deliverBatch(folder, envelopeToBatch(scan.envelope));
     } finally {
       process.umask(before);
     }

@@ -80,8 +80,8 @@ describe('batch queue: envelope batches', () => {
   test('follow-up text is saved like a draft, shown, kept across a restart, and written', async () => {
     const p = recordingPresenter();
     let { queue, key, revision } = await open(p.presenter);
-    await queue.saveDraft(key, { revision, questionId: 'q2', answer: 'Multi-repo' });
-    const saved = await queue.saveFollowUp(key, {
+    await queue.actions.saveDraft(key, { revision, questionId: 'q2', answer: 'Multi-repo' });
+    const saved = await queue.actions.saveFollowUp(key, {
       revision,
       questionId: 'q2',
       text: 'web: /abs/web',
@@ -105,14 +105,14 @@ describe('batch queue: envelope batches', () => {
     await queue.idle();
     assert.deepEqual({ ...store.get(key)?.followUps }, { q2: 'web: /abs/web' });
 
-    const outcome = await queue.submit(key, {
+    const outcome = await queue.actions.submit(key, {
       revision,
       by: 'U1',
       unsaved: new Map(Object.entries({ q1: OTHER_OPTION })),
     });
     assert.deepEqual(outcome, { kind: 'needs-text', questionIds: ['q1'] });
-    await queue.saveFollowUp(key, { revision, questionId: 'q1', text: 'Leaky bucket' });
-    const done = await queue.submit(key, {
+    await queue.actions.saveFollowUp(key, { revision, questionId: 'q1', text: 'Leaky bucket' });
+    const done = await queue.actions.submit(key, {
       revision,
       by: 'U1',
       unsaved: new Map(Object.entries({ q1: OTHER_OPTION })),
@@ -131,7 +131,7 @@ describe('batch queue: envelope batches', () => {
   test('Cancel writes cancelled.json, closes the batch, and a restart does not reopen it', async () => {
     const p = recordingPresenter();
     let { queue, key, revision } = await open(p.presenter);
-    const outcome = await queue.cancel(key, { revision, by: 'U0ALICE01' });
+    const outcome = await queue.actions.cancel(key, { revision, by: 'U0ALICE01' });
     assert.equal(outcome.kind, 'cancelled');
     const record = store.get(key) as BatchRecord;
     assert.equal(record.status, 'cancelled');
@@ -146,7 +146,7 @@ describe('batch queue: envelope batches', () => {
     });
     assert.deepEqual((await readdir(path.join(run, 'qa'))).sort(), ['q-out-001.json']);
     assert.equal(p.shown.at(-1)?.status, 'cancelled');
-    const again = await queue.cancel(key, { revision, by: 'U0ALICE01' });
+    const again = await queue.actions.cancel(key, { revision, by: 'U0ALICE01' });
     assert.deepEqual(again, { kind: 'closed', status: 'cancelled' });
     await queue.close();
     await store.close();
@@ -174,10 +174,10 @@ describe('batch queue: envelope batches', () => {
   test('ordinary batches cannot be cancelled and get no followUpText', async () => {
     const p = recordingPresenter();
     const { queue, key, revision } = await open(p.presenter, sampleBatch(1));
-    assert.deepEqual(await queue.cancel(key, { revision, by: 'U1' }), {
+    assert.deepEqual(await queue.actions.cancel(key, { revision, by: 'U1' }), {
       kind: 'not-cancellable',
     });
-    const done = await queue.submit(key, {
+    const done = await queue.actions.submit(key, {
       revision,
       by: 'U1',
       unsaved: new Map(Object.entries({ format: 'CSV', targets: ['web'], notes: 'n', go: true })),
@@ -192,11 +192,11 @@ describe('batch queue: envelope batches', () => {
     const p = recordingPresenter();
     const agentRun = path.join(root, 'runs', 'run-a');
     const { queue, key, revision } = await open(p.presenter, envelopeBatch(), agentRun);
-    assert.deepEqual(await queue.cancel(key, { revision, by: 'U1' }), {
+    assert.deepEqual(await queue.actions.cancel(key, { revision, by: 'U1' }), {
       kind: 'not-cancellable',
     });
-    await queue.saveFollowUp(key, { revision, questionId: 'q2', text: 'typed anyway' });
-    const done = await queue.submit(key, {
+    await queue.actions.saveFollowUp(key, { revision, questionId: 'q2', text: 'typed anyway' });
+    const done = await queue.actions.submit(key, {
       revision,
       by: 'U1',
       unsaved: new Map(Object.entries({ q1: OTHER_OPTION, q2: 'Multi-repo' })),

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import type { BatchRecord } from '../../src/core/batch/batch-record.js';
-import type { ElsewhereWork } from '../../src/queue/batch-actions.js';
 import { createBatchQueue } from '../../src/queue/batch-queue.js';
 import type { Presenter } from '../../src/queue/presenter.js';
+import type { RunOwners } from '../../src/queue/run-owners.js';
 import { redisForSuite } from '../support/redis-for-suite.js';
 import { needsRedis } from '../support/redis-server.js';
 import { freshNamespace, openTestRedisStore } from '../support/redis-store.js';
@@ -17,7 +17,7 @@ const log = pino({ level: process.env.TEST_LOG ?? 'silent' });
 const NODE = 'node-a';
 
 /** Every run of this test is this node's: nothing is asked of another relay. */
-const nothingElsewhere: ElsewhereWork = {
+const noOtherOwners: RunOwners = {
   holds: (record) => (record.node ?? NODE) === NODE,
   batchOf: async () => undefined,
   submit: async () => ({ kind: 'unknown' }),
@@ -61,7 +61,7 @@ describe('batch queue in shared mode (Redis store)', () => {
       settleMs: 50,
       roots: [path.join(dir, 'runs')],
       ...(retryBaseMs !== undefined ? { retryBaseMs } : {}),
-      shared: { node: NODE, elsewhere: nothingElsewhere },
+      shared: { node: NODE, owners: noOtherOwners },
     });
     const close = async () => {
       await queue.close();
@@ -92,7 +92,7 @@ describe('batch queue in shared mode (Redis store)', () => {
           [[1, 'open']],
         );
         const first = shown[0] as BatchRecord;
-        const outcome = await queue.submit(first.key, {
+        const outcome = await queue.actions.submit(first.key, {
           revision: first.fingerprint.slice(0, 8),
           by: 'U1',
           tapped: { questionId: 'go', answer: true },

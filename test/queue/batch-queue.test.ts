@@ -159,7 +159,7 @@ describe('batch queue', () => {
       [[1, 'open']],
     );
     const { key, revision } = firstShown(p.shown);
-    const outcome = await queue.submit(key, {
+    const outcome = await queue.actions.submit(key, {
       revision,
       by: 'U1',
       unsaved: new Map(
@@ -220,7 +220,7 @@ describe('batch queue', () => {
     const queue = await startIdle(p.presenter);
     const key = p.shown[0]?.key as string;
     const first = store.get(key) as BatchRecord;
-    await queue.saveDraft(key, {
+    await queue.actions.saveDraft(key, {
       revision: first.fingerprint.slice(0, 8),
       questionId: 'format',
       answer: 'JSON',
@@ -236,7 +236,7 @@ describe('batch queue', () => {
     assert.equal(second.status, 'open');
     assert.equal(second.presentation?.ts, first.presentation?.ts, 'same message, updated');
 
-    const stale = await queue.submit(key, {
+    const stale = await queue.actions.submit(key, {
       revision: first.fingerprint.slice(0, 8),
       by: 'U1',
       unsaved: new Map(Object.entries({ format: 'JSON', targets: ['web'], notes: '', go: false })),
@@ -317,7 +317,7 @@ describe('batch queue', () => {
 
   test('submit with an answer missing writes nothing and names the question', async () => {
     const { queue, key, revision } = await showFirstBatch();
-    const outcome = await queue.submit(key, {
+    const outcome = await queue.actions.submit(key, {
       revision,
       by: 'U1',
       unsaved: new Map(Object.entries({ format: 'JSON' })),
@@ -330,9 +330,9 @@ describe('batch queue', () => {
 
   test("the drafts are the truth: a screen's choices only fill questions without a draft", async () => {
     const { queue, key, revision } = await showFirstBatch();
-    await queue.saveDraft(key, { revision, questionId: 'format', answer: 'CSV' });
-    await queue.saveDraft(key, { revision, questionId: 'go', answer: false });
-    const outcome = await queue.submit(key, {
+    await queue.actions.saveDraft(key, { revision, questionId: 'format', answer: 'CSV' });
+    await queue.actions.saveDraft(key, { revision, questionId: 'go', answer: false });
+    const outcome = await queue.actions.submit(key, {
       revision,
       by: 'U1',
       // a screen that still shows someone's earlier picks
@@ -355,7 +355,7 @@ describe('batch queue', () => {
   test('a revision must match exactly: a prefix of it is refused', async () => {
     const { queue, key, revision } = await showFirstBatch();
     for (const forged of ['', revision.slice(0, 1), revision.slice(0, 7), `${revision}0`]) {
-      const outcome = await queue.saveDraft(key, {
+      const outcome = await queue.actions.saveDraft(key, {
         revision: forged,
         questionId: 'format',
         answer: 'CSV',
@@ -369,7 +369,7 @@ describe('batch queue', () => {
   test('losing the race to another provider: their file stays, the batch is answered elsewhere', async () => {
     const { queue, key, revision } = await showFirstBatch();
     await writeFile(path.join(run, 'qa', 'q-answers-001.json'), '{"theirs":true}');
-    const outcome = await queue.submit(key, {
+    const outcome = await queue.actions.submit(key, {
       revision,
       by: 'U1',
       unsaved: new Map(Object.entries({ format: 'JSON', targets: ['web'], notes: 'x', go: true })),
@@ -560,7 +560,7 @@ describe('batch queue', () => {
     queue.start();
     await queue.idle();
     const { key, revision } = firstShown(p.shown);
-    await queue.saveDraft(key, { revision, questionId: 'go', answer: false });
+    await queue.actions.saveDraft(key, { revision, questionId: 'go', answer: false });
     await queue.close();
     await store.close();
 

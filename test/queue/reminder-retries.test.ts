@@ -16,7 +16,7 @@ test('a reminder Slack does not take: one warning, without a stack, and debug li
   let failures = 3;
   const reminders = createReminders({
     store: { all: () => [record] },
-    queue: {
+    actions: {
       async amendOpen(_key, change) {
         const next = change(record);
         if (next) record = next;

@@ -23,7 +23,7 @@ function setup(policy: ReminderPolicy, initial: Partial<BatchRecord> = {}) {
   const make = () =>
     createReminders({
       store: { all: () => [...records.values()] },
-      queue: {
+      actions: {
         async amendOpen(key, change) {
           const record = records.get(key);
           if (record?.status !== 'open') return undefined;

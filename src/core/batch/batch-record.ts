@@ -54,8 +54,11 @@ export interface BatchRecord {
    * be written in place, bit by bit); cleared once it parses, or once it stops changing.
    */
   answersPending?: true;
-  /** Every hand-off so far, oldest first; escalations are recorded here too. */
-  handoffs?: Handoff[];
+  /**
+   * Every hand-off so far, oldest first; escalations are recorded here too. Spelt as it was
+   * first stored (every state file and Redis record has it), not `handOffs`.
+   */
+  handoffs?: HandOff[];
   /** Slack user id (or user group id) the batch was last handed to: the last `handoffs[].to`. */
   assignee?: string;
   /** Slack user id of who pressed "I'm on it"; cleared on release. */
@@ -85,7 +88,7 @@ export interface Undeliverable {
 }
 
 /** One hand-off of a batch from one person to another. */
-export interface Handoff {
+export interface HandOff {
   /** Slack user id of who handed it on (the relay's own id for an escalation) */
   from: string;
   /** Slack user id or user group id it was handed to */

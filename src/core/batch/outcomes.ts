@@ -8,17 +8,17 @@ export type DraftOutcome = { kind: 'saved'; record: BatchRecord } | Refusal;
 export type ClaimOutcome = DraftOutcome | { kind: 'claimed-by-other'; by: string };
 
 /**
- * Shared mode: the batch's run is on another machine (`node`), which must write the answer
- * file. `offline`: that relay is not running; the request is kept and done when it is back.
- * `waiting`: it is running but has not answered yet; it will do it.
+ * Shared mode: the batch's run is on another machine (`node`), whose relay (the run's owner)
+ * must write the answer file. `owner-offline`: that relay is not running; the request is kept
+ * and done when it is back. `owner-slow`: it is running but has not answered yet; it will do it.
  */
-export type ElsewhereOutcome =
+export type OwnerPendingOutcome =
   | { kind: 'owner-offline'; node: string }
   | { kind: 'owner-slow'; node: string };
 
 /** Result of a person pressing Submit (or a one-tap answer). */
 export type SubmitOutcome =
-  | ElsewhereOutcome
+  | OwnerPendingOutcome
   | { kind: 'answered'; record: BatchRecord }
   | { kind: 'answered-elsewhere'; record: BatchRecord }
   | { kind: 'incomplete'; missing: string[]; problems: string[] }
@@ -29,7 +29,7 @@ export type SubmitOutcome =
 
 /** Result of pressing Cancel on an envelope batch. */
 export type CancelOutcome =
-  | ElsewhereOutcome
+  | OwnerPendingOutcome
   | { kind: 'cancelled'; record: BatchRecord }
   | { kind: 'not-cancellable' }
   | { kind: 'write-failed'; message: string }

@@ -35,11 +35,3 @@ export function lookAlikeFix(name: string): string | undefined {
   if (seq === 0) return 'batch numbers start at 001';
   return `if it is batch ${seq}, rename it to ${answer ? answerFileName(seq) : questionFileName(seq)}`;
 }
-
-/** The whole story of a look-alike name in one sentence, for `check`; see `lookAlikeFix`. */
-export function describeLookAlike(name: string): string | undefined {
-  const fix = lookAlikeFix(name);
-  return fix === undefined
-    ? undefined
-    : `${name} is not a Q&A file name, so the relay ignores it: ${fix}. ${PROTOCOL_NAMES_RULE}.`;
-}

@@ -14,10 +14,6 @@ export const expecting =
       ? `"${key}" is missing; expected ${expected}`
       : `expected ${expected}, found ${describeValue(issue.input)}`;
 
-/** `expected …, found …` for a value that is present but wrong. */
-export const expectedFound = (expected: string, found: unknown): string =>
-  `expected ${expected}, found ${describeValue(found)}`;
-
 /** A plain JSON object (not an array, not null). */
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,5 +1,5 @@
 import type { BatchStatus } from '../batch/batch-record.js';
-import type { CancelOutcome, ElsewhereOutcome, SubmitOutcome } from '../batch/outcomes.js';
+import type { CancelOutcome, OwnerPendingOutcome, SubmitOutcome } from '../batch/outcomes.js';
 import type { Refusal } from '../batch/refusal.js';
 
 /**
@@ -31,8 +31,8 @@ export function explainRefusal(refusal: Refusal): string {
 }
 
 /** What happens to answers whose run is on another machine that has not written them yet. */
-export function explainElsewhere(
-  outcome: ElsewhereOutcome,
+export function explainOwnerPending(
+  outcome: OwnerPendingOutcome,
   what: 'answers' | 'cancellation',
 ): string {
   return outcome.kind === 'owner-offline'
@@ -47,7 +47,7 @@ export function explainSubmit(
   switch (outcome.kind) {
     case 'owner-offline':
     case 'owner-slow':
-      return explainElsewhere(outcome, 'answers');
+      return explainOwnerPending(outcome, 'answers');
     case 'answered-elsewhere':
       return 'Someone answered this batch in another tool first; your answers were not written.';
     case 'write-failed':
@@ -62,7 +62,7 @@ export function explainCancel(outcome: Exclude<CancelOutcome, { kind: 'cancelled
   switch (outcome.kind) {
     case 'owner-offline':
     case 'owner-slow':
-      return explainElsewhere(outcome, 'cancellation');
+      return explainOwnerPending(outcome, 'cancellation');
     case 'not-cancellable':
       return 'Only questions asked with `o7-slack-relay ask` can be cancelled; nothing was changed.';
     case 'write-failed':

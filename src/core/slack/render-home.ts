@@ -28,7 +28,7 @@ export interface HomeBatch {
   node?: string;
 }
 
-/** What the Home tab adds to a record from elsewhere: the first question and a message link. */
+/** What the Home tab adds to a record from outside it: the first question and a message link. */
 export interface HomeDetails {
   /** the first question's prompt, raw (escaped here) */
   firstQuestion?: string;

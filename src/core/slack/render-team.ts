@@ -12,25 +12,25 @@ const NOTE_IN_CHAIN = 300;
 /** Context blocks hold at most 3000 characters of text. */
 const CHAIN_SHOWN = 2900;
 
-type Handoff = TeamView['handoffs'][number];
+type HandOff = TeamView['handoffs'][number];
 
 /** One hand-off as a line of mrkdwn: who, to whom, when, and the (escaped) note. */
-function handoffLine(handoff: Handoff, noteMax = NOTE_IN_CHAIN): string {
-  const note = handoff.note ? `: “${escapedNote(handoff.note, noteMax)}”` : '';
-  const failed = handoff.undelivered
-    ? ` (not delivered: ${escapeMrkdwn(handoff.undelivered)})`
+function handOffLine(handOff: HandOff, noteMax = NOTE_IN_CHAIN): string {
+  const note = handOff.note ? `: “${escapedNote(handOff.note, noteMax)}”` : '';
+  const failed = handOff.undelivered
+    ? ` (not delivered: ${escapeMrkdwn(handOff.undelivered)})`
     : '';
-  return `${mentionOf(handoff.from)} handed this to ${mentionOf(handoff.to)} ${slackDate(handoff.at)}${failed}${note}`;
+  return `${mentionOf(handOff.from)} handed this to ${mentionOf(handOff.to)} ${slackDate(handOff.at)}${failed}${note}`;
 }
 
 /** What people are told of a hand-off whose copy could not reach the person. */
-function undeliveredLine(handoff: Handoff): string {
-  return `:warning: The hand-off to ${mentionOf(handoff.to)} could not reach them (Slack said ${escapeMrkdwn(handoff.undelivered ?? 'no')}), so it ended: anyone here can answer this batch, or hand it to someone else.`;
+function undeliveredLine(handOff: HandOff): string {
+  return `:warning: The hand-off to ${mentionOf(handOff.to)} could not reach them (Slack said ${escapeMrkdwn(handOff.undelivered ?? 'no')}), so it ended: anyone here can answer this batch, or hand it to someone else.`;
 }
 
 /** The thread reply saying that a hand-off could not reach the person it was for. */
-export function renderUndeliveredNotice(handoff: Handoff): { text: string; blocks: KnownBlock[] } {
-  const line = undeliveredLine(handoff);
+export function renderUndeliveredNotice(handOff: HandOff): { text: string; blocks: KnownBlock[] } {
+  const line = undeliveredLine(handOff);
   return { text: line, blocks: [mrkdwnContext(line)] };
 }
 
@@ -41,9 +41,9 @@ function escapedNote(note: string, max: number): string {
 }
 
 /** The thread reply announcing a hand-off; the note is shown whole. */
-export function renderHandoffNotice(handoff: Handoff): { text: string; blocks: KnownBlock[] } {
+export function renderHandOffNotice(handOff: HandOff): { text: string; blocks: KnownBlock[] } {
   // a context text holds 3000 characters; the mentions and date take well under 400
-  const line = `:arrow_right: ${handoffLine(handoff, 2500)}`;
+  const line = `:arrow_right: ${handOffLine(handOff, 2500)}`;
   return { text: line, blocks: [mrkdwnContext(line)] };
 }
 
@@ -55,7 +55,7 @@ export function teamLines(team: TeamView | undefined, final: boolean): KnownBloc
   if (!team) return [];
   if (final) {
     if (team.handoffs.length === 0) return [];
-    const chain = team.handoffs.map((h) => handoffLine(h)).join('\n');
+    const chain = team.handoffs.map((h) => handOffLine(h)).join('\n');
     return [mrkdwnContext(cutLines(`Hand-offs:\n${chain}`))];
   }
   const parts: string[] = [];

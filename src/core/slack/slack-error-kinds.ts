@@ -137,10 +137,6 @@ export function slackErrorKind(code: string): SlackErrorKind & { known: boolean 
     : { scope: 'transient', fix: 'unknown to the relay; it keeps trying', known: false };
 }
 
-/** Whether trying the same call again can never help. */
-export const isPermanentSlackError = (code: string): boolean =>
-  slackErrorKind(code).scope !== 'transient';
-
 /**
  * The transient codes with which Slack says it is in trouble itself, as HTTP 5xx would: the
  * relay then takes Slack as down and waits for it to answer again (a rate limit, or a code

@@ -12,7 +12,7 @@ import {
   withFollowUp,
   writeFailed,
 } from '../../../src/core/batch/batch-changes.js';
-import { withHandoff, withUndeliveredHandoff } from '../../../src/core/batch/handoff.js';
+import { withHandOff, withUndeliveredHandOff } from '../../../src/core/batch/hand-off.js';
 import { makeRecord } from '../../support/make-record.js';
 
 const AT = '2026-03-01T12:00:00.000Z';
@@ -46,7 +46,7 @@ describe('what happens to a batch', () => {
 
   test('a hand-off moves the assignee and the claim; one that cannot reach the person ends', () => {
     const claimed = { ...open, claimedBy: 'U1' };
-    const handed = withHandoff(claimed, { from: 'U1', to: 'U2', at: AT, note: '  ' });
+    const handed = withHandOff(claimed, { from: 'U1', to: 'U2', at: AT, note: '  ' });
     assert.equal(handed.assignee, 'U2');
     assert.equal(handed.claimedBy, 'U2');
     assert.deepEqual(
@@ -54,11 +54,11 @@ describe('what happens to a batch', () => {
       [{ from: 'U1', to: 'U2', at: AT }],
       'a blank note is left out',
     );
-    const failed = withUndeliveredHandoff(handed, 'U2', 'user_disabled');
+    const failed = withUndeliveredHandOff(handed, 'U2', 'user_disabled');
     assert.equal(failed.assignee, undefined);
     assert.equal(failed.claimedBy, undefined);
     assert.equal(failed.handoffs?.[0]?.undelivered, 'user_disabled');
-    assert.equal(withUndeliveredHandoff(open, 'U9', 'x'), open, 'no hand-off to them: unchanged');
+    assert.equal(withUndeliveredHandOff(open, 'U9', 'x'), open, 'no hand-off to them: unchanged');
   });
 
   test('a rewritten file opens a fresh version: choices, text, who answered and problems go', () => {

@@ -7,7 +7,7 @@ import {
   renderHandOffModal,
 } from '../../../src/core/slack/render-hand-off-modal.js';
 import {
-  renderHandoffNotice,
+  renderHandOffNotice,
   teamButtons,
   teamLines,
 } from '../../../src/core/slack/render-team.js';
@@ -52,7 +52,7 @@ describe('team rendering', () => {
   });
 
   test('a long note full of characters to escape still fits the thread reply', () => {
-    const notice = renderHandoffNotice({
+    const notice = renderHandOffNotice({
       from: 'U0ALICE01',
       to: 'U0BOB0001',
       at: AT,

@@ -1,10 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  isPermanentSlackError,
-  SLACK_ERROR_KINDS,
-  slackErrorKind,
-} from '../../../src/core/slack/slack-error-kinds.js';
+import { SLACK_ERROR_KINDS, slackErrorKind } from '../../../src/core/slack/slack-error-kinds.js';
 
 // What retrying can fix, and what it never fixes, with whom each permanent one concerns.
 const EXPECTED: Record<string, string> = {
@@ -63,7 +59,6 @@ describe('Slack error kinds', () => {
       assert.equal(kind.scope, scope);
       assert.equal(kind.remedy, remedy);
       assert.equal(kind.known, true);
-      assert.equal(isPermanentSlackError(code), scope !== 'transient');
       assert.ok(kind.fix.length > 10, 'says what to do');
     });
   }
@@ -76,7 +71,6 @@ describe('Slack error kinds', () => {
     for (const code of ['something_new', 'constructor', '__proto__', 'toString', '']) {
       assert.deepEqual(slackErrorKind(code).scope, 'transient', code);
       assert.equal(slackErrorKind(code).known, false, code);
-      assert.equal(isPermanentSlackError(code), false);
       assert.equal(slackErrorKind(code).remedy, undefined, code);
     }
   });

@@ -1,20 +1,20 @@
-import type { BatchRecord, Handoff } from './batch-record.js';
+import type { BatchRecord, HandOff } from './batch-record.js';
 
 /**
  * A record whose last hand-off to `to` could not reach them (`reason`: what Slack said): that
  * hand-off is marked so, and `to` is no longer the assignee nor on it. The batch stays open
  * where it was, for anyone to answer.
  */
-export function withUndeliveredHandoff(
+export function withUndeliveredHandOff(
   record: BatchRecord,
   to: string,
   reason: string,
 ): BatchRecord {
   const handoffs = [...(record.handoffs ?? [])];
   const last = handoffs.map((h) => h.to).lastIndexOf(to);
-  const handoff = handoffs[last];
-  if (!handoff) return record;
-  handoffs[last] = { ...handoff, undelivered: reason };
+  const handOff = handoffs[last];
+  if (!handOff) return record;
+  handoffs[last] = { ...handOff, undelivered: reason };
   const { assignee, claimedBy, ...rest } = record;
   return {
     ...rest,
@@ -28,13 +28,13 @@ export function withUndeliveredHandoff(
  * A record with one more hand-off: appended to the chain, its `to` the new assignee, and a
  * claim on the batch moved to `to` too. A blank note is left out.
  */
-export function withHandoff(record: BatchRecord, handoff: Handoff): BatchRecord {
-  const note = handoff.note?.trim();
-  const { note: _, ...rest } = handoff;
+export function withHandOff(record: BatchRecord, handOff: HandOff): BatchRecord {
+  const note = handOff.note?.trim();
+  const { note: _, ...rest } = handOff;
   return {
     ...record,
     handoffs: [...(record.handoffs ?? []), note ? { ...rest, note } : rest],
-    assignee: handoff.to,
-    ...(record.claimedBy ? { claimedBy: handoff.to } : {}),
+    assignee: handOff.to,
+    ...(record.claimedBy ? { claimedBy: handOff.to } : {}),
   };
 }

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { BatchRecord } from '../core/batch/batch-record.js';
 import type { CancelOutcome, SubmitOutcome } from '../core/batch/outcomes.js';
-import type { CancelInput, ElsewhereWork, SubmitInput } from '../queue/batch-actions.js';
+import type { CancelInput, SubmitInput } from '../queue/action-inputs.js';
+import type { RunOwners } from '../queue/run-owners.js';
 import type { RedisConnection } from '../redis/redis-connection.js';
 import type { RedisKeys } from '../redis/redis-keys.js';
 import type { SharedQuestions } from './shared-questions.js';
@@ -22,13 +23,19 @@ export type AwayKind = 'offline' | 'slow';
 /** Tells people that a batch's answers wait for the relay holding its run. */
 export type OwnerAway = (record: BatchRecord, owner: string, how: AwayKind) => Promise<void>;
 
+/** The run owners as this relay reaches them, through Redis, until `close`. */
+export interface OwnerRequests extends RunOwners {
+  /** Stops listening for the owners' replies. */
+  close(): Promise<void>;
+}
+
 /**
  * Shared mode, on the relay that got a click on a batch whose run is on another machine: its
  * questions come from Redis, and Submit and Cancel go to that machine's relay through its work
  * stream. When that relay is not running the request waits in the stream and is done when it
  * is back; the person is told so either way.
  */
-export async function createElsewhereWork(deps: {
+export async function createOwnerRequests(deps: {
   connection: RedisConnection;
   keys: RedisKeys;
   node: string;
@@ -42,7 +49,7 @@ export async function createElsewhereWork(deps: {
    * waits for a relay that is not running, so people can be told in the batch's thread.
    */
   ownerAway?: OwnerAway;
-}): Promise<ElsewhereWork & { close(): Promise<void> }> {
+}): Promise<OwnerRequests> {
   const { connection, keys, node, log } = deps;
   const replyWaitMs = deps.replyWaitMs ?? REPLY_WAIT_MS;
   const waiting = new Map<string, (outcome: WireOutcome) => void>();
