@@ -11,7 +11,7 @@ import { renderRecordMessages } from '../core/slack/render-record-messages.js';
 import { renderRefusedNotice } from '../core/slack/render-refused.js';
 import { renderHandoffNotice, renderUndeliveredNotice } from '../core/slack/render-team.js';
 import { type SlackErrorRemedy, slackErrorKind } from '../core/slack/slack-error-kinds.js';
-import { SLACK_USER_ID } from '../core/slack/slack-ids.js';
+import { SLACK_USER_ID } from '../core/slack/slack-id-shapes.js';
 import { stampIteration } from '../core/slack/stamp-iteration.js';
 import { CopyRefused, type PresentContext, type Presenter } from '../queue/presenter.js';
 import { slackErrorCode } from './slack-errors.js';

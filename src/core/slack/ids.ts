@@ -1,6 +1,9 @@
 /**
- * Block, action and callback ids shared by the renderer and the interaction decoder. Every id
- * starts with `o7` so the relay's handlers can claim its own interactions by prefix.
+ * Every id the relay gives what it puts in Slack, in one place: the action ids of its controls,
+ * the block id scheme, the forms' callback ids and their inputs' ids, and the values buttons
+ * carry. The renderer, the decoder, the listeners and the tests import them from here and spell
+ * none. Every id starts with `o7` so the relay's handlers can claim its own interactions by
+ * prefix. (Slack's own ids, `U…`, `C…`, `S…`, are another kind: see `slack-id-shapes.ts`.)
  */
 
 const PREFIX = 'o7';
@@ -31,7 +34,7 @@ export function actionIdPattern(kinds: readonly string[]): RegExp {
   return new RegExp(`^(?:${names.join('|')})(?::|$)`);
 }
 
-/** Matches the action ids of the answer controls (not the team ones, see `team-ids`). */
+/** Matches the action ids of the answer controls (not the team ones). */
 export const ANSWER_ACTION_PATTERN = actionIdPattern(Object.values(ACTION_KINDS));
 
 /** Matches the action ids of external selects (for `app.options(...)`). */
@@ -135,10 +138,31 @@ export function withIteration(blockId: string, iteration: number): string {
   return `${unstamped}${SEPARATOR}i${iteration}`;
 }
 
-/** Modal callback ids (`app.view(...)`); the free-write and follow-up modals have a submit button. */
+/**
+ * Ids of the team controls (hand-off, claim). They start with `o7.` like every relay id, so the
+ * allow-list middleware guards them, but are handled by their own listeners, not the answer ones.
+ */
+export const TEAM_ACTIONS = {
+  /** opens the hand-off modal */
+  handOff: 'o7.hand-off',
+  /** "I'm on it" / "Release" */
+  claim: 'o7.claim',
+} as const;
+
+/** Matches the team controls' action ids. */
+export const TEAM_ACTION_PATTERN = actionIdPattern(Object.values(TEAM_ACTIONS));
+
+/** Values of the claim button: what pressing it does. */
+export const CLAIM_VALUES = { claim: 'claim', release: 'release' } as const;
+
+/**
+ * Modal callback ids (`app.view(...)`); the free-write, follow-up and hand-off modals have a
+ * submit button.
+ */
 export const CALLBACK_IDS = {
   freeWrite: 'o7.free-write',
   followUp: 'o7.follow-up',
+  handOff: 'o7.hand-off',
   preview: 'o7.preview',
   options: 'o7.options',
 } as const;
@@ -153,4 +177,10 @@ export const FREE_WRITE_INPUT = {
 export const FOLLOW_UP_INPUT = {
   blockId: 'o7.follow-up.input',
   actionId: 'o7.follow-up.value',
+} as const;
+
+/** Block and action ids of the hand-off modal's inputs, read back on submission. */
+export const HAND_OFF_INPUTS = {
+  user: { blockId: 'o7.hand-off.user', actionId: 'o7.hand-off.user-value' },
+  note: { blockId: 'o7.hand-off.note', actionId: 'o7.hand-off.note-value' },
 } as const;

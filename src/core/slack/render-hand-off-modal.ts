@@ -2,7 +2,7 @@ import type { ModalView } from '@slack/types';
 import { mrkdwnSection, plainText } from './block-builders.js';
 import { BLOCK_KIT_LIMITS } from './block-kit-limits.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
-import { HAND_OFF_CALLBACK_ID, HAND_OFF_INPUTS } from './team-ids.js';
+import { CALLBACK_IDS, HAND_OFF_INPUTS } from './ids.js';
 import { truncatePlain } from './text-cut.js';
 
 /** Longest hand-off note accepted; the thread reply shows it whole. */
@@ -19,7 +19,7 @@ export function renderHandOffModal(input: HandOffTarget & { title: string }): Mo
   const metadata: HandOffTarget = { key: input.key, revision: input.revision };
   return {
     type: 'modal',
-    callback_id: HAND_OFF_CALLBACK_ID,
+    callback_id: CALLBACK_IDS.handOff,
     title: plainText('Hand off', BLOCK_KIT_LIMITS.viewTitle),
     submit: plainText('Hand off', BLOCK_KIT_LIMITS.viewSubmit),
     close: plainText('Cancel', BLOCK_KIT_LIMITS.viewClose),

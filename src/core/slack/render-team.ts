@@ -2,9 +2,9 @@ import type { Button, KnownBlock } from '@slack/types';
 import type { TeamView } from './batch-view.js';
 import { button, mrkdwnContext } from './block-builders.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
+import { CLAIM_VALUES, TEAM_ACTIONS } from './ids.js';
 import { mentionOf } from './mention.js';
 import { slackDate } from './render-final.js';
-import { CLAIM_VALUES, TEAM_ACTIONS } from './team-ids.js';
 import { cutEscaped } from './text-cut.js';
 
 /** How much of a hand-off note the message's chain shows; the thread reply has all of it. */

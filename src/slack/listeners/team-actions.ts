@@ -1,7 +1,12 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { refusalFor } from '../../core/batch/refusal.js';
-import { parseBlockId } from '../../core/slack/ids.js';
+import {
+  CLAIM_VALUES,
+  parseBlockId,
+  TEAM_ACTION_PATTERN,
+  TEAM_ACTIONS,
+} from '../../core/slack/ids.js';
 import {
   explainClaimedByOther,
   explainRefusal,
@@ -9,7 +14,6 @@ import {
 } from '../../core/slack/outcome-text.js';
 import { renderHandOffModal } from '../../core/slack/render-hand-off-modal.js';
 import { replyThreadTs } from '../../core/slack/reply-thread.js';
-import { CLAIM_VALUES, TEAM_ACTION_PATTERN, TEAM_ACTIONS } from '../../core/slack/team-ids.js';
 import type { BatchActions } from '../../queue/batch-actions.js';
 import {
   lookupFromSource,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { HAND_OFF_INPUTS } from '../../../src/core/slack/ids.js';
 import { mentionOf } from '../../../src/core/slack/mention.js';
 import {
   handOffRefusal,
@@ -11,7 +12,6 @@ import {
   teamButtons,
   teamLines,
 } from '../../../src/core/slack/render-team.js';
-import { HAND_OFF_INPUTS } from '../../../src/core/slack/team-ids.js';
 import { formatIssue, validateView } from '../../support/fake-slack/index.js';
 
 const AT = new Date('2026-01-05T09:00:00.000Z');
