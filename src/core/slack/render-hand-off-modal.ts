@@ -76,35 +76,3 @@ export function readHandOffSubmission(
   const trimmed = note?.trim();
   return { to: to ?? undefined, note: trimmed ? trimmed : undefined };
 }
-
-/**
- * What Slack says of a hand-off target's account: an active person, a bot or app, a
- * deactivated account, no such user, or `unknown` when the lookup failed or took too long.
- */
-export type TargetAccount = 'person' | 'bot' | 'deactivated' | 'not-found' | 'unknown';
-
-/** Why a hand-off target was refused, in words for the person handing off; `undefined` if fine. */
-export function handOffRefusal(input: {
-  from: string;
-  to: string;
-  account: TargetAccount;
-  allowed: boolean;
-}): string | undefined {
-  if (input.to === input.from) return 'You cannot hand a batch off to yourself; pick a teammate.';
-  switch (input.account) {
-    case 'unknown':
-      return 'Slack could not tell who that is, so the batch was not handed off. Please try again.';
-    case 'not-found':
-      return 'Slack knows no such user in this workspace, so the batch was not handed off; pick a teammate from the list.';
-    case 'deactivated':
-      return "That person's Slack account is deactivated, so they could never answer; pick someone else.";
-    case 'bot':
-      return 'That is a bot or app, which cannot answer questions; pick a person.';
-    case 'person':
-      break;
-  }
-  if (!input.allowed) {
-    return 'That person is not on the allow list (RELAY_ALLOWED_USERS), so they could not answer; pick someone who is, or ask an admin to add them.';
-  }
-  return undefined;
-}

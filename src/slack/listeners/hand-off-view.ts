@@ -1,13 +1,12 @@
 import type { App, ViewSubmitAction, webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
+import { handOffRefusal, type TargetAccount } from '../../core/batch/hand-off-refusal.js';
 import { refusalFor } from '../../core/batch/refusal.js';
 import { CALLBACK_IDS, HAND_OFF_INPUTS } from '../../core/slack/ids.js';
-import { explainRefusal } from '../../core/slack/outcome-text.js';
+import { explainHandOffRefusal, explainRefusal } from '../../core/slack/outcome-text.js';
 import {
-  handOffRefusal,
   parseHandOffMetadata,
   readHandOffSubmission,
-  type TargetAccount,
 } from '../../core/slack/render-hand-off-modal.js';
 import type { BatchActions } from '../../queue/batch-actions.js';
 import { type AllowList, isAllowed } from '../allow-list.js';
@@ -72,7 +71,7 @@ export function registerHandOffView(app: App, deps: HandOffViewDeps): void {
     const refusal = handOffRefusal({ from, to, account, allowed });
     if (refusal) {
       log.info({ key: meta.key, from, to, account }, 'hand-off refused');
-      await errorOn(HAND_OFF_INPUTS.user.blockId, refusal);
+      await errorOn(HAND_OFF_INPUTS.user.blockId, explainHandOffRefusal(refusal));
       return;
     }
     const refuse = (text: string) => errorOn(HAND_OFF_INPUTS.user.blockId, text);
