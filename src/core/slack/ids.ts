@@ -9,24 +9,49 @@
 const PREFIX = 'o7';
 const SEPARATOR = '|';
 
-/** What each interactive element does; the part of an action id before the first `:`. */
-export const ACTION_KINDS = {
+/**
+ * The controls on a question, by name; the id is the part of an action id before the first
+ * `:`, and the question's index (and which button of several) follow it.
+ */
+export const QUESTION_CONTROLS = {
   choose: 'o7.choose',
   chooseMany: 'o7.choose-many',
   yesNo: 'o7.yes-no',
   freeWrite: 'o7.free-write',
   oneTap: 'o7.one-tap',
-  submit: 'o7.submit',
   showPreview: 'o7.show-preview',
   showOptions: 'o7.show-options',
   /** opens the modal for the text an envelope question's choice asks for */
   followUp: 'o7.follow-up',
+} as const;
+
+/**
+ * The buttons of a whole batch, in its Submit block, by name. Each decodes to its name, its
+ * batch and its value (see `decodeAction`), so a new one is added here and nowhere else in
+ * the decoder.
+ */
+export const BATCH_BUTTONS = {
+  submit: 'o7.submit',
   /** closes an envelope batch without answers */
   cancel: 'o7.cancel',
+  /** opens the hand-off modal */
+  handOff: 'o7.hand-off',
+  /** "I'm on it" / "Release": who is answering (values: `CLAIM_VALUES`) */
+  claim: 'o7.claim',
 } as const;
+export type BatchButton = keyof typeof BATCH_BUTTONS;
+
+/** Every control the relay renders, by name: what each interactive element does. */
+export const ACTION_KINDS = { ...QUESTION_CONTROLS, ...BATCH_BUTTONS } as const;
 export type ActionKind = (typeof ACTION_KINDS)[keyof typeof ACTION_KINDS];
 
 const KNOWN_KINDS: ReadonlySet<string> = new Set(Object.values(ACTION_KINDS));
+const BUTTON_NAMES: ReadonlyMap<string, BatchButton> = new Map(
+  Object.entries(BATCH_BUTTONS).map(([name, id]) => [id, name as BatchButton]),
+);
+
+/** Values of the claim button: what pressing it does. */
+export const CLAIM_VALUES = { claim: 'claim', release: 'release' } as const;
 
 /** Matches action ids of these kinds, with or without suffixes (for `app.action(...)`). */
 export function actionIdPattern(kinds: readonly string[]): RegExp {
@@ -34,8 +59,8 @@ export function actionIdPattern(kinds: readonly string[]): RegExp {
   return new RegExp(`^(?:${names.join('|')})(?::|$)`);
 }
 
-/** Matches the action ids of the answer controls (not the team ones). */
-export const ANSWER_ACTION_PATTERN = actionIdPattern(Object.values(ACTION_KINDS));
+/** Matches the action ids of every control (for the one `app.action(...)` listener). */
+export const CONTROL_ACTION_PATTERN = actionIdPattern(Object.values(ACTION_KINDS));
 
 /** Matches the action ids of external selects (for `app.options(...)`). */
 export const EXTERNAL_SELECT_ACTION_PATTERN = actionIdPattern([
@@ -55,6 +80,11 @@ export function actionId(kind: ActionKind, ...suffixes: (string | number)[]): st
 export function actionKindOf(id: string): ActionKind | undefined {
   const kind = id.split(':', 1)[0] as string;
   return KNOWN_KINDS.has(kind) ? (kind as ActionKind) : undefined;
+}
+
+/** The name of the batch button an action kind is, or `undefined` for a question's control. */
+export function batchButtonOf(kind: ActionKind): BatchButton | undefined {
+  return BUTTON_NAMES.get(kind);
 }
 
 /** Where a question sits: its batch, the batch's revision and its index in the batch. */
@@ -137,23 +167,6 @@ export function withIteration(blockId: string, iteration: number): string {
     parsed.iteration === undefined ? blockId : blockId.slice(0, blockId.lastIndexOf(SEPARATOR));
   return `${unstamped}${SEPARATOR}i${iteration}`;
 }
-
-/**
- * Ids of the team controls (hand-off, claim). They start with `o7.` like every relay id, so the
- * allow-list middleware guards them, but are handled by their own listeners, not the answer ones.
- */
-export const TEAM_ACTIONS = {
-  /** opens the hand-off modal */
-  handOff: 'o7.hand-off',
-  /** "I'm on it" / "Release" */
-  claim: 'o7.claim',
-} as const;
-
-/** Matches the team controls' action ids. */
-export const TEAM_ACTION_PATTERN = actionIdPattern(Object.values(TEAM_ACTIONS));
-
-/** Values of the claim button: what pressing it does. */
-export const CLAIM_VALUES = { claim: 'claim', release: 'release' } as const;
 
 /**
  * Modal callback ids (`app.view(...)`); the free-write, follow-up and hand-off modals have a

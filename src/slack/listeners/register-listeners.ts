@@ -11,13 +11,12 @@ import { noteArrival } from '../lookup-budget.js';
 import type { ModalSeal } from '../modal-seal.js';
 import type { SubmittedViews } from '../submitted-views.js';
 import { createTryAgainMiddleware } from '../try-again-middleware.js';
-import { registerAnswerActions } from './answer-actions.js';
 import { registerAppHomeOpened } from './app-home-opened.js';
+import { registerBlockActions } from './block-actions.js';
 import { registerFollowUpView } from './follow-up-view.js';
 import { registerFreeWriteView } from './free-write-view.js';
 import { registerHandOffView } from './hand-off-view.js';
 import { registerOptionSuggestions } from './option-suggestions.js';
-import { registerTeamActions } from './team-actions.js';
 
 /** What Slack's listeners need from the rest of the relay. */
 export interface ListenerDeps {
@@ -44,11 +43,10 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   app.use(createInteractionGuard(log.child({ component: 'slack-guard' })));
   app.use(createTryAgainMiddleware(log.child({ component: 'slack' })));
   if (allowList) app.use(createAllowListMiddleware({ allowList, groups, log }));
-  registerAnswerActions(app, deps);
+  registerBlockActions(app, deps);
   registerFreeWriteView(app, deps);
   registerFollowUpView(app, deps);
   registerOptionSuggestions(app, deps);
-  registerTeamActions(app, deps);
   registerHandOffView(app, deps);
   registerAppHomeOpened(app, deps);
   app.error(async (err) => {

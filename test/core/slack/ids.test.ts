@@ -93,15 +93,13 @@ describe('action ids', () => {
   });
 
   it('match the listener patterns', () => {
-    assert.ok(ids.ANSWER_ACTION_PATTERN.test('o7.choose-many:2'));
-    assert.ok(ids.ANSWER_ACTION_PATTERN.test('o7.submit'));
-    assert.ok(!ids.ANSWER_ACTION_PATTERN.test('other.choose'));
-    assert.ok(!ids.ANSWER_ACTION_PATTERN.test('o7.choosey'));
-    for (const team of Object.values(ids.TEAM_ACTIONS)) {
-      assert.ok(!ids.ANSWER_ACTION_PATTERN.test(team), team);
-      assert.ok(ids.TEAM_ACTION_PATTERN.test(team), team);
+    assert.ok(ids.CONTROL_ACTION_PATTERN.test('o7.choose-many:2'));
+    assert.ok(ids.CONTROL_ACTION_PATTERN.test('o7.submit'));
+    assert.ok(!ids.CONTROL_ACTION_PATTERN.test('other.choose'));
+    assert.ok(!ids.CONTROL_ACTION_PATTERN.test('o7.choosey'));
+    for (const kind of Object.values(ids.ACTION_KINDS)) {
+      assert.ok(ids.CONTROL_ACTION_PATTERN.test(kind), kind);
     }
-    assert.ok(!ids.TEAM_ACTION_PATTERN.test('o7.submit'));
     assert.ok(ids.EXTERNAL_SELECT_ACTION_PATTERN.test('o7.choose:2'));
     assert.ok(ids.EXTERNAL_SELECT_ACTION_PATTERN.test('o7.choose-many:2'));
     assert.ok(!ids.EXTERNAL_SELECT_ACTION_PATTERN.test('o7.submit'));
