@@ -13,10 +13,9 @@ import type { SubmittedViews } from '../submitted-views.js';
 import { createTryAgainMiddleware } from '../try-again-middleware.js';
 import { registerAppHomeOpened } from './app-home-opened.js';
 import { registerBlockActions } from './block-actions.js';
-import { registerFollowUpView } from './follow-up-view.js';
-import { registerFreeWriteView } from './free-write-view.js';
 import { registerHandOffView } from './hand-off-view.js';
 import { registerOptionSuggestions } from './option-suggestions.js';
+import { registerTextModal, TEXT_FORMS } from './text-modal-view.js';
 
 /** What Slack's listeners need from the rest of the relay. */
 export interface ListenerDeps {
@@ -35,7 +34,9 @@ export interface ListenerDeps {
 /**
  * Everything the relay answers in Slack, in one place: first the checks every interaction goes
  * through (arrival time, the payload's shape, "try again" when the shared store could not
- * record it, the allow list), then one listener per control, form and event.
+ * record it, the allow list), then one listener for every click on a batch message (one table
+ * of controls, `CONTROLS`), one per form (the text forms of `TEXT_FORMS`, the hand-off form),
+ * the type-ahead searches and the Home tab.
  */
 export function registerListeners(app: App, deps: ListenerDeps): void {
   const { log, allowList, groups } = deps;
@@ -44,8 +45,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   app.use(createTryAgainMiddleware(log.child({ component: 'slack' })));
   if (allowList) app.use(createAllowListMiddleware({ allowList, groups, log }));
   registerBlockActions(app, deps);
-  registerFreeWriteView(app, deps);
-  registerFollowUpView(app, deps);
+  for (const form of TEXT_FORMS) registerTextModal(app, deps, form);
   registerOptionSuggestions(app, deps);
   registerHandOffView(app, deps);
   registerAppHomeOpened(app, deps);
