@@ -1,7 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import { type BatchRecord, FINAL_STATUSES } from '../core/batch/batch-record.js';
 import { slackErrorKind } from '../core/slack/slack-error-kinds.js';
-import { SLACK_USER_ID } from '../core/slack/slack-ids.js';
+import { SLACK_USER_ID } from '../core/slack/slack-id-shapes.js';
 import { CopyRefused } from '../queue/presenter.js';
 import type { Message, MessageCopies } from './message-copy.js';
 import { slackErrorCode } from './slack-errors.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseBlockId } from '../core/slack/ids.js';
 import { replyThreadTs } from '../core/slack/reply-thread.js';
-import { SLACK_USER_ID } from '../core/slack/slack-ids.js';
+import { SLACK_USER_ID } from '../core/slack/slack-id-shapes.js';
 
 /** Every action, suggestion and modal the relay renders has an id starting with this. */
 const RELAY_ID = /^o7\./;

@@ -5,8 +5,7 @@
 // holds what people do and gathers the rest, each part in steps/ by what it drives.
 import assert from 'node:assert/strict';
 import { escapeMrkdwn } from '../../src/core/slack/escape-mrkdwn.js';
-import { FOLLOW_UP_INPUT, FREE_WRITE_INPUT } from '../../src/core/slack/ids.js';
-import { HAND_OFF_INPUTS } from '../../src/core/slack/team-ids.js';
+import { FOLLOW_UP_INPUT, FREE_WRITE_INPUT, HAND_OFF_INPUTS } from '../../src/core/slack/ids.js';
 import type { FakeSlack, ObservedView } from '../support/fake-slack/index.js';
 import type { ObservedMessage, StoredMessage } from '../support/fake-slack/types.js';
 import {

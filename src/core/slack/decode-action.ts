@@ -1,8 +1,11 @@
 import { type Answer, type Question, TYPES_WITH_OPTIONS } from '../protocol/question.js';
-import { ACTION_KINDS, actionKindOf, parseBlockId } from './ids.js';
-
-// Listeners read block ids alongside actions; one import serves both.
-export { parseBlockId };
+import {
+  ACTION_KINDS,
+  actionKindOf,
+  type BatchButton,
+  batchButtonOf,
+  parseBlockId,
+} from './ids.js';
 
 /** The parts of a `block_actions` action the decoder reads. */
 export interface ActionPayload {
@@ -14,20 +17,26 @@ export interface ActionPayload {
   selected_options?: { value: string }[] | null;
 }
 
-/** What a click or selection on a batch message means. */
+/**
+ * A press of one of the batch's own buttons (`BATCH_BUTTONS`), named as there: Submit, Cancel
+ * on an envelope batch, the team controls; `value` is the button's (the claim's `CLAIM_VALUES`).
+ */
+export type ButtonPress = {
+  [B in BatchButton]: { kind: B; key: string; revision: string; value: string | undefined };
+}[BatchButton];
+
+/** What a click or selection on a batch message means, for every control the relay renders. */
 export type DecodedAction =
   /** a selection changed; `answer` undefined means it was cleared */
   | { kind: 'draft'; key: string; revision: string; questionId: string; answer: Answer | undefined }
-  | { kind: 'submit'; key: string; revision: string }
-  /** an envelope batch is closed without answers */
-  | { kind: 'cancel'; key: string; revision: string }
   /** a one-tap batch was answered: record and submit at once */
-  | { kind: 'one-tap'; key: string; revision: string; questionId: string; answer: Answer }
-  | { kind: 'open-free-write'; key: string; revision: string; questionId: string }
+  | { kind: 'oneTap'; key: string; revision: string; questionId: string; answer: Answer }
+  | { kind: 'openFreeWrite'; key: string; revision: string; questionId: string }
   /** the text an envelope question's choice asks for is to be written or edited */
-  | { kind: 'open-follow-up'; key: string; revision: string; questionId: string }
-  | { kind: 'show-preview'; key: string; revision: string; questionId: string }
-  | { kind: 'show-options'; key: string; revision: string; questionId: string };
+  | { kind: 'openFollowUp'; key: string; revision: string; questionId: string }
+  | { kind: 'showPreview'; key: string; revision: string; questionId: string }
+  | { kind: 'showOptions'; key: string; revision: string; questionId: string }
+  | ButtonPress;
 
 const INDEX = /^(0|[1-9]\d{0,5})$/;
 
@@ -56,8 +65,10 @@ function optionsAt(question: Question, values: readonly { value: string }[]): st
 
 /**
  * Reads one action of a `block_actions` payload against the batch's questions. Option values
- * are indices and map back to the exact option strings. Anything the relay did not render, or
- * that names a question or option that does not exist, gives `undefined`.
+ * are indices and map back to the exact option strings; the batch's buttons need no question
+ * (they decode with none, while the questions cannot be read). Anything the relay did not
+ * render, a batch button outside the Submit block, or a control naming a question or option
+ * that does not exist gives `undefined`.
  */
 export function decodeAction(
   action: ActionPayload,
@@ -67,10 +78,11 @@ export function decodeAction(
   const kind = actionKindOf(action.action_id);
   if (!block || !kind) return undefined;
   const { key, revision } = block;
-  if (kind === ACTION_KINDS.submit)
-    return block.submit ? { kind: 'submit', key, revision } : undefined;
-  if (kind === ACTION_KINDS.cancel)
-    return block.submit ? { kind: 'cancel', key, revision } : undefined;
+  const button = batchButtonOf(kind);
+  if (button) {
+    const value = action.value ?? undefined;
+    return block.submit ? ({ kind: button, key, revision, value } as ButtonPress) : undefined;
+  }
   if (block.questionIndex === undefined) return undefined;
   const question = questions[block.questionIndex];
   if (!question) return undefined;
@@ -114,19 +126,19 @@ export function decodeAction(
             : undefined;
       return answer === undefined
         ? undefined
-        : { kind: 'one-tap', key, revision, questionId, answer };
+        : { kind: 'oneTap', key, revision, questionId, answer };
     }
     case ACTION_KINDS.freeWrite:
       return question.type === 'free-write'
-        ? { kind: 'open-free-write', key, revision, questionId }
+        ? { kind: 'openFreeWrite', key, revision, questionId }
         : undefined;
     case ACTION_KINDS.showPreview:
-      return { kind: 'show-preview', key, revision, questionId };
+      return { kind: 'showPreview', key, revision, questionId };
     case ACTION_KINDS.showOptions:
-      return { kind: 'show-options', key, revision, questionId };
+      return { kind: 'showOptions', key, revision, questionId };
     case ACTION_KINDS.followUp:
       return TYPES_WITH_OPTIONS.includes(question.type)
-        ? { kind: 'open-follow-up', key, revision, questionId }
+        ? { kind: 'openFollowUp', key, revision, questionId }
         : undefined;
   }
 }

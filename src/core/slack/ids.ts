@@ -1,29 +1,57 @@
 /**
- * Block, action and callback ids shared by the renderer and the interaction decoder. Every id
- * starts with `o7` so the relay's handlers can claim its own interactions by prefix.
+ * Every id the relay gives what it puts in Slack, in one place: the action ids of its controls,
+ * the block id scheme, the forms' callback ids and their inputs' ids, and the values buttons
+ * carry. The renderer, the decoder, the listeners and the tests import them from here and spell
+ * none. Every id starts with `o7` so the relay's handlers can claim its own interactions by
+ * prefix. (Slack's own ids, `U…`, `C…`, `S…`, are another kind: see `slack-id-shapes.ts`.)
  */
 
 const PREFIX = 'o7';
 const SEPARATOR = '|';
 
-/** What each interactive element does; the part of an action id before the first `:`. */
-export const ACTION_KINDS = {
+/**
+ * The controls on a question, by name; the id is the part of an action id before the first
+ * `:`, and the question's index (and which button of several) follow it.
+ */
+export const QUESTION_CONTROLS = {
   choose: 'o7.choose',
   chooseMany: 'o7.choose-many',
   yesNo: 'o7.yes-no',
   freeWrite: 'o7.free-write',
   oneTap: 'o7.one-tap',
-  submit: 'o7.submit',
   showPreview: 'o7.show-preview',
   showOptions: 'o7.show-options',
   /** opens the modal for the text an envelope question's choice asks for */
   followUp: 'o7.follow-up',
+} as const;
+
+/**
+ * The buttons of a whole batch, in its Submit block, by name. Each decodes to its name, its
+ * batch and its value (see `decodeAction`), so a new one is added here and nowhere else in
+ * the decoder.
+ */
+export const BATCH_BUTTONS = {
+  submit: 'o7.submit',
   /** closes an envelope batch without answers */
   cancel: 'o7.cancel',
+  /** opens the hand-off modal */
+  handOff: 'o7.hand-off',
+  /** "I'm on it" / "Release": who is answering (values: `CLAIM_VALUES`) */
+  claim: 'o7.claim',
 } as const;
+export type BatchButton = keyof typeof BATCH_BUTTONS;
+
+/** Every control the relay renders, by name: what each interactive element does. */
+export const ACTION_KINDS = { ...QUESTION_CONTROLS, ...BATCH_BUTTONS } as const;
 export type ActionKind = (typeof ACTION_KINDS)[keyof typeof ACTION_KINDS];
 
 const KNOWN_KINDS: ReadonlySet<string> = new Set(Object.values(ACTION_KINDS));
+const BUTTON_NAMES: ReadonlyMap<string, BatchButton> = new Map(
+  Object.entries(BATCH_BUTTONS).map(([name, id]) => [id, name as BatchButton]),
+);
+
+/** Values of the claim button: what pressing it does. */
+export const CLAIM_VALUES = { claim: 'claim', release: 'release' } as const;
 
 /** Matches action ids of these kinds, with or without suffixes (for `app.action(...)`). */
 export function actionIdPattern(kinds: readonly string[]): RegExp {
@@ -31,8 +59,8 @@ export function actionIdPattern(kinds: readonly string[]): RegExp {
   return new RegExp(`^(?:${names.join('|')})(?::|$)`);
 }
 
-/** Matches the action ids of the answer controls (not the team ones, see `team-ids`). */
-export const ANSWER_ACTION_PATTERN = actionIdPattern(Object.values(ACTION_KINDS));
+/** Matches the action ids of every control (for the one `app.action(...)` listener). */
+export const CONTROL_ACTION_PATTERN = actionIdPattern(Object.values(ACTION_KINDS));
 
 /** Matches the action ids of external selects (for `app.options(...)`). */
 export const EXTERNAL_SELECT_ACTION_PATTERN = actionIdPattern([
@@ -52,6 +80,11 @@ export function actionId(kind: ActionKind, ...suffixes: (string | number)[]): st
 export function actionKindOf(id: string): ActionKind | undefined {
   const kind = id.split(':', 1)[0] as string;
   return KNOWN_KINDS.has(kind) ? (kind as ActionKind) : undefined;
+}
+
+/** The name of the batch button an action kind is, or `undefined` for a question's control. */
+export function batchButtonOf(kind: ActionKind): BatchButton | undefined {
+  return BUTTON_NAMES.get(kind);
 }
 
 /** Where a question sits: its batch, the batch's revision and its index in the batch. */
@@ -135,10 +168,14 @@ export function withIteration(blockId: string, iteration: number): string {
   return `${unstamped}${SEPARATOR}i${iteration}`;
 }
 
-/** Modal callback ids (`app.view(...)`); the free-write and follow-up modals have a submit button. */
+/**
+ * Modal callback ids (`app.view(...)`); the free-write, follow-up and hand-off modals have a
+ * submit button.
+ */
 export const CALLBACK_IDS = {
   freeWrite: 'o7.free-write',
   followUp: 'o7.follow-up',
+  handOff: 'o7.hand-off',
   preview: 'o7.preview',
   options: 'o7.options',
 } as const;
@@ -153,4 +190,10 @@ export const FREE_WRITE_INPUT = {
 export const FOLLOW_UP_INPUT = {
   blockId: 'o7.follow-up.input',
   actionId: 'o7.follow-up.value',
+} as const;
+
+/** Block and action ids of the hand-off modal's inputs, read back on submission. */
+export const HAND_OFF_INPUTS = {
+  user: { blockId: 'o7.hand-off.user', actionId: 'o7.hand-off.user-value' },
+  note: { blockId: 'o7.hand-off.note', actionId: 'o7.hand-off.note-value' },
 } as const;

@@ -1,5 +1,10 @@
 import { escapeMrkdwn } from './escape-mrkdwn.js';
-import { SLACK_BOT_ID, SLACK_CHANNEL_ID, SLACK_GROUP_ID, SLACK_USER_ID } from './slack-ids.js';
+import {
+  SLACK_BOT_ID,
+  SLACK_CHANNEL_ID,
+  SLACK_GROUP_ID,
+  SLACK_USER_ID,
+} from './slack-id-shapes.js';
 
 /** A user or user group id as a mention Slack shows as a name; anything else as escaped text. */
 export function mentionOf(id: string): string {

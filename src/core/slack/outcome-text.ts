@@ -1,4 +1,5 @@
 import type { BatchStatus } from '../batch/batch-record.js';
+import type { HandOffRefusal } from '../batch/hand-off-refusal.js';
 import type { CancelOutcome, OwnerPendingOutcome, SubmitOutcome } from '../batch/outcomes.js';
 import type { Refusal } from '../batch/refusal.js';
 
@@ -77,6 +78,29 @@ export const explainClaimedByOther = (release: boolean): string =>
   release
     ? 'Someone else is on this batch, so only they can release it. Nothing was changed; hand it off or ask them.'
     : 'Someone else is already on this batch; nothing was changed.';
+
+const CANNOT_ANSWER_TEXT: Readonly<
+  Record<Extract<HandOffRefusal, { kind: 'cannot-answer' }>['account'], string>
+> = {
+  unknown: 'Slack could not tell who that is, so the batch was not handed off. Please try again.',
+  'not-found':
+    'Slack knows no such user in this workspace, so the batch was not handed off; pick a teammate from the list.',
+  deactivated:
+    "That person's Slack account is deactivated, so they could never answer; pick someone else.",
+  bot: 'That is a bot or app, which cannot answer questions; pick a person.',
+};
+
+/** Why a batch was not handed to the teammate picked, shown under the hand-off form's picker. */
+export function explainHandOffRefusal(refusal: HandOffRefusal): string {
+  switch (refusal.kind) {
+    case 'self':
+      return 'You cannot hand a batch off to yourself; pick a teammate.';
+    case 'cannot-answer':
+      return CANNOT_ANSWER_TEXT[refusal.account];
+    case 'not-allowed':
+      return 'That person is not on the allow list (RELAY_ALLOWED_USERS), so they could not answer; pick someone who is, or ask an admin to add them.';
+  }
+}
 
 /** A form Slack would not open (its trigger lasts 3 seconds). */
 export const FORM_NOT_OPENED = 'Slack would not open the form in time. Please try again.';

@@ -10,9 +10,6 @@ import { headerBlocks, textHeading } from './render-envelope-question.js';
 import { promptSections } from './render-prompt.js';
 import { safeCutPoint, splitEscaped } from './text-cut.js';
 
-/** Callback id of the follow-up modal, whose submission carries the typed text. */
-export const FOLLOW_UP_CALLBACK_ID = CALLBACK_IDS.followUp;
-
 // The modal repeats the question for context; a very long one continues in the message.
 const PROMPT_SECTIONS_IN_MODAL = 10;
 const DESCRIPTION_SECTIONS_IN_MODAL = 20;

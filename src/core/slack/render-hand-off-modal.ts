@@ -2,7 +2,7 @@ import type { ModalView } from '@slack/types';
 import { mrkdwnSection, plainText } from './block-builders.js';
 import { BLOCK_KIT_LIMITS } from './block-kit-limits.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
-import { HAND_OFF_CALLBACK_ID, HAND_OFF_INPUTS } from './team-ids.js';
+import { CALLBACK_IDS, HAND_OFF_INPUTS } from './ids.js';
 import { truncatePlain } from './text-cut.js';
 
 /** Longest hand-off note accepted; the thread reply shows it whole. */
@@ -19,7 +19,7 @@ export function renderHandOffModal(input: HandOffTarget & { title: string }): Mo
   const metadata: HandOffTarget = { key: input.key, revision: input.revision };
   return {
     type: 'modal',
-    callback_id: HAND_OFF_CALLBACK_ID,
+    callback_id: CALLBACK_IDS.handOff,
     title: plainText('Hand off', BLOCK_KIT_LIMITS.viewTitle),
     submit: plainText('Hand off', BLOCK_KIT_LIMITS.viewSubmit),
     close: plainText('Cancel', BLOCK_KIT_LIMITS.viewClose),
@@ -75,36 +75,4 @@ export function readHandOffSubmission(
   const note = values[HAND_OFF_INPUTS.note.blockId]?.[HAND_OFF_INPUTS.note.actionId]?.value;
   const trimmed = note?.trim();
   return { to: to ?? undefined, note: trimmed ? trimmed : undefined };
-}
-
-/**
- * What Slack says of a hand-off target's account: an active person, a bot or app, a
- * deactivated account, no such user, or `unknown` when the lookup failed or took too long.
- */
-export type TargetAccount = 'person' | 'bot' | 'deactivated' | 'not-found' | 'unknown';
-
-/** Why a hand-off target was refused, in words for the person handing off; `undefined` if fine. */
-export function handOffRefusal(input: {
-  from: string;
-  to: string;
-  account: TargetAccount;
-  allowed: boolean;
-}): string | undefined {
-  if (input.to === input.from) return 'You cannot hand a batch off to yourself; pick a teammate.';
-  switch (input.account) {
-    case 'unknown':
-      return 'Slack could not tell who that is, so the batch was not handed off. Please try again.';
-    case 'not-found':
-      return 'Slack knows no such user in this workspace, so the batch was not handed off; pick a teammate from the list.';
-    case 'deactivated':
-      return "That person's Slack account is deactivated, so they could never answer; pick someone else.";
-    case 'bot':
-      return 'That is a bot or app, which cannot answer questions; pick a person.';
-    case 'person':
-      break;
-  }
-  if (!input.allowed) {
-    return 'That person is not on the allow list (RELAY_ALLOWED_USERS), so they could not answer; pick someone who is, or ask an admin to add them.';
-  }
-  return undefined;
 }

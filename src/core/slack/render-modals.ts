@@ -13,9 +13,6 @@ import { showControls } from './show-controls.js';
 import { safeCutPoint, splitForEscaping, splitPlain, truncatePlain } from './text-cut.js';
 import { jsonBytes, VIEW_BYTES_BUDGET } from './view-budget.js';
 
-/** Callback id of the free-write modal, whose submission carries the answer. */
-export const FREE_WRITE_CALLBACK_ID = CALLBACK_IDS.freeWrite;
-
 /** Which question of which batch a modal is for. */
 export interface ModalRequest {
   view: BatchView;

@@ -2,9 +2,9 @@ import type { Button, KnownBlock } from '@slack/types';
 import type { TeamView } from './batch-view.js';
 import { button, mrkdwnContext } from './block-builders.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
+import { ACTION_KINDS, CLAIM_VALUES } from './ids.js';
 import { mentionOf } from './mention.js';
 import { slackDate } from './render-final.js';
-import { CLAIM_VALUES, TEAM_ACTIONS } from './team-ids.js';
 import { cutEscaped } from './text-cut.js';
 
 /** How much of a hand-off note the message's chain shows; the thread reply has all of it. */
@@ -72,9 +72,9 @@ export function teamLines(team: TeamView | undefined, final: boolean): KnownBloc
 /** "I'm on it" (or "Release" once someone is on it) and "Hand off", for an open batch. */
 export function teamButtons(team: TeamView): Button[] {
   const claim = team.claimedBy
-    ? button('Release', TEAM_ACTIONS.claim, { value: CLAIM_VALUES.release })
-    : button("I'm on it", TEAM_ACTIONS.claim, { value: CLAIM_VALUES.claim });
-  return [claim, button('Hand off', TEAM_ACTIONS.handOff, { value: 'hand-off' })];
+    ? button('Release', ACTION_KINDS.claim, { value: CLAIM_VALUES.release })
+    : button("I'm on it", ACTION_KINDS.claim, { value: CLAIM_VALUES.claim });
+  return [claim, button('Hand off', ACTION_KINDS.handOff, { value: 'hand-off' })];
 }
 
 /** Cuts whole lines off the end so the text fits a context block, saying how many were left out. */

@@ -1,14 +1,13 @@
 import type { App, ViewSubmitAction, webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
+import { handOffRefusal, type TargetAccount } from '../../core/batch/hand-off-refusal.js';
 import { refusalFor } from '../../core/batch/refusal.js';
-import { explainRefusal } from '../../core/slack/outcome-text.js';
+import { CALLBACK_IDS, HAND_OFF_INPUTS } from '../../core/slack/ids.js';
+import { explainHandOffRefusal, explainRefusal } from '../../core/slack/outcome-text.js';
 import {
-  handOffRefusal,
   parseHandOffMetadata,
   readHandOffSubmission,
-  type TargetAccount,
 } from '../../core/slack/render-hand-off-modal.js';
-import { HAND_OFF_CALLBACK_ID, HAND_OFF_INPUTS } from '../../core/slack/team-ids.js';
 import type { BatchActions } from '../../queue/batch-actions.js';
 import { type AllowList, isAllowed } from '../allow-list.js';
 import type { GroupMemberSource } from '../allow-list-groups.js';
@@ -43,7 +42,7 @@ export function registerHandOffView(app: App, deps: HandOffViewDeps): void {
   const { actions } = deps;
   const log = deps.log.child({ component: 'hand-off' });
 
-  app.view<ViewSubmitAction>(HAND_OFF_CALLBACK_ID, async ({ ack, body, view, client, context }) => {
+  app.view<ViewSubmitAction>(CALLBACK_IDS.handOff, async ({ ack, body, view, client, context }) => {
     const from = body.user.id;
     const errorOn = (blockId: string, text: string) =>
       ack({ response_action: 'errors', errors: { [blockId]: text } });
@@ -72,7 +71,7 @@ export function registerHandOffView(app: App, deps: HandOffViewDeps): void {
     const refusal = handOffRefusal({ from, to, account, allowed });
     if (refusal) {
       log.info({ key: meta.key, from, to, account }, 'hand-off refused');
-      await errorOn(HAND_OFF_INPUTS.user.blockId, refusal);
+      await errorOn(HAND_OFF_INPUTS.user.blockId, explainHandOffRefusal(refusal));
       return;
     }
     const refuse = (text: string) => errorOn(HAND_OFF_INPUTS.user.blockId, text);

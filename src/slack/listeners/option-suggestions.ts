@@ -1,8 +1,7 @@
 import type { App } from '@slack/bolt';
 import { plainText } from '../../core/slack/block-builders.js';
 import { BLOCK_KIT_LIMITS } from '../../core/slack/block-kit-limits.js';
-import { parseBlockId } from '../../core/slack/decode-action.js';
-import { EXTERNAL_SELECT_ACTION_PATTERN } from '../../core/slack/ids.js';
+import { EXTERNAL_SELECT_ACTION_PATTERN, parseBlockId } from '../../core/slack/ids.js';
 import { suggestOptions } from '../../core/slack/suggest-options.js';
 import type { BatchActions } from '../../queue/batch-actions.js';
 import { isFromBatch, sourceOfAction } from '../action-binding.js';

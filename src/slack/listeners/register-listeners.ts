@@ -11,13 +11,11 @@ import { noteArrival } from '../lookup-budget.js';
 import type { ModalSeal } from '../modal-seal.js';
 import type { SubmittedViews } from '../submitted-views.js';
 import { createTryAgainMiddleware } from '../try-again-middleware.js';
-import { registerAnswerActions } from './answer-actions.js';
 import { registerAppHomeOpened } from './app-home-opened.js';
-import { registerFollowUpView } from './follow-up-view.js';
-import { registerFreeWriteView } from './free-write-view.js';
+import { registerBlockActions } from './block-actions.js';
 import { registerHandOffView } from './hand-off-view.js';
 import { registerOptionSuggestions } from './option-suggestions.js';
-import { registerTeamActions } from './team-actions.js';
+import { registerTextModal, TEXT_FORMS } from './text-modal-view.js';
 
 /** What Slack's listeners need from the rest of the relay. */
 export interface ListenerDeps {
@@ -36,7 +34,9 @@ export interface ListenerDeps {
 /**
  * Everything the relay answers in Slack, in one place: first the checks every interaction goes
  * through (arrival time, the payload's shape, "try again" when the shared store could not
- * record it, the allow list), then one listener per control, form and event.
+ * record it, the allow list), then one listener for every click on a batch message (one table
+ * of controls, `CONTROLS`), one per form (the text forms of `TEXT_FORMS`, the hand-off form),
+ * the type-ahead searches and the Home tab.
  */
 export function registerListeners(app: App, deps: ListenerDeps): void {
   const { log, allowList, groups } = deps;
@@ -44,11 +44,9 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   app.use(createInteractionGuard(log.child({ component: 'slack-guard' })));
   app.use(createTryAgainMiddleware(log.child({ component: 'slack' })));
   if (allowList) app.use(createAllowListMiddleware({ allowList, groups, log }));
-  registerAnswerActions(app, deps);
-  registerFreeWriteView(app, deps);
-  registerFollowUpView(app, deps);
+  registerBlockActions(app, deps);
+  for (const form of TEXT_FORMS) registerTextModal(app, deps, form);
   registerOptionSuggestions(app, deps);
-  registerTeamActions(app, deps);
   registerHandOffView(app, deps);
   registerAppHomeOpened(app, deps);
   app.error(async (err) => {

@@ -3,9 +3,12 @@ import type { Logger } from 'pino';
 import type { BatchRecord } from '../../core/batch/batch-record.js';
 import type { DraftOutcome } from '../../core/batch/outcomes.js';
 import { refusalFor } from '../../core/batch/refusal.js';
-import type { Question } from '../../core/protocol/question.js';
+import { type Question, TYPES_WITH_OPTIONS } from '../../core/protocol/question.js';
+import { CALLBACK_IDS } from '../../core/slack/ids.js';
 import { modalMetadataKey, parseModalMetadata } from '../../core/slack/modal-metadata.js';
 import { explainRefusal } from '../../core/slack/outcome-text.js';
+import { readFollowUpSubmission } from '../../core/slack/render-follow-up-modal.js';
+import { readFreeWriteSubmission } from '../../core/slack/render-modals.js';
 import type { BatchActions } from '../../queue/batch-actions.js';
 import { type ModalSeal, UNKNOWN_FORM } from '../modal-seal.js';
 import { readPresentation } from '../slack-presentation.js';
@@ -40,6 +43,25 @@ export interface TextModal {
     input: { revision: string; questionId: string; text: string },
   ): Promise<DraftOutcome>;
 }
+
+/** The text forms, one entry each: a free-write answer, and the text an envelope choice asks for. */
+export const TEXT_FORMS: readonly TextModal[] = [
+  {
+    callbackId: CALLBACK_IDS.freeWrite,
+    component: 'free-write',
+    read: readFreeWriteSubmission,
+    fits: (question) => question.type === 'free-write',
+    save: (actions, key, { revision, questionId, text }) =>
+      actions.saveDraft(key, { revision, questionId, answer: text }),
+  },
+  {
+    callbackId: CALLBACK_IDS.followUp,
+    component: 'follow-up',
+    read: readFollowUpSubmission,
+    fits: (question) => TYPES_WITH_OPTIONS.includes(question.type),
+    save: (actions, key, input) => actions.saveFollowUp(key, input),
+  },
+];
 
 /**
  * Saves what is typed into a text modal (free-write answers, envelope follow-up text). The

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as ids from '../../../src/core/slack/ids.js';
-import { TEAM_ACTION_PATTERN, TEAM_ACTIONS } from '../../../src/core/slack/team-ids.js';
 
 describe('block ids', () => {
   it('round-trip key, revision, question index and role', () => {
@@ -94,15 +93,13 @@ describe('action ids', () => {
   });
 
   it('match the listener patterns', () => {
-    assert.ok(ids.ANSWER_ACTION_PATTERN.test('o7.choose-many:2'));
-    assert.ok(ids.ANSWER_ACTION_PATTERN.test('o7.submit'));
-    assert.ok(!ids.ANSWER_ACTION_PATTERN.test('other.choose'));
-    assert.ok(!ids.ANSWER_ACTION_PATTERN.test('o7.choosey'));
-    for (const team of Object.values(TEAM_ACTIONS)) {
-      assert.ok(!ids.ANSWER_ACTION_PATTERN.test(team), team);
-      assert.ok(TEAM_ACTION_PATTERN.test(team), team);
+    assert.ok(ids.CONTROL_ACTION_PATTERN.test('o7.choose-many:2'));
+    assert.ok(ids.CONTROL_ACTION_PATTERN.test('o7.submit'));
+    assert.ok(!ids.CONTROL_ACTION_PATTERN.test('other.choose'));
+    assert.ok(!ids.CONTROL_ACTION_PATTERN.test('o7.choosey'));
+    for (const kind of Object.values(ids.ACTION_KINDS)) {
+      assert.ok(ids.CONTROL_ACTION_PATTERN.test(kind), kind);
     }
-    assert.ok(!TEAM_ACTION_PATTERN.test('o7.submit'));
     assert.ok(ids.EXTERNAL_SELECT_ACTION_PATTERN.test('o7.choose:2'));
     assert.ok(ids.EXTERNAL_SELECT_ACTION_PATTERN.test('o7.choose-many:2'));
     assert.ok(!ids.EXTERNAL_SELECT_ACTION_PATTERN.test('o7.submit'));

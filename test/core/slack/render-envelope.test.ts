@@ -3,9 +3,9 @@ import { describe, it } from 'node:test';
 import { OTHER_OPTION } from '../../../src/core/envelope/other-option.js';
 import type { Question } from '../../../src/core/protocol/question.js';
 import type { BatchView } from '../../../src/core/slack/batch-view.js';
+import { CALLBACK_IDS } from '../../../src/core/slack/ids.js';
 import { renderBatchMessages } from '../../../src/core/slack/render-batch-messages.js';
 import {
-  FOLLOW_UP_CALLBACK_ID,
   readFollowUpSubmission,
   renderFollowUpModal,
 } from '../../../src/core/slack/render-follow-up-modal.js';
@@ -182,7 +182,7 @@ describe('the follow-up modal', () => {
     const modal = renderFollowUpModal({ view, questionId: 'q1', answer: 'Multi-repo' });
     assertModalOk(modal);
     assert.deepEqual(validateView(modal).map(formatIssue), []);
-    assert.equal(modal.callback_id, FOLLOW_UP_CALLBACK_ID);
+    assert.equal(modal.callback_id, CALLBACK_IDS.followUp);
     assert.equal(modal.title.text, 'Your follow-up');
     const text = textOf(modal.blocks);
     assert.ok(text.includes('*Repos*'));

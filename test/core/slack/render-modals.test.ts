@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Question } from '../../../src/core/protocol/question.js';
+import { CALLBACK_IDS } from '../../../src/core/slack/ids.js';
 import { parseModalMetadata } from '../../../src/core/slack/modal-metadata.js';
 import {
-  FREE_WRITE_CALLBACK_ID,
   readFreeWriteSubmission,
   renderFreeWriteModal,
   renderOptionsModal,
@@ -36,7 +36,7 @@ describe('renderFreeWriteModal', () => {
       questionId: 'why',
     });
     assertModalOk(modal);
-    assert.equal(modal.callback_id, FREE_WRITE_CALLBACK_ID);
+    assert.equal(modal.callback_id, CALLBACK_IDS.freeWrite);
     assert.equal(modal.title.text, 'Your answer');
     assert.equal(modal.submit?.text, 'Save');
     assert.equal(modal.close?.text, 'Cancel');

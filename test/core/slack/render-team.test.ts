@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { HAND_OFF_INPUTS } from '../../../src/core/slack/ids.js';
 import { mentionOf } from '../../../src/core/slack/mention.js';
 import {
-  handOffRefusal,
   readHandOffSubmission,
   renderHandOffModal,
 } from '../../../src/core/slack/render-hand-off-modal.js';
@@ -11,7 +11,6 @@ import {
   teamButtons,
   teamLines,
 } from '../../../src/core/slack/render-team.js';
-import { HAND_OFF_INPUTS } from '../../../src/core/slack/team-ids.js';
 import { formatIssue, validateView } from '../../support/fake-slack/index.js';
 
 const AT = new Date('2026-01-05T09:00:00.000Z');
@@ -77,26 +76,5 @@ describe('team rendering', () => {
       [HAND_OFF_INPUTS.note.blockId]: { [HAND_OFF_INPUTS.note.actionId]: { value: '  ' } },
     });
     assert.deepEqual(read, { to: 'U0BOB0001', note: undefined });
-  });
-
-  test('hand-offs to oneself, an account that cannot answer or someone not allowed are refused', () => {
-    const base = {
-      from: 'U0ALICE01',
-      to: 'U0BOB0001',
-      account: 'person' as const,
-      allowed: true,
-    };
-    assert.equal(handOffRefusal(base), undefined);
-    assert.match(handOffRefusal({ ...base, to: 'U0ALICE01' }) ?? '', /yourself/);
-    assert.match(handOffRefusal({ ...base, account: 'bot' }) ?? '', /bot/);
-    assert.match(handOffRefusal({ ...base, account: 'deactivated' }) ?? '', /deactivated/);
-    assert.match(handOffRefusal({ ...base, account: 'not-found' }) ?? '', /no such user/);
-    assert.match(handOffRefusal({ ...base, account: 'unknown' }) ?? '', /try again/);
-    assert.match(handOffRefusal({ ...base, allowed: false }) ?? '', /allow list/);
-    // a deactivated account is named as such even when it is not on the allow list either
-    assert.match(
-      handOffRefusal({ ...base, account: 'deactivated', allowed: false }) ?? '',
-      /deactivated/,
-    );
   });
 });

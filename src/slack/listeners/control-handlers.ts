@@ -1,44 +1,39 @@
-import type { App, BlockAction } from '@slack/bolt';
+import type { BlockAction } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { revisionOf } from '../../core/batch/batch-key.js';
 import type { BatchRecord } from '../../core/batch/batch-record.js';
-import { refusalFor } from '../../core/batch/refusal.js';
 import { idRecord } from '../../core/protocol/id-record.js';
 import type { Answer, Question, QuestionBatch } from '../../core/protocol/question.js';
-import {
-  type DecodedAction,
-  decodeAction,
-  draftsFromState,
-  parseBlockId,
-} from '../../core/slack/decode-action.js';
-import { ANSWER_ACTION_PATTERN } from '../../core/slack/ids.js';
+import { type DecodedAction, draftsFromState } from '../../core/slack/decode-action.js';
+import { CLAIM_VALUES } from '../../core/slack/ids.js';
 import { describeMissing } from '../../core/slack/missing-answers.js';
 import { describeMissingText } from '../../core/slack/missing-text.js';
 import {
   explainCancel,
+  explainClaimedByOther,
   explainRefusal,
   explainSubmit,
-  FORM_NOT_OPENED,
 } from '../../core/slack/outcome-text.js';
+import { renderHandOffModal } from '../../core/slack/render-hand-off-modal.js';
 import { renderFreeWriteModal, renderOptionsModal } from '../../core/slack/render-modals.js';
-import { replyThreadTs } from '../../core/slack/reply-thread.js';
 import { toBatchView } from '../../core/slack/to-batch-view.js';
 import type { BatchActions } from '../../queue/batch-actions.js';
-import {
-  lookupFromSource,
-  NOT_THIS_BATCH,
-  REFUSED_FOREIGN,
-  sourceOfAction,
-} from '../action-binding.js';
 import { followUpModal, followUpModalForChoice } from '../follow-up-form.js';
 import type { FullPreviews, OpenModal } from '../full-preview.js';
 import type { ActionSource } from '../interaction-payload.js';
 import type { ModalSeal } from '../modal-seal.js';
 import { iterationOfMessage, readPresentation } from '../slack-presentation.js';
-import { type ActionPlace, tellUser } from '../tell-user.js';
+import type { ActionPlace } from '../tell-user.js';
 
-/** What the answer listener needs. */
-export interface AnswerActionsDeps {
+/**
+ * What every control on a batch message does, one entry per decoded kind in `CONTROLS`: the
+ * block actions listener (`block-actions.ts`) acknowledges, binds, checks and decodes a click,
+ * then hands it here. A new control is its id (`core/slack/ids.ts`), its render, its entry
+ * here and its pure change (`core/batch`).
+ */
+
+/** What the controls need. */
+export interface ControlDeps {
   actions: BatchActions;
   log: Logger;
   seal: ModalSeal;
@@ -46,7 +41,7 @@ export interface AnswerActionsDeps {
 }
 
 /** One click on an open batch, decoded, with what its handler needs. */
-interface Click {
+export interface Click {
   record: BatchRecord;
   batch: QuestionBatch | undefined;
   questions: readonly Question[];
@@ -60,28 +55,45 @@ interface Click {
   log: Logger;
 }
 
+/** What one control does with a click on it. */
 type Handler<K extends DecodedAction['kind']> = (
   click: Click,
   action: Extract<DecodedAction, { kind: K }>,
-  deps: AnswerActionsDeps,
+  deps: ControlDeps,
 ) => Promise<void>;
 
+/** A control's entry: its handler, and which batches it acts on. */
+export interface Control<K extends DecodedAction['kind']> {
+  handle(
+    click: Click,
+    action: Extract<DecodedAction, { kind: K }>,
+    deps: ControlDeps,
+  ): Promise<void>;
+  /**
+   * It acts on the batch's record alone (the team controls): it works while the batch's
+   * questions cannot be read, and is refused while the batch is being submitted. Any other
+   * control needs the questions, and goes on to the queue while the batch is being submitted
+   * (which waits for that and tells the real outcome).
+   */
+  recordOnly?: true;
+}
+
 /** The text forms a click opens at once. */
-const openForm: Handler<'open-free-write' | 'show-options'> = async (click, action) => {
+const openForm: Handler<'openFreeWrite' | 'showOptions'> = async (click, action) => {
   const view = toBatchView(click.record, { batch: click.batch });
-  const render = action.kind === 'open-free-write' ? renderFreeWriteModal : renderOptionsModal;
+  const render = action.kind === 'openFreeWrite' ? renderFreeWriteModal : renderOptionsModal;
   await click.open(render({ view, questionId: action.questionId }));
 };
 
 /** The whole preview; one too long for any form is attached to the thread as well. */
-const showPreview: Handler<'show-preview'> = async (click, action, deps) => {
+const showPreview: Handler<'showPreview'> = async (click, action, deps) => {
   const view = toBatchView(click.record, { batch: click.batch });
   const { record, open } = click;
   await deps.fullPreviews.show({ record, view, questionId: action.questionId, open });
 };
 
 /** The form for the text an envelope question's choice asks for. */
-const openFollowUp: Handler<'open-follow-up'> = async (click, action) => {
+const openFollowUp: Handler<'openFollowUp'> = async (click, action) => {
   const answer = click.record.drafts[action.questionId];
   await click.open(followUpModal(click, { questionId: action.questionId, answer }));
 };
@@ -109,11 +121,9 @@ const saveChoice: Handler<'draft'> = async (click, action, deps) => {
 };
 
 /** Submit, or a one-tap answer: the saved choices are written. */
-const submit: Handler<'submit' | 'one-tap'> = async (click, action, deps) => {
+const submit: Handler<'submit' | 'oneTap'> = async (click, action, deps) => {
   const tapped =
-    action.kind === 'one-tap'
-      ? { questionId: action.questionId, answer: action.answer }
-      : undefined;
+    action.kind === 'oneTap' ? { questionId: action.questionId, answer: action.answer } : undefined;
   const unsaved = unsavedChoices(click);
   const outcome = await deps.actions.submit(action.key, {
     revision: action.revision,
@@ -138,22 +148,37 @@ const submit: Handler<'submit' | 'one-tap'> = async (click, action, deps) => {
   }
 };
 
-/** What each kind of click does. */
-const HANDLERS: {
-  [K in DecodedAction['kind']]: (
-    click: Click,
-    action: Extract<DecodedAction, { kind: K }>,
-    deps: AnswerActionsDeps,
-  ) => Promise<void>;
-} = {
-  'open-free-write': openForm,
-  'show-options': openForm,
-  'show-preview': showPreview,
-  'open-follow-up': openFollowUp,
-  cancel,
-  draft: saveChoice,
-  submit,
-  'one-tap': submit,
+/** "Hand off": the form to pick the teammate in (3 s trigger). */
+const openHandOff: Handler<'handOff'> = async (click, action) => {
+  const title = click.batch?.questions[0]?.prompt ?? `Batch ${click.record.seq}`;
+  await click.open(renderHandOffModal({ key: action.key, revision: action.revision, title }));
+};
+
+/** "I'm on it", or "Release": who is answering the batch. */
+const claim: Handler<'claim'> = async (click, action, deps) => {
+  const release = action.value === CLAIM_VALUES.release;
+  const outcome = await deps.actions.claim(action.key, {
+    revision: action.revision,
+    user: click.place.user,
+    release,
+  });
+  if (outcome.kind === 'claimed-by-other') await click.tell(explainClaimedByOther(release));
+  else if (outcome.kind !== 'saved') await click.tell(explainRefusal(outcome));
+  else click.log.info(release ? 'batch released' : 'batch claimed');
+};
+
+/** What each kind of click does: one entry per control, as `decodeAction` names it. */
+export const CONTROLS: { [K in DecodedAction['kind']]: Control<K> } = {
+  draft: { handle: saveChoice },
+  oneTap: { handle: submit },
+  openFreeWrite: { handle: openForm },
+  openFollowUp: { handle: openFollowUp },
+  showPreview: { handle: showPreview },
+  showOptions: { handle: openForm },
+  submit: { handle: submit },
+  cancel: { handle: cancel },
+  handOff: { handle: openHandOff, recordOnly: true },
+  claim: { handle: claim, recordOnly: true },
 };
 
 /**
@@ -167,77 +192,4 @@ function unsavedChoices({ record, body, source, questions }: Click): Map<string,
   if (iteration === undefined) return new Map();
   const current = { key: record.key, revision: revisionOf(record.fingerprint), iteration };
   return draftsFromState(body.state?.values ?? {}, questions, current);
-}
-
-/**
- * Clicks and selections on batch messages: choices, forms, Submit, Cancel. Each is acknowledged
- * first (Slack allows 3 seconds), refused with a reason when the batch is closed or changed,
- * then handed to the handler for its kind.
- */
-export function registerAnswerActions(app: App, deps: AnswerActionsDeps): void {
-  const log = deps.log.child({ component: 'actions' });
-
-  app.action<BlockAction>(ANSWER_ACTION_PATTERN, async ({ ack, body, action, client, context }) => {
-    await ack();
-    const place: ActionPlace = {
-      user: body.user.id,
-      channel: body.channel?.id ?? body.container?.channel_id,
-      threadTs: replyThreadTs(body.message),
-    };
-    const tell = (text: string) => tellUser(client, log, place, text);
-    const ids = 'block_id' in action ? parseBlockId(action.block_id) : undefined;
-    if (!ids) {
-      log.warn({ action: action.action_id }, 'action on an element the relay did not render');
-      return;
-    }
-    const source = sourceOfAction(context);
-    const { found, foreign } = await lookupFromSource(
-      (key) => deps.actions.lookup(key),
-      ids.key,
-      source,
-      deps.seal,
-    );
-    if (foreign) {
-      log.warn({ key: ids.key, user: place.user, from: source?.kind }, REFUSED_FOREIGN);
-      await tell(NOT_THIS_BATCH);
-      return;
-    }
-    // Closed or changed batches refuse every element, whether or not it still decodes. A
-    // batch being submitted right now goes on to the queue, which waits for that to finish
-    // and then tells the person the real outcome.
-    const refusal =
-      refusalFor(found?.record, { revision: ids.revision, passSubmitting: true }) ??
-      (found?.batch ? undefined : ({ kind: 'out-of-date' } as const));
-    if (refusal || !found) {
-      log.info({ key: ids.key, user: place.user, refusal: refusal?.kind }, 'action refused');
-      await tell(explainRefusal(refusal ?? { kind: 'unknown' }));
-      return;
-    }
-    const questions = found.batch?.questions ?? [];
-    const decoded = decodeAction(action as never, questions);
-    if (!decoded) {
-      log.warn({ action: action.action_id, key: ids.key }, 'could not decode action');
-      return;
-    }
-    const clickLog = log.child({ key: decoded.key, user: place.user, kind: decoded.kind });
-    clickLog.debug('action');
-    const open: OpenModal = async (modal) => {
-      try {
-        const view = deps.seal.seal(modal);
-        const opened = await client.views.open({
-          trigger_id: body.trigger_id,
-          view: view as never,
-        });
-        const { id, hash } = opened.view ?? {};
-        return id && hash ? { id, hash } : undefined;
-      } catch (err) {
-        clickLog.warn({ err }, 'could not open modal');
-        await tell(FORM_NOT_OPENED);
-        return undefined;
-      }
-    };
-    const click: Click = { ...found, questions, body, source, place, tell, open, log: clickLog };
-    const handle = HANDLERS[decoded.kind] as Handler<DecodedAction['kind']>;
-    await handle(click, decoded, deps);
-  });
 }
