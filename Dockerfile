@@ -1,7 +1,6 @@
 # syntax=docker/dockerfile:1
 # o7-slack-relay in a container: built with the dev dependencies, run with only the runtime
-# ones, as the unprivileged `node` user. compose.yml runs it; see "Running it as a service"
-# in README.md.
+# ones, as the unprivileged `node` user. compose.yml runs it; see docs/service.md.
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 

@@ -163,7 +163,7 @@ async function startRelay(signal: AbortSignal): Promise<number> {
   if (missingFlags.length > 0) {
     log.info(
       { missingNodeFlags: missingFlags, startWith: START_WITH_SERVICE_FLAGS },
-      'node was started without the flags npm start, the Docker image and the systemd unit give it: a few seconds after a burst of batches, V8 may spend a few tenths of a second of CPU handing memory back. startWith is the command with them (see "Performance" in the README)',
+      'node was started without the flags npm start, the Docker image and the systemd unit give it: a few seconds after a burst of batches, V8 may spend a few tenths of a second of CPU handing memory back. startWith is the command with them (see docs/performance.md)',
     );
   }
   // `doctor`, once every check passes, asks for this (so may `kill -USR2 <pid>`). Node

@@ -24,7 +24,7 @@ import { stepsFor } from './simulated-person.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** The example run folder: the README's example batch, one question of each type. */
+/** The example run folder: the example batch of the README and docs/file-protocol.md, one question of each type. */
 const SAMPLE_RUN = path.join('examples', 'release-plan');
 
 /** The sample batch the demo posts. */

@@ -89,7 +89,7 @@ function deliveryError(folder: AskFolder, error: unknown): unknown {
   if (code !== 'EACCES' && code !== 'EPERM') return error;
   return new RelayError(
     ErrorCode.FileWriteFailed,
-    `ask could not hand its batch to the relay in ${path.dirname(folder.dir)}: ${String((cause as Error).message)}. Run ask as the relay's user, or as a member of the relay's group, whose members may write in its asks folders (see "Running it as a service" in the README).`,
+    `ask could not hand its batch to the relay in ${path.dirname(folder.dir)}: ${String((cause as Error).message)}. Run ask as the relay's user, or as a member of the relay's group, whose members may write in its asks folders (see docs/service.md).`,
     { cause: error },
   );
 }

@@ -31,6 +31,6 @@ async function assertMayRead(lock: string, stateDir: string): Promise<void> {
   if (denied !== 'EACCES' && denied !== 'EPERM') return;
   throw new RelayError(
     ErrorCode.StateDirUnusable,
-    `This user (uid ${process.getuid?.() ?? '?'}) may not read ${lock} (${denied}: permission denied), so whether a relay is running cannot be told. Run this as the relay's user, or as a member of the relay's group, the group of ${stateDir} (see "Running it as a service" in the README).`,
+    `This user (uid ${process.getuid?.() ?? '?'}) may not read ${lock} (${denied}: permission denied), so whether a relay is running cannot be told. Run this as the relay's user, or as a member of the relay's group, the group of ${stateDir} (see docs/service.md).`,
   );
 }

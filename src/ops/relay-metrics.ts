@@ -1,6 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, type Registry } from 'prom-client';
 
-/** Every metric of the relay's own, by what it counts; the README lists them too. */
+/** Every metric of the relay's own, by what it counts; docs/service.md lists them too. */
 export const METRIC_NAMES = {
   openBatches: 'o7_relay_open_batches',
   watchedRuns: 'o7_relay_watched_runs',

@@ -58,7 +58,7 @@ export function fixFor(error: string): string {
   if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|fetch failed/.test(error)) {
     return 'Slack cannot be reached: check the network, proxies, and SLACK_API_URL';
   }
-  return 'see the README troubleshooting section';
+  return 'see docs/troubleshooting.md';
 }
 
 /**

@@ -71,19 +71,21 @@ describe('the packed relay', () => {
 
   after(() => cleanup());
 
-  test('holds the build, .env.example, manifest.yml and the README, and no sources', () => {
+  test('holds the build, .env.example, manifest.yml, the README and docs/, and no sources', () => {
     for (const file of [
       'bin/o7-slack-relay.js',
       'dist/src/main.js',
       '.env.example',
       'manifest.yml',
       'README.md',
+      'docs/configuration.md',
     ]) {
       assert.ok(packedFiles.includes(file), `${file} is in the package`);
     }
     const others = packedFiles.filter(
       (f) =>
         !/^dist\/src\/.+\.js$/.test(f) &&
+        !/^docs\/[^/]+\.md$/.test(f) &&
         !/^(bin\/o7-slack-relay\.js|package\.json|\.env\.example|manifest\.yml|README\.md)$/.test(
           f,
         ),

@@ -1,10 +1,10 @@
-// A systemd install as the README sets it up: the relay runs as its own user (the unit's
+// A systemd install as docs/service.md sets it up: the relay runs as its own user (the unit's
 // User= and Group=), an orchestrator runs `ask` as another user, a member of the relay's
 // group, and an operator runs `doctor` as the relay's user with relay.env. Permissions do not
 // stop root, so the test needs root to be these users: the state folder is made the way
 // systemd makes it for the unit (StateDirectory= with StateDirectoryMode=, then the unit's
 // ExecStartPre= as its user, under its UMask=), and the relay, `ask` and `doctor` run as real
-// child processes under numeric ids no account uses, with the README's own command lines.
+// child processes under numeric ids no account uses, with the documented command lines.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { chmod, chown, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
@@ -31,10 +31,10 @@ const RELAY: Identity = { uid: 64_801, gid: 64_801, groups: [] };
 const MEMBER: Identity = { uid: 64_802, gid: 64_802, groups: [RELAY.gid] };
 const STRANGER: Identity = { uid: 64_803, gid: 64_803, groups: [] };
 
-/** The README's command lines for a systemd install, and the paths in them. */
-const README_DOCTOR =
+/** The documented command lines for a systemd install, and the paths in them. */
+const DOCUMENTED_DOCTOR =
   'sudo -u o7-relay env RELAY_STATE_DIR=/var/lib/o7-slack-relay /usr/bin/node --env-file=/etc/o7-slack-relay/relay.env dist/src/main.js doctor';
-const README_ASK =
+const DOCUMENTED_ASK =
   'RELAY_STATE_DIR=/var/lib/o7-slack-relay node /opt/o7-slack-relay/dist/src/main.js ask final-message.md';
 
 /** `f()` with the process umask set to `mask`: children started in it inherit that umask. */
@@ -70,11 +70,11 @@ function runAs(
 }
 
 /**
- * A README command line as argv and environment here: `sudo -u` and `env` dropped (the
+ * A documented command line as argv and environment here: `sudo -u` and `env` dropped (the
  * caller runs it as that user), `NAME=value` words into the environment, the install's paths
  * replaced by `paths`, node as this node, and the relay's main module as this build's.
  */
-function fromReadme(line: string, paths: Record<string, string>) {
+function fromDoc(line: string, paths: Record<string, string>) {
   const words = line.replace(/^sudo -u \S+ env /, '').split(' ');
   const env: Record<string, string> = {};
   while (/^[A-Z_]+=/.test(words[0] ?? '')) {
@@ -114,7 +114,7 @@ const AS_THE_USERS = needs(
   reachableBy(RELAY, `the unit's user (uid ${RELAY.uid})`),
 );
 
-describe('a systemd install as the README sets it up', AS_THE_USERS, () => {
+describe('a systemd install as docs/service.md sets it up', AS_THE_USERS, () => {
   const running: { kill: () => void }[] = [];
   const fx = relayProcessPerTest('o7-systemd-install-', () => {
     for (const proc of running.splice(0)) proc.kill();
@@ -140,9 +140,9 @@ describe('a systemd install as the README sets it up', AS_THE_USERS, () => {
     await fx.relay.waitForLog('relay ready');
   }
 
-  /** The README's `ask` line run as `who` under `umask`, on an agent's message in its folder. */
+  /** The documented `ask` line run as `who` under `umask`, on an agent's message in its folder. */
   async function askAs(who: Identity, umask: number) {
-    const { argv, env } = fromReadme(README_ASK, { '/var/lib/o7-slack-relay': stateDir() });
+    const { argv, env } = fromDoc(DOCUMENTED_ASK, { '/var/lib/o7-slack-relay': stateDir() });
     const work = path.join(fx.root, `work-${who.uid}`);
     await mkdir(work);
     await writeFile(path.join(work, 'final-message.md'), agentMessage);
@@ -152,9 +152,9 @@ describe('a systemd install as the README sets it up', AS_THE_USERS, () => {
     return ask;
   }
 
-  test('the README gives these command lines', async () => {
-    const readme = await readFile(path.join(REPO, 'README.md'), 'utf8');
-    for (const line of [README_DOCTOR, README_ASK]) assert.ok(readme.includes(line), line);
+  test('docs/service.md gives these command lines', async () => {
+    const doc = await readFile(path.join(REPO, 'docs/service.md'), 'utf8');
+    for (const line of [DOCUMENTED_DOCTOR, DOCUMENTED_ASK]) assert.ok(doc.includes(line), line);
   });
 
   test(
@@ -214,7 +214,7 @@ describe('a systemd install as the README sets it up', AS_THE_USERS, () => {
     EACH,
     async () => {
       await startLikeTheUnit();
-      // .env.example with the Slack values filled in and RELAY_WATCH set, as the README says
+      // .env.example with the Slack values filled in and RELAY_WATCH set, as docs/service.md says
       const filled: Record<string, string> = {
         SLACK_BOT_TOKEN: fx.slack.botToken,
         SLACK_APP_TOKEN: fx.slack.appToken,
@@ -233,7 +233,7 @@ describe('a systemd install as the README sets it up', AS_THE_USERS, () => {
       await writeFile(envFile, relayEnv, { mode: 0o600 });
       await chown(envFile, RELAY.uid, RELAY.gid);
 
-      const { argv, env } = fromReadme(README_DOCTOR, {
+      const { argv, env } = fromDoc(DOCUMENTED_DOCTOR, {
         '/var/lib/o7-slack-relay': stateDir(),
         '/etc/o7-slack-relay/relay.env': envFile,
       });

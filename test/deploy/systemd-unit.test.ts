@@ -10,12 +10,12 @@ import { needs, program } from '../support/preconditions.js';
 import { REPO } from '../support/project-paths.js';
 import { execWords, readServiceSection, UNIT_PATH } from './systemd-unit-file.js';
 
-/** The shell block under a README heading, its commands each without `sudo`. */
-function readmeCommands(heading: string): string[] {
-  const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
-  const from = readme.indexOf(`\n${heading}\n`);
-  assert.ok(from >= 0, `the README has "${heading}"`);
-  const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(from))?.[1] ?? '';
+/** The shell block under a heading of docs/service.md, its commands each without `sudo`. */
+function serviceDocCommands(heading: string): string[] {
+  const doc = readFileSync(path.join(REPO, 'docs/service.md'), 'utf8');
+  const from = doc.indexOf(`\n${heading}\n`);
+  assert.ok(from >= 0, `docs/service.md has "${heading}"`);
+  const block = /```sh\n([\s\S]*?)```/.exec(doc.slice(from))?.[1] ?? '';
   return block
     .split('\n')
     .flatMap((line) => line.replace(/\s+#.*$/, '').split('&&'))
@@ -49,7 +49,7 @@ describe('the systemd unit', () => {
     assert.match(one('EnvironmentFile'), /^\/\S+$/);
   });
 
-  test('its comment builds the checkout the way the README does, which works', () => {
+  test('its comment builds the checkout the way docs/service.md does, which works', () => {
     // `npm ci --omit=dev && npm run build:package` fails: tsc is a dev dependency
     const said = /\((npm ci[^)]*)\)/.exec(text)?.[1];
     assert.ok(said, 'the unit says how to build the checkout');
@@ -58,12 +58,12 @@ describe('the systemd unit', () => {
     assert.ok(build > 0, 'it builds');
     for (const command of commands.slice(0, build)) assert.doesNotMatch(command, /--omit=dev/);
     assert.ok(commands.slice(build + 1).includes('npm prune --omit=dev'), 'then drops dev deps');
-    const readme = readmeCommands('### systemd');
+    const documented = serviceDocCommands('## systemd');
     assert.ok(
-      commands.every((c) => readme.includes(c)),
-      `the README's systemd steps run ${commands.join(', ')}: ${readme.join(' | ')}`,
+      commands.every((c) => documented.includes(c)),
+      `the documented systemd steps run ${commands.join(', ')}: ${documented.join(' | ')}`,
     );
-    assert.ok(readme.indexOf('npm run build:package') > readme.indexOf('npm ci'));
+    assert.ok(documented.indexOf('npm run build:package') > documented.indexOf('npm ci'));
   });
 
   test('restarts on failure, except after a configuration error (exit 2)', () => {

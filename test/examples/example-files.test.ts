@@ -7,12 +7,12 @@ import { spawnRelay } from '../support/spawn-relay.js';
 
 const EXAMPLE = 'examples/release-plan/qa/q-out-001.json';
 
-/** The first ```json block after `heading` in the README. */
-function readmeBlockAfter(readme: string, heading: string): string {
-  const from = readme.indexOf(`\n${heading}\n`);
-  assert.ok(from >= 0, `the README has a heading "${heading}"`);
-  const match = /```json\n([\s\S]*?)```/.exec(readme.slice(from));
-  assert.ok(match, `a json block follows "${heading}" in the README`);
+/** The first ```json block after `heading` in a Markdown file (`doc` names it in messages). */
+function jsonBlockAfter(text: string, heading: string, doc: string): string {
+  const from = `\n${text}`.indexOf(`\n${heading}\n`);
+  assert.ok(from >= 0, `${doc} has a heading "${heading}"`);
+  const match = /```json\n([\s\S]*?)```/.exec(text.slice(from));
+  assert.ok(match, `a json block follows "${heading}" in ${doc}`);
   return match[1] as string;
 }
 
@@ -29,11 +29,13 @@ describe('the examples folder', () => {
     ]);
   });
 
-  test('the README shows the example q-out file exactly as it is', async () => {
+  test('the README links the example, and docs/file-protocol.md shows it exactly as it is', async () => {
     const readme = await readFile(path.join(REPO, 'README.md'), 'utf8');
+    const protocol = await readFile(path.join(REPO, 'docs/file-protocol.md'), 'utf8');
     const example = await readFile(path.join(REPO, EXAMPLE), 'utf8');
     assert.ok(readme.includes(`[\`${EXAMPLE}\`](${EXAMPLE})`), 'the README links the example');
-    assert.equal(readmeBlockAfter(readme, '## The file protocol'), example);
+    assert.ok(protocol.includes(`[\`${EXAMPLE}\`](../${EXAMPLE})`), 'the protocol links it');
+    assert.equal(jsonBlockAfter(protocol, '# The file protocol', 'docs/file-protocol.md'), example);
   });
 
   test('the example has one question of each type, and a markdown and an ascii preview', async () => {

@@ -1,7 +1,7 @@
 /**
  * What a Q&A file may hold for the relay to accept it: the one definition shared by the relay,
  * `check` and `preview`. Each limit keeps an accepted batch answerable and its Slack messages
- * few; the README's "What the relay refuses, and why" lists them with their reasons.
+ * few; "What the relay refuses, and why" in docs/file-protocol.md lists them with their reasons.
  */
 export const QA_LIMITS = {
   /** bytes in one protocol file; real question files are a few KiB */

@@ -1,7 +1,7 @@
 /**
  * What a Slack Web API error code means for the relay: whether trying again can ever help, what
  * it is about (so the relay knows whom to tell), and what a person should do. One table, so
- * the queue, the presenter, `doctor` and the README agree.
+ * the queue, the presenter, `doctor` and docs/slack-errors.md agree.
  */
 
 /** What a refusal is about. */
