@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { FREE_WRITE_INPUT } from '../src/core/slack/ids.js';
+import { FREE_WRITE_INPUT } from '../src/core/slack/controls/ids.js';
 import { type FakeSlack, startFakeSlack } from '../test/support/fake-slack/index.js';
 import { elementsOf } from '../test/support/relay-harness.js';
 import { makeTempDir, sampleBatch } from '../test/support/temp-dir.js';

@@ -1,6 +1,6 @@
-import type { Preview } from '../src/core/protocol/question.js';
-import { BLOCK_KIT_LIMITS } from '../src/core/slack/block-kit-limits.js';
-import { renderPreview } from '../src/core/slack/render-preview.js';
+import type { Preview } from '../src/core/protocol/questions/question.js';
+import { BLOCK_KIT_LIMITS } from '../src/core/slack/layout/block-kit-limits.js';
+import { renderPreview } from '../src/core/slack/messages/render-preview.js';
 import { hostileMarkdown } from '../test/support/hostile-markdown.js';
 import { percentile } from './bench-support.js';
 

@@ -1,7 +1,7 @@
 import { availableParallelism, cpus } from 'node:os';
 import { createClient } from '@redis/client';
-import { withIdValue } from '../src/core/protocol/id-record.js';
-import type { Answer } from '../src/core/protocol/question.js';
+import { withIdValue } from '../src/core/protocol/questions/id-record.js';
+import type { Answer } from '../src/core/protocol/questions/question.js';
 import type { StateStore } from '../src/store/state-store.js';
 import { makeRecord } from '../test/support/make-record.js';
 import { startRedisServer } from '../test/support/redis-server.js';

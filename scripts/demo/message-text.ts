@@ -1,4 +1,4 @@
-import { parseBlockId } from '../../src/core/slack/ids.js';
+import { parseBlockId } from '../../src/core/slack/controls/ids.js';
 import { readableMarkdown } from './readable-markdown.js';
 import { type ReadingContext, readableMrkdwn } from './readable-mrkdwn.js';
 

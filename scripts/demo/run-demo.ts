@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import { blockKitBuilderUrl } from '../../src/cli/preview-command.js';
 import { runStart } from '../../src/cli/start-command.js';
-import { parseQuestionFile } from '../../src/core/protocol/parse-question-file.js';
 import { formatProtocolError } from '../../src/core/protocol/protocol-error.js';
+import { parseQuestionFile } from '../../src/core/protocol/questions/parse-question-file.js';
 import { answerFileName } from '../../src/core/protocol/run-folder.js';
 import {
   current,

@@ -1,4 +1,4 @@
-import type { Question, QuestionType } from '../../src/core/protocol/question.js';
+import type { Question, QuestionType } from '../../src/core/protocol/questions/question.js';
 import { choose, pressSubmit, pressYesNo, writeFreeText } from '../../test/e2e/relay-steps.js';
 import type { FakeSlack } from '../../test/support/fake-slack/index.js';
 

@@ -13,10 +13,10 @@ import { envelopeToBatch } from '../core/envelope/envelope-to-batch.js';
 import { findEnvelope } from '../core/envelope/find-envelope.js';
 import { answersById, readFollowUpText } from '../core/envelope/follow-up-text.js';
 import { formatResumeMessage } from '../core/envelope/resume-message.js';
-import { parseAnswerFile } from '../core/protocol/parse-answer-file.js';
-import { parseQuestionFile } from '../core/protocol/parse-question-file.js';
+import { parseAnswerFile } from '../core/protocol/answers/parse-answer-file.js';
 import { formatProtocolError } from '../core/protocol/protocol-error.js';
-import type { QuestionBatch } from '../core/protocol/question.js';
+import { parseQuestionFile } from '../core/protocol/questions/parse-question-file.js';
+import type { QuestionBatch } from '../core/protocol/questions/question.js';
 import type { AskArgs } from './ask-args.js';
 import { ASK_EXIT_CODES, type AskExitCode } from './ask-exit-codes.js';
 

@@ -1,15 +1,15 @@
 import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { lookAlikeFix, PROTOCOL_NAMES_RULE } from '../core/protocol/look-alike-names.js';
-import { parseAnswerFile } from '../core/protocol/parse-answer-file.js';
-import { parseQuestionFile } from '../core/protocol/parse-question-file.js';
+import { parseAnswerFile } from '../core/protocol/answers/parse-answer-file.js';
 import {
   formatProtocolError,
   type ProtocolError,
   refusedFile,
 } from '../core/protocol/protocol-error.js';
-import type { QuestionBatch } from '../core/protocol/question.js';
+import { lookAlikeFix, PROTOCOL_NAMES_RULE } from '../core/protocol/questions/look-alike-names.js';
+import { parseQuestionFile } from '../core/protocol/questions/parse-question-file.js';
+import type { QuestionBatch } from '../core/protocol/questions/question.js';
 import {
   parseQaFileName,
   QA_DIR,

@@ -3,17 +3,17 @@ import { asksRoot, watchedRoots } from '../ask/ask-folder.js';
 import type { Config } from '../config/config-schema.js';
 import type { BatchRecord } from '../core/batch/batch-record.js';
 import { channelForPath, channelsOf } from '../core/slack/channel-routes.js';
-import { checkEscalationTarget, escalationProblem } from '../slack/escalation-target.js';
-import { compareScopes, REQUIRED_BOT_SCOPES } from '../slack/required-scopes.js';
-import { describeSlackError, fixFor } from '../slack/slack-errors.js';
-import { readPresentation } from '../slack/slack-presentation.js';
+import { describeSlackError, fixFor } from '../slack/presenting/slack-errors.js';
+import { readPresentation } from '../slack/presenting/slack-presentation.js';
+import { checkEscalationTarget, escalationProblem } from '../slack/start-up/escalation-target.js';
+import { compareScopes, REQUIRED_BOT_SCOPES } from '../slack/start-up/required-scopes.js';
 import {
   type BotIdentity,
   checkAppToken,
   checkBotToken,
   checkClient,
   tokenFix,
-} from '../slack/token-check.js';
+} from '../slack/start-up/token-check.js';
 import { checkRedis, type RedisDoctorDeps } from './doctor-redis.js';
 
 type Io = { out: (line: string) => void };

@@ -1,4 +1,4 @@
-import { formatAge } from '../core/slack/format-age.js';
+import { formatAge } from '../core/slack/text/format-age.js';
 
 /** One node as `nodes` lists it. */
 export interface NodeRow {

@@ -3,7 +3,7 @@ import type { SharedConfig } from '../config/config-schema.js';
 import { FINAL_STATUSES } from '../core/batch/batch-record.js';
 import { connectRedis } from '../redis/redis-connection.js';
 import { redisKeys } from '../redis/redis-keys.js';
-import { readRedisRecords } from '../store/redis-records.js';
+import { readRedisRecords } from '../store/redis/redis-records.js';
 import { formatNodeTable, type NodeRow } from './node-table.js';
 
 type Io = { out: (line: string) => void; err: (line: string) => void };

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { BatchActions } from '../queue/batch-actions.js';
+import type { BatchActions } from '../queue/actions/batch-actions.js';
 import type { RedisConnection } from '../redis/redis-connection.js';
 import type { RedisKeys } from '../redis/redis-keys.js';
 import { decodeRequest, encodeReply, type WorkRequest } from './work-messages.js';

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { BatchRecord } from '../core/batch/batch-record.js';
-import { parseQuestionFile } from '../core/protocol/parse-question-file.js';
-import type { QuestionBatch } from '../core/protocol/question.js';
+import { parseQuestionFile } from '../core/protocol/questions/parse-question-file.js';
+import type { QuestionBatch } from '../core/protocol/questions/question.js';
 import { questionPath } from '../core/protocol/run-folder.js';
 import type { Presenter } from '../queue/presenter.js';
 import type { RedisConnection } from '../redis/redis-connection.js';

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { BatchRecord } from '../core/batch/batch-record.js';
 import { BATCH_STATUSES } from '../core/batch/batch-record.js';
 import type { CancelOutcome, SubmitOutcome } from '../core/batch/outcomes.js';
-import type { Answer } from '../core/protocol/question.js';
-import type { CancelInput, SubmitInput } from '../queue/action-inputs.js';
+import type { Answer } from '../core/protocol/questions/question.js';
+import type { CancelInput, SubmitInput } from '../queue/actions/action-inputs.js';
 
 /**
  * What one relay asks of the relay holding a batch's run, and what it answers: the entries of

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { err, ok, type Result } from '../core/result.js';
-import { SLACK_CHANNEL_ID } from '../core/slack/slack-id-shapes.js';
+import { SLACK_CHANNEL_ID } from '../core/slack/controls/slack-id-shapes.js';
 
 /** One `RELAY_WATCH` entry: a folder, and the channel it names, if it names one. */
 export interface WatchEntry {

@@ -1,7 +1,7 @@
 import { accessSync, constants, type FSWatcher, lstatSync, statSync, watch } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { looksLikeQaFileName } from '../core/protocol/look-alike-names.js';
+import { looksLikeQaFileName } from '../core/protocol/questions/look-alike-names.js';
 import { QA_DIR, qaDirOf } from '../core/protocol/run-folder.js';
 import type { RunFsEvent } from './run-events.js';
 

@@ -2,7 +2,7 @@ import { type Stats, statSync, type watch as watchFolder } from 'node:fs';
 import path from 'node:path';
 import { watch } from 'chokidar';
 import type { Logger } from 'pino';
-import { looksLikeQaFileName } from '../core/protocol/look-alike-names.js';
+import { looksLikeQaFileName } from '../core/protocol/questions/look-alike-names.js';
 import { QA_DIR } from '../core/protocol/run-folder.js';
 import { createRootRelister } from './root-relister.js';
 import type { RunFsEvent } from './run-events.js';

@@ -26,7 +26,7 @@ export function createLogger(opts: {
           'redisUrl',
           '*.redisUrl',
           'headers.authorization',
-          // what the Slack SDK logs goes under `args` (see slack/bolt-logger.ts)
+          // what the Slack SDK logs goes under `args` (see slack/transport/bolt-logger.ts)
           'args[*].token',
           'args[*].headers.authorization',
         ],

@@ -1,4 +1,4 @@
-import { type WebApiOutcome, webApiErrorCode } from '../slack/observed-fetch.js';
+import { type WebApiOutcome, webApiErrorCode } from '../slack/transport/observed-fetch.js';
 import type { RelayMetrics } from './relay-metrics.js';
 
 type SlackCallMetrics = Pick<

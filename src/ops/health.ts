@@ -1,4 +1,4 @@
-import type { SlackConnectionState } from '../slack/socket-connection.js';
+import type { SlackConnectionState } from '../slack/transport/socket-connection.js';
 
 /** The watcher's state: its first scan under way, watching, or closed at stop. */
 export type WatcherState = 'starting' | 'watching' | 'stopped';

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { BatchRecord, BatchStatus } from '../core/batch/batch-record.js';
-import { readPresentation } from '../slack/slack-presentation.js';
+import { readPresentation } from '../slack/presenting/slack-presentation.js';
 import type { StateStore } from '../store/state-store.js';
 import type { RelayMetrics } from './relay-metrics.js';
 

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { isSlackOutageCode } from '../core/slack/slack-error-kinds.js';
-import type { WebApiOutcome } from '../slack/observed-fetch.js';
+import type { WebApiOutcome } from '../slack/transport/observed-fetch.js';
 
 /**
  * What makes an answer say Slack is down: none came, Slack's side failed (5xx, its HTML error

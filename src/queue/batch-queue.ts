@@ -8,17 +8,17 @@ import { publishFileNoClobber } from '../fs/publish-file.js';
 import type { RunFsEvent } from '../fs/run-events.js';
 import type { SlackAvailability } from '../ops/slack-reachability.js';
 import type { RecordChange, StateStore } from '../store/state-store.js';
-import { type BatchActions, createBatchActions } from './batch-actions.js';
+import { type BatchActions, createBatchActions } from './actions/batch-actions.js';
 import { createElsewhereAnswers } from './elsewhere-answers.js';
-import { createListAhead } from './list-ahead.js';
 import type { Presenter } from './presenter.js';
 import { publishAnswers } from './publish-answers.js';
-import { createQuestionReader } from './question-reader.js';
-import { createRunDisplay } from './run-display.js';
-import { createRunNotices } from './run-notices.js';
-import { otherOwner, type RunOwners } from './run-owners.js';
-import { createRunScheduler, type RunSchedulerDeps } from './run-scheduler.js';
-import { createRunSync } from './run-sync.js';
+import { createListAhead } from './runs/list-ahead.js';
+import { createQuestionReader } from './runs/question-reader.js';
+import { createRunDisplay } from './runs/run-display.js';
+import { createRunNotices } from './runs/run-notices.js';
+import { otherOwner, type RunOwners } from './runs/run-owners.js';
+import { createRunScheduler, type RunSchedulerDeps } from './runs/run-scheduler.js';
+import { createRunSync } from './runs/run-sync.js';
 import { createSlackWait } from './slack-wait.js';
 
 /**

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { fingerprintOf } from '../core/batch/batch-key.js';
-import { parseAnswerFile } from '../core/protocol/parse-answer-file.js';
+import { parseAnswerFile } from '../core/protocol/answers/parse-answer-file.js';
 import {
   formatProtocolError,
   type ProtocolError,

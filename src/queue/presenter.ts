@@ -1,6 +1,6 @@
 import type { BatchRecord } from '../core/batch/batch-record.js';
 import type { ProtocolError } from '../core/protocol/protocol-error.js';
-import type { Answer, QuestionBatch } from '../core/protocol/question.js';
+import type { Answer, QuestionBatch } from '../core/protocol/questions/question.js';
 
 /** What the presenter gets besides the record, to show a batch in its current state. */
 export interface PresentContext {

@@ -5,12 +5,15 @@ import type { BatchRecord, BatchStatus } from '../core/batch/batch-record.js';
 import type { SubmitOutcome } from '../core/batch/outcomes.js';
 import { followUpTextFor, isEnvelopeBatch } from '../core/envelope/envelope-batch.js';
 import type { EnvelopeAnswerExtras } from '../core/envelope/follow-up-text.js';
-import { buildAnswerFile, serializeAnswerFile } from '../core/protocol/build-answer-file.js';
-import type { AnswerFile, QuestionBatch } from '../core/protocol/question.js';
+import {
+  buildAnswerFile,
+  serializeAnswerFile,
+} from '../core/protocol/answers/build-answer-file.js';
+import type { AnswerFile, QuestionBatch } from '../core/protocol/questions/question.js';
 import { answerFileName, qaDirOf } from '../core/protocol/run-folder.js';
 import type { publishFileNoClobber } from '../fs/publish-file.js';
 import type { RecordChange } from '../store/state-store.js';
-import { type QuestionReader, readTextQuietly } from './question-reader.js';
+import { type QuestionReader, readTextQuietly } from './runs/question-reader.js';
 
 export interface PublishAnswersDeps {
   questions: Pick<QuestionReader, 'batchOf'>;

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { BatchRecord } from '../core/batch/batch-record.js';
 import { withHandOff } from '../core/batch/hand-off.js';
 import type { StateStore } from '../store/state-store.js';
-import type { BatchActions } from './batch-actions.js';
+import type { BatchActions } from './actions/batch-actions.js';
 import { PresentUnavailable } from './presenter.js';
 
 /** Who escalations are recorded as coming from in the hand-off chain. */

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { BATCH_STATUSES, type BatchRecord, type HandOff } from '../core/batch/batch-record.js';
-import { idRecordSchema } from '../core/protocol/id-record.js';
-import type { Answer } from '../core/protocol/question.js';
+import { idRecordSchema } from '../core/protocol/questions/id-record.js';
+import type { Answer } from '../core/protocol/questions/question.js';
 import { err, ok, type Result } from '../core/result.js';
 import { NODE_NAME } from '../redis/node-name.js';
 

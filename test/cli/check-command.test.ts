@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCheck } from '../../src/cli/check-command.js';
-import { PROTOCOL_NAMES_RULE } from '../../src/core/protocol/look-alike-names.js';
+import { PROTOCOL_NAMES_RULE } from '../../src/core/protocol/questions/look-alike-names.js';
 
 const FORMAT = {
   id: 'format',

@@ -3,7 +3,7 @@
 // opened while allowed is refused at submit once access is gone.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FREE_WRITE_INPUT, parseBlockId } from '../../src/core/slack/ids.js';
+import { FREE_WRITE_INPUT, parseBlockId } from '../../src/core/slack/controls/ids.js';
 import type { FakeSlack } from '../support/fake-slack/index.js';
 import { captureLog, LEVEL, type LogRecord } from '../support/log-capture.js';
 import {

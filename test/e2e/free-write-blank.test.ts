@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FREE_WRITE_INPUT } from '../../src/core/slack/ids.js';
+import { FREE_WRITE_INPUT } from '../../src/core/slack/controls/ids.js';
 import { ALICE } from '../support/relay-harness.js';
 import { waitFor } from '../support/wait.js';
 import {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { FREE_WRITE_INPUT, HAND_OFF_INPUTS } from '../../src/core/slack/ids.js';
+import { FREE_WRITE_INPUT, HAND_OFF_INPUTS } from '../../src/core/slack/controls/ids.js';
 import {
   ALICE,
   BOB,

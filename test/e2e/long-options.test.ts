@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { escapeMrkdwn } from '../../src/core/slack/escape-mrkdwn.js';
-import { CALLBACK_IDS } from '../../src/core/slack/ids.js';
+import { CALLBACK_IDS } from '../../src/core/slack/controls/ids.js';
+import { escapeMrkdwn } from '../../src/core/slack/text/escape-mrkdwn.js';
 import { ALICE, type Harness } from '../support/relay-harness.js';
 import { waitFor } from '../support/wait.js';
 import {

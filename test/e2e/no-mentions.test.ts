@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { CALLBACK_IDS } from '../../src/core/slack/ids.js';
+import { CALLBACK_IDS } from '../../src/core/slack/controls/ids.js';
 import type { FakeSlack, ParsedMention } from '../support/fake-slack/index.js';
 import { ALICE, BOB, elementsOf, visibleText } from '../support/relay-harness.js';
 import { waitFor } from '../support/wait.js';

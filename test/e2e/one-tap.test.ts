@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { escapeMrkdwn } from '../../src/core/slack/escape-mrkdwn.js';
+import { escapeMrkdwn } from '../../src/core/slack/text/escape-mrkdwn.js';
 import type { ObservedMessage } from '../support/fake-slack/index.js';
 import { ALICE, BOB, elementsOf } from '../support/relay-harness.js';
 import { waitFor } from '../support/wait.js';

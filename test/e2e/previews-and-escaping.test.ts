@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { escapeMrkdwn } from '../../src/core/slack/escape-mrkdwn.js';
-import { CALLBACK_IDS } from '../../src/core/slack/ids.js';
+import { CALLBACK_IDS } from '../../src/core/slack/controls/ids.js';
+import { escapeMrkdwn } from '../../src/core/slack/text/escape-mrkdwn.js';
 import type { StoredEphemeral } from '../support/fake-slack/index.js';
 import { hiddenLinks } from '../support/markdown-link-shapes.js';
 import { ALICE, CHANNEL, type Harness } from '../support/relay-harness.js';
@@ -463,7 +463,7 @@ describe(`links in agent markdown (${mode} mode)`, () => {
 
 // ----- control characters -----
 
-/** Any character the relay writes out before sending (see src/core/slack/show-controls.ts). */
+/** Any character the relay writes out before sending (see src/core/slack/text/show-controls.ts). */
 const HIDDEN = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
 
 /** The strings of a call's arguments that hold a hidden character, with their JSON paths. */

@@ -4,8 +4,12 @@
 // hostile-input tests and the demo act through these, so each step is written once. This file
 // holds what people do and gathers the rest, each part in steps/ by what it drives.
 import assert from 'node:assert/strict';
-import { escapeMrkdwn } from '../../src/core/slack/escape-mrkdwn.js';
-import { FOLLOW_UP_INPUT, FREE_WRITE_INPUT, HAND_OFF_INPUTS } from '../../src/core/slack/ids.js';
+import {
+  FOLLOW_UP_INPUT,
+  FREE_WRITE_INPUT,
+  HAND_OFF_INPUTS,
+} from '../../src/core/slack/controls/ids.js';
+import { escapeMrkdwn } from '../../src/core/slack/text/escape-mrkdwn.js';
 import type { FakeSlack, ObservedView } from '../support/fake-slack/index.js';
 import type { ObservedMessage, StoredMessage } from '../support/fake-slack/types.js';
 import {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { SOCKET_CONNECTIONS } from '../../src/slack/socket-receiver.js';
+import { SOCKET_CONNECTIONS } from '../../src/slack/transport/socket-receiver.js';
 import { needsRedis } from '../support/redis-server.js';
 import { ALICE, allConnected, BOB, CHANNEL, elementsOf } from '../support/relay-harness.js';
 import {

@@ -3,7 +3,7 @@
 // reconnects), the other takes every click, so a drop costs no click.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FREE_WRITE_INPUT } from '../../src/core/slack/ids.js';
+import { FREE_WRITE_INPUT } from '../../src/core/slack/controls/ids.js';
 import type { FakeSlack } from '../support/fake-slack/index.js';
 import { captureLog } from '../support/log-capture.js';
 import { ALICE, allConnected } from '../support/relay-harness.js';

@@ -3,7 +3,7 @@
 // batch other than the message's.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { NOT_THIS_BATCH, REFUSED_FOREIGN } from '../../src/slack/action-binding.js';
+import { NOT_THIS_BATCH, REFUSED_FOREIGN } from '../../src/slack/access/action-binding.js';
 import {
   at,
   controlOf,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { CALLBACK_IDS, FREE_WRITE_INPUT } from '../../src/core/slack/ids.js';
+import { CALLBACK_IDS, FREE_WRITE_INPUT } from '../../src/core/slack/controls/ids.js';
 import {
   answerFile,
   at,

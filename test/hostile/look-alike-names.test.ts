@@ -8,7 +8,7 @@ import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { runCheck } from '../../src/cli/check-command.js';
-import { PROTOCOL_NAMES_RULE } from '../../src/core/protocol/look-alike-names.js';
+import { PROTOCOL_NAMES_RULE } from '../../src/core/protocol/questions/look-alike-names.js';
 import { E2E_MODE, postBatch, relayPerTest } from '../e2e/relay-steps.js';
 import { channelMessages, type Harness } from '../support/relay-harness.js';
 import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';

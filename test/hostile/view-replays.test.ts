@@ -2,7 +2,7 @@
 // needs the request, not the secret) is acknowledged and changes nothing.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FREE_WRITE_INPUT, HAND_OFF_INPUTS } from '../../src/core/slack/ids.js';
+import { FREE_WRITE_INPUT, HAND_OFF_INPUTS } from '../../src/core/slack/controls/ids.js';
 import {
   at,
   current,

@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { batchKey } from '../../src/core/batch/batch-key.js';
 import type { BatchRecord } from '../../src/core/batch/batch-record.js';
-import { idRecord } from '../../src/core/protocol/id-record.js';
+import { idRecord } from '../../src/core/protocol/questions/id-record.js';
 import { batchEventOf, observeBatches } from '../../src/ops/observe-batches.js';
 import { createRelayMetrics } from '../../src/ops/relay-metrics.js';
 import { openFileStateStore } from '../../src/store/file-state-store.js';

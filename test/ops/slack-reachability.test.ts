@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createSlackReachability, isUnreachable } from '../../src/ops/slack-reachability.js';
-import type { WebApiOutcome } from '../../src/slack/observed-fetch.js';
+import type { WebApiOutcome } from '../../src/slack/transport/observed-fetch.js';
 import { captureLog } from '../support/log-capture.js';
 
 function capture() {

@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import type { BatchRecord } from '../../src/core/batch/batch-record.js';
 import { createBatchQueue } from '../../src/queue/batch-queue.js';
 import type { Presenter } from '../../src/queue/presenter.js';
-import type { RunOwners } from '../../src/queue/run-owners.js';
+import type { RunOwners } from '../../src/queue/runs/run-owners.js';
 import { redisForSuite } from '../support/redis-for-suite.js';
 import { needsRedis } from '../support/redis-server.js';
 import { freshNamespace, openTestRedisStore } from '../support/redis-store.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { type Logger, pino } from 'pino';
 import type { BatchRecord } from '../../src/core/batch/batch-record.js';
-import type { Answer } from '../../src/core/protocol/question.js';
+import type { Answer } from '../../src/core/protocol/questions/question.js';
 import { createBatchQueue } from '../../src/queue/batch-queue.js';
 import { type PresentContext, type Presenter, PresentRefused } from '../../src/queue/presenter.js';
 import { openFileStateStore } from '../../src/store/file-state-store.js';

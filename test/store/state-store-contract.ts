@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { BatchRecord } from '../../src/core/batch/batch-record.js';
-import { valueFor, withIdValue } from '../../src/core/protocol/id-record.js';
-import type { Answer } from '../../src/core/protocol/question.js';
+import { valueFor, withIdValue } from '../../src/core/protocol/questions/id-record.js';
+import type { Answer } from '../../src/core/protocol/questions/question.js';
 import type { StateStore } from '../../src/store/state-store.js';
 import { makeRecord } from '../support/make-record.js';
 import { waitFor } from '../support/wait.js';

@@ -1,6 +1,6 @@
 import { batchKey } from '../../src/core/batch/batch-key.js';
 import type { BatchRecord } from '../../src/core/batch/batch-record.js';
-import { idRecord } from '../../src/core/protocol/id-record.js';
+import { idRecord } from '../../src/core/protocol/questions/id-record.js';
 
 /**
  * A valid open batch record for tests; `changes` override any field. Records keyed by question

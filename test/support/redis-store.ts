@@ -1,6 +1,6 @@
 import pino, { type Logger } from 'pino';
 import { connectRedis, type RedisConnection } from '../../src/redis/redis-connection.js';
-import { openRedisStateStore } from '../../src/store/redis-state-store.js';
+import { openRedisStateStore } from '../../src/store/redis/redis-state-store.js';
 import type { StateStore } from '../../src/store/state-store.js';
 
 let namespaces = 0;

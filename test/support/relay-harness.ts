@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { type RunningRelay, runStart, type StartOptions } from '../../src/cli/start-command.js';
 import type { Config } from '../../src/config/config-schema.js';
-import { SOCKET_CONNECTIONS } from '../../src/slack/socket-receiver.js';
+import { SOCKET_CONNECTIONS } from '../../src/slack/transport/socket-receiver.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack/index.js';
 import type { ObservedMessage } from './fake-slack/types.js';
 import { quietLog } from './log-capture.js';

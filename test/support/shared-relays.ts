@@ -2,7 +2,7 @@ import { appendFileSync } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach } from 'node:test';
-import { FREE_WRITE_INPUT } from '../../src/core/slack/ids.js';
+import { FREE_WRITE_INPUT } from '../../src/core/slack/controls/ids.js';
 import { submitFormOf } from '../e2e/relay-steps.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack/index.js';
 import { type RedisTestServer, startRedisServer } from './redis-server.js';

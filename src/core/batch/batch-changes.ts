@@ -1,5 +1,5 @@
-import { idRecord, withIdValue } from '../protocol/id-record.js';
-import type { Answer } from '../protocol/question.js';
+import { idRecord, withIdValue } from '../protocol/questions/id-record.js';
+import type { Answer } from '../protocol/questions/question.js';
 import type { BatchRecord, BatchStatus } from './batch-record.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Answer } from '../protocol/question.js';
+import type { Answer } from '../protocol/questions/question.js';
 
 /** Where a batch is in its life. */
 export const BATCH_STATUSES = [

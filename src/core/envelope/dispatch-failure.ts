@@ -1,4 +1,4 @@
-import { quote } from '../protocol/describe-value.js';
+import { quote } from '../protocol/json/describe-value.js';
 import { err, ok, type Result } from '../result.js';
 
 /** What to record when an agent's envelope failed to parse on both attempts. */

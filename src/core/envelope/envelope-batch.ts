@@ -1,5 +1,5 @@
-import { idRecord, valueFor } from '../protocol/id-record.js';
-import type { Answer, Question, QuestionBatch } from '../protocol/question.js';
+import { idRecord, valueFor } from '../protocol/questions/id-record.js';
+import type { Answer, Question, QuestionBatch } from '../protocol/questions/question.js';
 import { ENVELOPE_BATCH_SOURCE } from './envelope-to-batch.js';
 import type { FollowUpText } from './follow-up-text.js';
 import { OTHER_OPTION } from './other-option.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { quote } from '../protocol/describe-value.js';
+import { quote } from '../protocol/json/describe-value.js';
 import { expecting, isRecord } from '../protocol/schema-messages.js';
 import type { Envelope } from './envelope.js';
 import { OTHER_OPTION } from './other-option.js';

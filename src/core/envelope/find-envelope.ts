@@ -1,6 +1,6 @@
-import { parseJsonText } from '../protocol/json-text.js';
+import { parseJsonText } from '../protocol/json/json-text.js';
 import type { ProtocolProblem } from '../protocol/protocol-error.js';
-import { findReservedKeys } from '../protocol/reserved-keys.js';
+import { findReservedKeys } from '../protocol/questions/reserved-keys.js';
 import { isRecord } from '../protocol/schema-messages.js';
 import { problemsFromZod } from '../protocol/zod-problems.js';
 import { type EnvelopeScan, unaskedQuestions } from './envelope.js';

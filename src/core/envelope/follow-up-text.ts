@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { idRecord, idRecordSchema } from '../protocol/id-record.js';
 import type { ProtocolProblem } from '../protocol/protocol-error.js';
-import type { AnswerFile } from '../protocol/question.js';
+import { idRecord, idRecordSchema } from '../protocol/questions/id-record.js';
+import type { AnswerFile } from '../protocol/questions/question.js';
 import { expecting } from '../protocol/schema-messages.js';
 import { problemsFromZod } from '../protocol/zod-problems.js';
 import { err, ok, type Result } from '../result.js';

@@ -1,4 +1,4 @@
-import { describeValue } from './describe-value.js';
+import { describeValue } from './json/describe-value.js';
 
 /** The part of a zod issue our messages need: the value that failed, absent for a missing key. */
 type FailedInput = { readonly input?: unknown };

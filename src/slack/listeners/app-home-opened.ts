@@ -1,5 +1,5 @@
 import type { App } from '@slack/bolt';
-import type { AppHome } from '../app-home.js';
+import type { AppHome } from '../home/app-home.js';
 
 /** Publishes the Home tab when someone opens it (the Messages tab needs nothing). */
 export function registerAppHomeOpened(app: App, deps: { home: AppHome }): void {

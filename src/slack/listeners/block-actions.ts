@@ -1,17 +1,17 @@
 import type { App, BlockAction } from '@slack/bolt';
 import { type Refusal, refusalFor } from '../../core/batch/refusal.js';
-import { type DecodedAction, decodeAction } from '../../core/slack/decode-action.js';
-import { CONTROL_ACTION_PATTERN, parseBlockId } from '../../core/slack/ids.js';
+import { type DecodedAction, decodeAction } from '../../core/slack/controls/decode-action.js';
+import { CONTROL_ACTION_PATTERN, parseBlockId } from '../../core/slack/controls/ids.js';
+import { replyThreadTs } from '../../core/slack/layout/reply-thread.js';
 import { explainRefusal, FORM_NOT_OPENED } from '../../core/slack/outcome-text.js';
-import { replyThreadTs } from '../../core/slack/reply-thread.js';
 import {
   lookupFromSource,
   NOT_THIS_BATCH,
   REFUSED_FOREIGN,
   sourceOfAction,
-} from '../action-binding.js';
-import type { OpenModal } from '../full-preview.js';
-import { type ActionPlace, tellUser } from '../tell-user.js';
+} from '../access/action-binding.js';
+import type { OpenModal } from '../presenting/full-preview.js';
+import { type ActionPlace, tellUser } from '../presenting/tell-user.js';
 import { type Click, CONTROLS, type Control, type ControlDeps } from './control-handlers.js';
 
 const OUT_OF_DATE: Refusal = { kind: 'out-of-date' };

@@ -2,33 +2,33 @@ import type { BlockAction } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { revisionOf } from '../../core/batch/batch-key.js';
 import type { BatchRecord } from '../../core/batch/batch-record.js';
-import { idRecord } from '../../core/protocol/id-record.js';
-import type { Answer, Question, QuestionBatch } from '../../core/protocol/question.js';
-import { type DecodedAction, draftsFromState } from '../../core/slack/decode-action.js';
-import { CLAIM_VALUES } from '../../core/slack/ids.js';
-import { describeMissing } from '../../core/slack/missing-answers.js';
-import { describeMissingText } from '../../core/slack/missing-text.js';
+import { idRecord } from '../../core/protocol/questions/id-record.js';
+import type { Answer, Question, QuestionBatch } from '../../core/protocol/questions/question.js';
+import { type DecodedAction, draftsFromState } from '../../core/slack/controls/decode-action.js';
+import { CLAIM_VALUES } from '../../core/slack/controls/ids.js';
+import { toBatchView } from '../../core/slack/layout/to-batch-view.js';
+import { describeMissing } from '../../core/slack/messages/missing-answers.js';
+import { describeMissingText } from '../../core/slack/messages/missing-text.js';
 import {
   explainCancel,
   explainClaimedByOther,
   explainRefusal,
   explainSubmit,
 } from '../../core/slack/outcome-text.js';
-import { renderHandOffModal } from '../../core/slack/render-hand-off-modal.js';
-import { renderFreeWriteModal, renderOptionsModal } from '../../core/slack/render-modals.js';
-import { toBatchView } from '../../core/slack/to-batch-view.js';
-import type { BatchActions } from '../../queue/batch-actions.js';
-import { followUpModal, followUpModalForChoice } from '../follow-up-form.js';
-import type { FullPreviews, OpenModal } from '../full-preview.js';
-import type { ActionSource } from '../interaction-payload.js';
-import type { ModalSeal } from '../modal-seal.js';
-import { iterationOfMessage, readPresentation } from '../slack-presentation.js';
-import type { ActionPlace } from '../tell-user.js';
+import { renderHandOffModal } from '../../core/slack/views/render-hand-off-modal.js';
+import { renderFreeWriteModal, renderOptionsModal } from '../../core/slack/views/render-modals.js';
+import type { BatchActions } from '../../queue/actions/batch-actions.js';
+import type { ModalSeal } from '../access/modal-seal.js';
+import { followUpModal, followUpModalForChoice } from '../presenting/follow-up-form.js';
+import type { FullPreviews, OpenModal } from '../presenting/full-preview.js';
+import { iterationOfMessage, readPresentation } from '../presenting/slack-presentation.js';
+import type { ActionPlace } from '../presenting/tell-user.js';
+import type { ActionSource } from '../transport/interaction-payload.js';
 
 /**
  * What every control on a batch message does, one entry per decoded kind in `CONTROLS`: the
  * block actions listener (`block-actions.ts`) acknowledges, binds, checks and decodes a click,
- * then hands it here. A new control is its id (`core/slack/ids.ts`), its render, its entry
+ * then hands it here. A new control is its id (`core/slack/controls/ids.ts`), its render, its entry
  * here and its pure change (`core/batch`).
  */
 

@@ -2,19 +2,19 @@ import type { App, ViewSubmitAction, webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { handOffRefusal, type TargetAccount } from '../../core/batch/hand-off-refusal.js';
 import { refusalFor } from '../../core/batch/refusal.js';
-import { CALLBACK_IDS, HAND_OFF_INPUTS } from '../../core/slack/ids.js';
+import { CALLBACK_IDS, HAND_OFF_INPUTS } from '../../core/slack/controls/ids.js';
 import { explainHandOffRefusal, explainRefusal } from '../../core/slack/outcome-text.js';
 import {
   parseHandOffMetadata,
   readHandOffSubmission,
-} from '../../core/slack/render-hand-off-modal.js';
-import type { BatchActions } from '../../queue/batch-actions.js';
-import { type AllowList, isAllowed } from '../allow-list.js';
-import type { GroupMemberSource } from '../allow-list-groups.js';
-import { lookupTimeLeft, within } from '../lookup-budget.js';
-import { type ModalSeal, UNKNOWN_FORM } from '../modal-seal.js';
-import { slackErrorCode } from '../slack-errors.js';
-import { acceptOnce, type SubmittedViews } from '../submitted-views.js';
+} from '../../core/slack/views/render-hand-off-modal.js';
+import type { BatchActions } from '../../queue/actions/batch-actions.js';
+import { type AllowList, isAllowed } from '../access/allow-list.js';
+import type { GroupMemberSource } from '../access/allow-list-groups.js';
+import { lookupTimeLeft, within } from '../access/lookup-budget.js';
+import { type ModalSeal, UNKNOWN_FORM } from '../access/modal-seal.js';
+import { acceptOnce, type SubmittedViews } from '../access/submitted-views.js';
+import { slackErrorCode } from '../presenting/slack-errors.js';
 import { lookupBeforeAck } from './lookup-before-ack.js';
 
 type WebClient = webApi.WebClient;

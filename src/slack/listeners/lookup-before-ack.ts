@@ -1,6 +1,6 @@
 import { isTryAgain } from '../../errors.js';
-import type { BatchActions } from '../../queue/batch-actions.js';
-import { TRY_AGAIN_TEXT } from '../try-again-middleware.js';
+import type { BatchActions } from '../../queue/actions/batch-actions.js';
+import { TRY_AGAIN_TEXT } from '../access/try-again-middleware.js';
 
 /** What a form says when its batch could not be looked up for another reason. */
 export const LOOKUP_FAILED_TEXT =

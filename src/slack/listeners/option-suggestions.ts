@@ -1,11 +1,11 @@
 import type { App } from '@slack/bolt';
-import { plainText } from '../../core/slack/block-builders.js';
-import { BLOCK_KIT_LIMITS } from '../../core/slack/block-kit-limits.js';
-import { EXTERNAL_SELECT_ACTION_PATTERN, parseBlockId } from '../../core/slack/ids.js';
-import { suggestOptions } from '../../core/slack/suggest-options.js';
-import type { BatchActions } from '../../queue/batch-actions.js';
-import { isFromBatch, sourceOfAction } from '../action-binding.js';
-import type { ModalSeal } from '../modal-seal.js';
+import { EXTERNAL_SELECT_ACTION_PATTERN, parseBlockId } from '../../core/slack/controls/ids.js';
+import { suggestOptions } from '../../core/slack/controls/suggest-options.js';
+import { plainText } from '../../core/slack/layout/block-builders.js';
+import { BLOCK_KIT_LIMITS } from '../../core/slack/layout/block-kit-limits.js';
+import type { BatchActions } from '../../queue/actions/batch-actions.js';
+import { isFromBatch, sourceOfAction } from '../access/action-binding.js';
+import type { ModalSeal } from '../access/modal-seal.js';
 import { lookupBeforeAck } from './lookup-before-ack.js';
 
 /**

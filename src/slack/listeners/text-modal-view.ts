@@ -3,17 +3,17 @@ import type { Logger } from 'pino';
 import type { BatchRecord } from '../../core/batch/batch-record.js';
 import type { DraftOutcome } from '../../core/batch/outcomes.js';
 import { refusalFor } from '../../core/batch/refusal.js';
-import { type Question, TYPES_WITH_OPTIONS } from '../../core/protocol/question.js';
-import { CALLBACK_IDS } from '../../core/slack/ids.js';
-import { modalMetadataKey, parseModalMetadata } from '../../core/slack/modal-metadata.js';
+import { type Question, TYPES_WITH_OPTIONS } from '../../core/protocol/questions/question.js';
+import { CALLBACK_IDS } from '../../core/slack/controls/ids.js';
+import { modalMetadataKey, parseModalMetadata } from '../../core/slack/controls/modal-metadata.js';
 import { explainRefusal } from '../../core/slack/outcome-text.js';
-import { readFollowUpSubmission } from '../../core/slack/render-follow-up-modal.js';
-import { readFreeWriteSubmission } from '../../core/slack/render-modals.js';
-import type { BatchActions } from '../../queue/batch-actions.js';
-import { type ModalSeal, UNKNOWN_FORM } from '../modal-seal.js';
-import { readPresentation } from '../slack-presentation.js';
-import { acceptOnce, type SubmittedViews } from '../submitted-views.js';
-import { type ActionPlace, tellUser } from '../tell-user.js';
+import { readFollowUpSubmission } from '../../core/slack/views/render-follow-up-modal.js';
+import { readFreeWriteSubmission } from '../../core/slack/views/render-modals.js';
+import type { BatchActions } from '../../queue/actions/batch-actions.js';
+import { type ModalSeal, UNKNOWN_FORM } from '../access/modal-seal.js';
+import { acceptOnce, type SubmittedViews } from '../access/submitted-views.js';
+import { readPresentation } from '../presenting/slack-presentation.js';
+import { type ActionPlace, tellUser } from '../presenting/tell-user.js';
 import { lookupBeforeAck } from './lookup-before-ack.js';
 
 /** What a text modal's listener needs. */

@@ -8,8 +8,8 @@ import {
   questionsMissingText,
 } from '../../../src/core/envelope/envelope-batch.js';
 import { OTHER_OPTION } from '../../../src/core/envelope/other-option.js';
-import { idRecord } from '../../../src/core/protocol/id-record.js';
-import type { Question } from '../../../src/core/protocol/question.js';
+import { idRecord } from '../../../src/core/protocol/questions/id-record.js';
+import type { Question } from '../../../src/core/protocol/questions/question.js';
 import {
   channelsQuestion,
   questionsOf,

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import type { Envelope } from '../../../src/core/envelope/envelope.js';
 import { envelopeToBatch } from '../../../src/core/envelope/envelope-to-batch.js';
 import { findEnvelope } from '../../../src/core/envelope/find-envelope.js';
-import { parseQuestionFile } from '../../../src/core/protocol/parse-question-file.js';
-import type { Question } from '../../../src/core/protocol/question.js';
+import { parseQuestionFile } from '../../../src/core/protocol/questions/parse-question-file.js';
+import type { Question } from '../../../src/core/protocol/questions/question.js';
 
 /** The contract's rate-limit example. */
 export const rateLimitQuestion = {

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { envelopeToBatch, questionIdAt } from '../../../src/core/envelope/envelope-to-batch.js';
 import { OTHER_OPTION } from '../../../src/core/envelope/other-option.js';
-import { buildAnswerFile } from '../../../src/core/protocol/build-answer-file.js';
-import { parseQuestionFile } from '../../../src/core/protocol/parse-question-file.js';
+import { buildAnswerFile } from '../../../src/core/protocol/answers/build-answer-file.js';
+import { parseQuestionFile } from '../../../src/core/protocol/questions/parse-question-file.js';
 import { questionFileName } from '../../../src/core/protocol/run-folder.js';
 import {
   channelsQuestion,

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { answersById, readFollowUpText } from '../../../src/core/envelope/follow-up-text.js';
-import { idRecord } from '../../../src/core/protocol/id-record.js';
-import type { AnswerFile } from '../../../src/core/protocol/question.js';
+import { idRecord } from '../../../src/core/protocol/questions/id-record.js';
+import type { AnswerFile } from '../../../src/core/protocol/questions/question.js';
 
 describe('readFollowUpText', () => {
   it('reads the typed text by question id', () => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseAnswerFile } from '../../../src/core/protocol/parse-answer-file.js';
-import { parseQuestionFile } from '../../../src/core/protocol/parse-question-file.js';
+import { parseAnswerFile } from '../../../src/core/protocol/answers/parse-answer-file.js';
 import { formatProtocolError } from '../../../src/core/protocol/protocol-error.js';
-import type { QuestionBatch } from '../../../src/core/protocol/question.js';
+import { parseQuestionFile } from '../../../src/core/protocol/questions/parse-question-file.js';
+import type { QuestionBatch } from '../../../src/core/protocol/questions/question.js';
 import { type FixtureCase, readCases, readText } from './fixture-cases.js';
 
 const CORPUS = 'test/fixtures/answer-files';

@@ -3,11 +3,11 @@ import { describe, it } from 'node:test';
 import {
   buildAnswerFile,
   serializeAnswerFile,
-} from '../../../src/core/protocol/build-answer-file.js';
-import { parseAnswerFile } from '../../../src/core/protocol/parse-answer-file.js';
-import { parseQuestionFile } from '../../../src/core/protocol/parse-question-file.js';
+} from '../../../src/core/protocol/answers/build-answer-file.js';
+import { parseAnswerFile } from '../../../src/core/protocol/answers/parse-answer-file.js';
 import { formatProtocolError } from '../../../src/core/protocol/protocol-error.js';
-import type { Answer, Question } from '../../../src/core/protocol/question.js';
+import { parseQuestionFile } from '../../../src/core/protocol/questions/parse-question-file.js';
+import type { Answer, Question } from '../../../src/core/protocol/questions/question.js';
 import { answerFileName, parseQaFileName } from '../../../src/core/protocol/run-folder.js';
 import { readCases, readText } from './fixture-cases.js';
 

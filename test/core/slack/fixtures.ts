@@ -1,10 +1,10 @@
 // Builders shared by the Slack core tests.
 import assert from 'node:assert/strict';
 import type { KnownBlock } from '@slack/types';
-import type { Question } from '../../../src/core/protocol/question.js';
-import type { BatchView } from '../../../src/core/slack/batch-view.js';
-import { BLOCK_COST, type BlockSize } from '../../../src/core/slack/message-budget.js';
-import type { SlackMessage } from '../../../src/core/slack/render-batch-messages.js';
+import type { Question } from '../../../src/core/protocol/questions/question.js';
+import type { BatchView } from '../../../src/core/slack/layout/batch-view.js';
+import { BLOCK_COST, type BlockSize } from '../../../src/core/slack/layout/message-budget.js';
+import type { SlackMessage } from '../../../src/core/slack/messages/render-batch-messages.js';
 import { messageRefusals, viewRefusals } from '../../support/fake-slack/index.js';
 
 export const KEY = 'AbC-12_xyz09.3';

@@ -5,7 +5,7 @@ import { changedLines, messageText, QUESTION_RULE } from '../../../scripts/demo/
 import { readableMarkdown } from '../../../scripts/demo/readable-markdown.js';
 import { readableMrkdwn } from '../../../scripts/demo/readable-mrkdwn.js';
 import { batchKey } from '../../../src/core/batch/batch-key.js';
-import { renderBatchMessages } from '../../../src/core/slack/render-batch-messages.js';
+import { renderBatchMessages } from '../../../src/core/slack/messages/render-batch-messages.js';
 import { sampleBatch } from '../../support/temp-dir.js';
 
 const plain = (text: string) => ({ type: 'plain_text', text });

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import type { ClaimOutcome, SubmitOutcome } from '../../../src/core/batch/outcomes.js';
-import { BATCH_BUTTONS, CALLBACK_IDS, CLAIM_VALUES } from '../../../src/core/slack/ids.js';
+import { BATCH_BUTTONS, CALLBACK_IDS, CLAIM_VALUES } from '../../../src/core/slack/controls/ids.js';
 import { explainClaimedByOther, explainRefusal } from '../../../src/core/slack/outcome-text.js';
-import { NOT_THIS_BATCH } from '../../../src/slack/action-binding.js';
+import { NOT_THIS_BATCH } from '../../../src/slack/access/action-binding.js';
 import { webClientFor } from '../../support/fake-slack/slack-clients.js';
 import { ALICE, CHANNEL, findElement } from '../../support/relay-harness.js';
 import { waitFor } from '../../support/wait.js';

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import type { HandOffRefusal } from '../../../src/core/batch/hand-off-refusal.js';
 import type { DraftOutcome } from '../../../src/core/batch/outcomes.js';
-import { BATCH_BUTTONS, HAND_OFF_INPUTS } from '../../../src/core/slack/ids.js';
+import { BATCH_BUTTONS, HAND_OFF_INPUTS } from '../../../src/core/slack/controls/ids.js';
 import { explainHandOffRefusal, explainRefusal } from '../../../src/core/slack/outcome-text.js';
 import { RedisUnavailableError } from '../../../src/redis/redis-connection.js';
-import { TRY_AGAIN_TEXT } from '../../../src/slack/try-again-middleware.js';
+import { TRY_AGAIN_TEXT } from '../../../src/slack/access/try-again-middleware.js';
 import { ALICE, BOB, CHANNEL } from '../../support/relay-harness.js';
 import { waitFor } from '../../support/wait.js';
 import {
