@@ -9,9 +9,9 @@ import { type NoticeBook, openNoticeBook } from './notice-book.js';
 import { runFileName } from './run-file.js';
 import { runLogName } from './run-log.js';
 import { RunLogWriter } from './run-log-writer.js';
-import { assertSameBatch } from './same-batch.js';
 import { acquireStateDirLock } from './state-dir-lock.js';
 import type { StateStore } from './state-store.js';
+import { assertSameBatch } from './state-store.js';
 import { toStorable } from './storable-record.js';
 
 export { StateDirLockedError } from './state-dir-lock.js';

@@ -1,8 +1,7 @@
 import { parseJsonText } from '../protocol/json/json-text.js';
 import type { ProtocolProblem } from '../protocol/protocol-error.js';
 import { findReservedKeys } from '../protocol/questions/reserved-keys.js';
-import { isRecord } from '../protocol/schema-messages.js';
-import { problemsFromZod } from '../protocol/zod-problems.js';
+import { isRecord, problemsFromZod } from '../protocol/schema-messages.js';
 import { type EnvelopeScan, unaskedQuestions } from './envelope.js';
 import { formatEnvelopeError } from './envelope-error.js';
 import { sortEnvelopeProblems } from './envelope-problem-order.js';

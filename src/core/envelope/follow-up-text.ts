@@ -2,8 +2,7 @@ import { z } from 'zod';
 import type { ProtocolProblem } from '../protocol/protocol-error.js';
 import { idRecord, idRecordSchema } from '../protocol/questions/id-record.js';
 import type { AnswerFile } from '../protocol/questions/question.js';
-import { expecting } from '../protocol/schema-messages.js';
-import { problemsFromZod } from '../protocol/zod-problems.js';
+import { expecting, problemsFromZod } from '../protocol/schema-messages.js';
 import { err, ok, type Result } from '../result.js';
 
 /**

@@ -11,7 +11,6 @@ import { createTryAgainMiddleware } from '../access/try-again-middleware.js';
 import type { AppHome } from '../home/app-home.js';
 import type { FullPreviews } from '../presenting/full-preview.js';
 import { createInteractionGuard } from '../transport/interaction-guard.js';
-import { registerAppHomeOpened } from './app-home-opened.js';
 import { registerBlockActions } from './block-actions.js';
 import { registerHandOffView } from './hand-off-view.js';
 import { registerOptionSuggestions } from './option-suggestions.js';
@@ -51,5 +50,13 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   registerAppHomeOpened(app, deps);
   app.error(async (err) => {
     log.error({ err }, 'unhandled error in a Slack listener');
+  });
+}
+
+/** Publishes the Home tab when someone opens it (the Messages tab needs nothing). */
+function registerAppHomeOpened(app: App, deps: { home: AppHome }): void {
+  app.event('app_home_opened', async ({ event }) => {
+    if (event.tab !== 'home') return;
+    await deps.home.opened(event.user);
   });
 }

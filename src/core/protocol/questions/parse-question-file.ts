@@ -3,8 +3,7 @@ import { checkSeqMatchesName } from '../file-seq.js';
 import { parseProtocolJson } from '../json/protocol-json.js';
 import { sortProblems } from '../problem-order.js';
 import { type ProtocolError, protocolError } from '../protocol-error.js';
-import { isRecord } from '../schema-messages.js';
-import { problemsFromZod } from '../zod-problems.js';
+import { isRecord, problemsFromZod } from '../schema-messages.js';
 import type { Question, QuestionBatch } from './question.js';
 import { questionFileSchema } from './question-file-schema.js';
 

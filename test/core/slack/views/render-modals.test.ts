@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { Question } from '../../../../src/core/protocol/questions/question.js';
 import { CALLBACK_IDS } from '../../../../src/core/slack/controls/ids.js';
 import { parseModalMetadata } from '../../../../src/core/slack/controls/modal-metadata.js';
-import { jsonBytes } from '../../../../src/core/slack/layout/view-budget.js';
+import { jsonBytes } from '../../../../src/core/slack/layout/block-kit-limits.js';
 import {
   readFreeWriteSubmission,
   renderFreeWriteModal,
