@@ -1,7 +1,6 @@
 import { chmod, chown, mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/config-schema.js';
-import type { EnvelopeBatchFile } from '../core/envelope/envelope-to-batch.js';
 import { answerPath, questionPath } from '../core/protocol/run-folder.js';
 import type { WatchRoot } from '../core/slack/channel-routes.js';
 import { ErrorCode, RelayError } from '../errors.js';
@@ -94,6 +93,15 @@ function deliveryError(folder: AskFolder, error: unknown): unknown {
   );
 }
 
+/** A batch written for the relay by someone else (`ask`, a hook): `q-out-NNN.json`'s content. */
+export interface BatchFile {
+  seq: number;
+  questions: readonly object[];
+}
+
+/** The exact text a delivered batch file holds. */
+export const batchText = (batch: BatchFile): string => `${JSON.stringify(batch, null, 2)}\n`;
+
 /**
  * Delivers ask's batch to the relay: writes it as `<folder>/qa/q-out-NNN.json` and returns the
  * file's exact text. The whole folder is built beside `asks/` and renamed into it in one step:
@@ -103,8 +111,8 @@ function deliveryError(folder: AskFolder, error: unknown): unknown {
  * process's umask: when the relay runs as another user (a service), it must write the answer
  * there.
  */
-export async function deliverBatch(folder: AskFolder, batch: EnvelopeBatchFile): Promise<string> {
-  const text = `${JSON.stringify(batch, null, 2)}\n`;
+export async function deliverBatch(folder: AskFolder, batch: BatchFile): Promise<string> {
+  const text = batchText(batch);
   const staged = path.join(folder.stagingDir, path.relative(folder.dir, folder.questionFile));
   const asks = path.dirname(folder.dir);
   try {

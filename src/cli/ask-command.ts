@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { askFolder, deliverBatch, newAskId } from '../ask/ask-folder.js';
-import { findRunningRelay } from '../ask/find-running-relay.js';
-import { type AskOutcome, waitForOutcome } from '../ask/wait-for-outcome.js';
+import { askRelay } from '../ask/ask-relay.js';
+import type { AskOutcome } from '../ask/wait-for-outcome.js';
 import { writeDispatchFailure } from '../ask/write-dispatch-failure.js';
 import { resolveStateDir, stateDirEnvSchema } from '../config/config-schema.js';
 import type { AskCancellation } from '../core/envelope/ask-cancellation.js';
@@ -15,7 +13,6 @@ import { answersById, readFollowUpText } from '../core/envelope/follow-up-text.j
 import { formatResumeMessage } from '../core/envelope/resume-message.js';
 import { parseAnswerFile } from '../core/protocol/answers/parse-answer-file.js';
 import { formatProtocolError } from '../core/protocol/protocol-error.js';
-import { parseQuestionFile } from '../core/protocol/questions/parse-question-file.js';
 import type { QuestionBatch } from '../core/protocol/questions/question.js';
 import type { AskArgs } from './ask-args.js';
 import { ASK_EXIT_CODES, type AskExitCode } from './ask-exit-codes.js';
@@ -78,31 +75,30 @@ export async function runAsk(args: AskArgs, deps: AskDeps): Promise<AskExitCode>
   }
 
   const stateDir = resolveStateDir(stateDirEnvSchema.parse(deps.env).RELAY_STATE_DIR, deps.cwd);
-  const pid = await findRunningRelay(stateDir);
-  if (pid === undefined) {
-    deps.err(noRelayMessage(stateDir));
-    return ASK_EXIT_CODES.noRelay;
-  }
   const batchFile = envelopeToBatch(scan.envelope);
-  const folder = askFolder(stateDir, newAskId(now(), randomBytes(4).toString('hex')));
-  const questionText = await deliverBatch(folder, batchFile);
-  const parsed = parseQuestionFile(questionText, folder.questionFile);
-  if (!parsed.ok) throw new Error(formatProtocolError(parsed.error)); // envelopeToBatch broke
   const count = batchFile.questions.length;
-  deps.err(
-    `Asked ${count} ${count === 1 ? 'question' : 'questions'} in Slack through the relay (pid ${pid}); waiting for an answer in ${folder.dir}`,
-  );
-  const outcome = await waitForOutcome(folder, {
+  const outcome = await askRelay({
+    stateDir,
+    batch: batchFile,
+    now,
+    onDelivered: ({ pid, folder }) =>
+      deps.err(
+        `Asked ${count} ${count === 1 ? 'question' : 'questions'} in Slack through the relay (pid ${pid}); waiting for an answer in ${folder.dir}`,
+      ),
     ...(args.timeout ? { timeoutMs: args.timeout.ms } : {}),
     ...(deps.signal ? { signal: deps.signal } : {}),
     ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}),
   });
+  if (outcome.kind === 'no-relay') {
+    deps.err(noRelayMessage(stateDir));
+    return ASK_EXIT_CODES.noRelay;
+  }
   return report(outcome, {
     envelope: scan.envelope,
-    batch: parsed.value,
+    batch: outcome.batch,
     args,
     deps,
-    answerFile: folder.answerFile,
+    answerFile: outcome.folder.answerFile,
   });
 }
 
