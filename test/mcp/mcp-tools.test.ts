@@ -177,6 +177,31 @@ describe('o7-slack-relay mcp: ask_user (socket mode)', () => {
     assert.deepEqual(await readdir(path.join(asks, String(folder), 'qa')), [], 'no question file');
   });
 
+  test('the client going away while a call waits (stdin closed) withdraws the question too', async () => {
+    const session = await mcp();
+    const call = callTool(session, 'ask_user', { questions: [REGION] });
+    const posted = await askMessage(h.slack);
+    await waitFor(() => session.stderr().includes('waiting in'), 'the server waiting');
+    await session.close();
+    await assert.rejects(call, /Connection closed/);
+    await waitFor(
+      () => elementsOf(current(h.slack, posted.ts).blocks).length === 0,
+      'the message closed',
+    );
+    assert.match(JSON.stringify(current(h.slack, posted.ts).blocks), /Withdrawn by the agent/);
+  });
+
+  test('with --timeout, no answer in time is a tool error and the question is withdrawn', async () => {
+    const session = await mcp(['--timeout', '1s']);
+    const result = await callTool(session, 'ask_user', { questions: [REGION] });
+    assert.equal(result.isError, true);
+    assert.equal(textOf(result), 'No answer in time; the question was withdrawn from Slack.');
+    // on a loaded machine the second can pass before the relay posts: the file is what counts
+    const asks = path.join(h.config.stateDir, 'asks');
+    const [folder] = await readdir(asks);
+    assert.deepEqual(await readdir(path.join(asks, String(folder), 'qa')), [], 'no question file');
+  });
+
   test('questions the envelope contract refuses are a tool error naming the problem; nothing is asked', async () => {
     const session = await mcp();
     const bad = { ...REGION, options: [{ label: 'Other…' }, { label: 'eu-west-1' }] };
