@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type {
@@ -37,8 +36,8 @@ export interface McpServerDeps {
   /** The relay's state folder (`RELAY_STATE_DIR`, resolved) */
   stateDir: string;
   ask: typeof askRelay;
-  /** The batch records in the state folder, to learn who answered. */
-  readRecords: (stateDir: string) => Promise<BatchRecord[]>;
+  /** One batch's record in the state folder, to learn who answered. */
+  readRecord: (stateDir: string, runDir: string, seq: number) => Promise<BatchRecord | undefined>;
   /** How often a client that sent a progress token hears that the wait goes on. */
   progressMs: number;
   /** Give up and withdraw a question after this long; none by default. */
@@ -237,9 +236,6 @@ async function askPeople(
  * shared mode they are in Redis, and this is undefined.
  */
 async function answeredBy(deps: McpServerDeps, runDir: string, seq: number) {
-  const records = await deps.readRecords(deps.stateDir).catch(() => []);
-  const record = records.find(
-    (r) => path.resolve(r.runDir) === path.resolve(runDir) && r.seq === seq,
-  );
+  const record = await deps.readRecord(deps.stateDir, runDir, seq).catch(() => undefined);
   return record?.answeredBy;
 }
