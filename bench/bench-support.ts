@@ -11,8 +11,8 @@ export const hrNow = (): number => performance.timeOrigin + performance.now();
 export const CHANNEL = 'C0RELAY01';
 export const USER = 'U0ALICE01';
 
-/** The compiled relay entry point next to this compiled file (dist/bench → dist/src). */
-const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/main.js');
+/** The compiled relay entry point next to this compiled file (dist/bench → dist/src); the MCP figure starts it too. */
+export const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/main.js');
 
 /** p-th percentile (0–100) of a list of numbers, nearest-rank. */
 export function percentile(values: readonly number[], p: number): number {

@@ -62,6 +62,24 @@ async function main(argv: string[]): Promise<number> {
         process.off('SIGTERM', stop);
       }
     }
+    case 'mcp': {
+      loadDotenv({ quiet: true });
+      const { runMcp } = await import('./mcp/mcp-command.js');
+      const controller = new AbortController();
+      const stop = (signal: NodeJS.Signals) => controller.abort(signal);
+      const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+      for (const signal of signals) process.once(signal, stop);
+      try {
+        return await runMcp(args.mcp, {
+          env: process.env,
+          cwd: process.cwd(),
+          err,
+          signal: controller.signal,
+        });
+      } finally {
+        for (const signal of signals) process.off(signal, stop);
+      }
+    }
     case 'doctor': {
       loadDotenv({ quiet: true });
       const [

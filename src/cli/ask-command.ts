@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { askRelay } from '../ask/ask-relay.js';
+import { noRelayMessage } from '../ask/no-relay-message.js';
 import type { AskOutcome } from '../ask/wait-for-outcome.js';
 import { writeDispatchFailure } from '../ask/write-dispatch-failure.js';
 import { resolveStateDir, stateDirEnvSchema } from '../config/config-schema.js';
@@ -36,15 +37,6 @@ export interface AskDeps {
 
 const NO_ENVELOPE =
   'No open questions: the message has no ```json block whose top-level object has an "openQuestions" array, so there is nothing to ask. The agent can go on without answers.';
-
-/** Why `ask` will not hand a batch over, and how to fix it. */
-function noRelayMessage(stateDir: string): string {
-  return [
-    `No relay is running for ${stateDir}.`,
-    'Start it with `npm start` (or `o7-slack-relay start`) using the same RELAY_STATE_DIR, then run ask again.',
-    'ask never connects to Slack itself, because a second Socket Mode connection with the same app token would get half the clicks.',
-  ].join('\n');
-}
 
 /**
  * `o7-slack-relay ask [FILE|-]`: reads an agent's final message, and when it carries an Agent
@@ -90,7 +82,7 @@ export async function runAsk(args: AskArgs, deps: AskDeps): Promise<AskExitCode>
     ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}),
   });
   if (outcome.kind === 'no-relay') {
-    deps.err(noRelayMessage(stateDir));
+    deps.err(noRelayMessage(stateDir, 'ask', 'run ask again'));
     return ASK_EXIT_CODES.noRelay;
   }
   return report(outcome, {

@@ -1,4 +1,5 @@
 import { err, ok, type Result } from '../core/result.js';
+import { MCP_OPTIONS, type McpArgs, toMcpArgs } from '../mcp/mcp-command.js';
 import { ASK_OPTIONS, type AskArgs, toAskArgs } from './ask-args.js';
 import { closestName } from './closest-name.js';
 import {
@@ -18,6 +19,7 @@ export type CommandLine =
   | { command: 'nodes' }
   | { command: 'preview'; file: string }
   | { command: 'ask'; ask: AskArgs }
+  | { command: 'mcp'; mcp: McpArgs }
   /** print `text` on stdout, exit 0 */
   | { command: 'help'; text: string }
   | { command: 'version' }
@@ -87,6 +89,11 @@ function readCommand(name: CommandName, argv: readonly string[], implicit = fals
       return withOptions(name, argv, ASK_OPTIONS, false, (read) => {
         const ask = toAskArgs(read);
         return ask.ok ? ok({ command: 'ask', ask: ask.value }) : ask;
+      });
+    case 'mcp':
+      return withOptions(name, argv, MCP_OPTIONS, false, (read) => {
+        const mcp = toMcpArgs(read);
+        return mcp.ok ? ok({ command: 'mcp', mcp: mcp.value }) : mcp;
       });
   }
 }

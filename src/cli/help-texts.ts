@@ -1,8 +1,17 @@
 import { DURATION_FORMAT } from '../config/parse-duration.js';
+import { MCP_HELP } from '../mcp/mcp-command.js';
 import { ASK_EXIT_CODE_HELP } from './ask-exit-codes.js';
 
 /** The commands, in the order the overview lists them. */
-export const COMMAND_NAMES = ['start', 'check', 'doctor', 'nodes', 'preview', 'ask'] as const;
+export const COMMAND_NAMES = [
+  'start',
+  'check',
+  'doctor',
+  'nodes',
+  'preview',
+  'ask',
+  'mcp',
+] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 export const isCommandName = (name: string): name is CommandName =>
@@ -22,6 +31,7 @@ Commands:
   nodes                   shared mode: list the relays on RELAY_REDIS_URL and their open batches
   preview <q-out file>    print the Block Kit JSON the relay would post for a q-out file
   ask [FILE|-]            ask an agent's open questions in Slack and print the reply
+  mcp                     serve ask_user and request_approval to any MCP client on stdio
   help [command]          show this help, or a command's
 
 Options:
@@ -123,4 +133,6 @@ ${ASK_EXIT_CODE_HELP.map(([code, meaning]) => `  ${code}  ${meaning}`).join('\n'
 Examples:
   o7-slack-relay ask final-message.md
   o7-slack-relay ask --timeout 30m < final-message.md`,
+
+  mcp: MCP_HELP,
 };

@@ -94,6 +94,7 @@ describe('the command line', () => {
         'o7-slack-relay ask: unknown option --constructor',
         COMMAND_HELP.ask,
       ],
+      [['mcp', 'x'], 'o7-slack-relay mcp: takes no arguments (got x)', COMMAND_HELP.mcp],
     ];
     for (const [argv, message, usage] of cases) {
       assert.deepEqual(

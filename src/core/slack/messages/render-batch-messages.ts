@@ -45,9 +45,18 @@ const plural = (count: number, word: string): string => `${count} ${word}${count
 function questionParts(view: BatchView, question: Question, questionIndex: number): QuestionParts {
   const place = { key: view.key, revision: view.revision, questionIndex };
   const draft = view.drafts[question.id];
-  if (view.envelope) return { body: envelopeQuestionBlocks(view, view.envelope, question, place) };
   if (isFinalViewState(view.state)) {
-    return { body: renderFinalQuestion(questionIndex, question, draft, view.seq) };
+    const body = view.envelope
+      ? envelopeQuestionBlocks(view, view.envelope, question, place)
+      : renderFinalQuestion(questionIndex, question, draft, view.seq);
+    return { body };
+  }
+  if (view.envelope) {
+    const body = envelopeQuestionBlocks(view, view.envelope, question, place);
+    const preview = question.preview;
+    // an option's preview (AskUserQuestion's) is shown as its question's
+    if (!hasPreview(preview)) return { body };
+    return { preview: (room) => renderPreview(place, preview, room), body };
   }
   const body = isOneTap(view)
     ? [
