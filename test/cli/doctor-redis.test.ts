@@ -6,7 +6,7 @@ import { runDoctor } from '../../src/cli/doctor-command.js';
 import { checkRedis, type RedisDoctorDeps } from '../../src/cli/doctor-redis.js';
 import type { SharedConfig } from '../../src/config/config-schema.js';
 import { acquireNodeLease } from '../../src/redis/node-lease.js';
-import { connectRedis } from '../../src/redis/redis-connection.js';
+import { connectRedis, type RedisConnection } from '../../src/redis/redis-connection.js';
 import { MIN_REDIS_VERSION, versionAtLeast } from '../../src/redis/redis-version.js';
 import { processIsAlive } from '../../src/store/state-dir-lock.js';
 import { startFakeSlack } from '../support/fake-slack/index.js';
@@ -47,6 +47,13 @@ test('versionAtLeast: 6.2 and later pass', () => {
   assert.equal(versionAtLeast('5.9', MIN_REDIS_VERSION), false);
   assert.equal(versionAtLeast('?', MIN_REDIS_VERSION), false);
 });
+
+/** A relay's lease on `node` from `host` in `namespace`, as doctor finds it held. */
+const leaseFor = (
+  connection: RedisConnection,
+  namespace: string,
+  held: { node: string; host: string; isAlive: (pid: number) => boolean; pid?: number },
+) => acquireNodeLease({ connection, log, namespace, ...held });
 
 describe('doctor in shared mode', () => {
   const redisServer = redisForSuite({ users: [{ name: 'relay', password: 'right' }] });
@@ -91,19 +98,13 @@ describe('doctor in shared mode', () => {
     async () => {
       const namespace = freshNamespace();
       const connection = await connectRedis({ url: url(), log });
-      const other = await acquireNodeLease({
-        connection,
+      const other = await leaseFor(connection, namespace, {
         node: 'ci-1',
-        log,
-        namespace,
         host: 'other-box',
         isAlive: () => true,
       });
-      const mine = await acquireNodeLease({
-        connection,
+      const mine = await leaseFor(connection, namespace, {
         node: 'laptop',
-        log,
-        namespace,
         host: 'this-box',
         isAlive: processIsAlive,
       });
@@ -143,11 +144,8 @@ describe('doctor in shared mode', () => {
       const namespace = freshNamespace();
       const connection = await connectRedis({ url: url(), log });
       const gone = spawnSync(process.execPath, ['-e', '']).pid;
-      await acquireNodeLease({
-        connection,
+      await leaseFor(connection, namespace, {
         node: 'box',
-        log,
-        namespace,
         host: 'this-box',
         pid: gone,
         isAlive: processIsAlive,

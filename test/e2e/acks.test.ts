@@ -8,30 +8,21 @@ import { describe, type TestContext, test } from 'node:test';
 import { jsonBlock, reposQuestion } from '../core/envelope/envelope-samples.js';
 import { type CpuHogs, startCpuHogs } from '../support/cpu-hogs.js';
 import type { DeliveredPayload, FakeSlack } from '../support/fake-slack/index.js';
-import {
-  ALICE,
-  allConnected,
-  BOB,
-  CHANNEL,
-  findElement,
-  visibleText,
-} from '../support/relay-harness.js';
+import { ALICE, allConnected, BOB, CHANNEL, visibleText } from '../support/relay-harness.js';
 import { relayProcessPerTest, spawnRelayFor } from '../support/spawn-relay.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
 import { exitCodeOf, spawnAsk } from './ask-process.js';
 import {
+  answerEveryControl,
   askMessage,
-  at,
   choose,
   click,
   current,
   directCopy,
   EVERY_CONTROL_BATCH,
-  expectedAnswerFile,
   formOpenedBy,
   handOffBatch,
-  LONG_OPTIONS,
   locate,
   openHome,
   pressSubmit,
@@ -43,7 +34,6 @@ import {
   waitForAnswerFile,
   waitForBatchMessage,
   waitForText,
-  writeFreeText,
 } from './relay-steps.js';
 
 /** Slack's deadline for an ack. */
@@ -147,23 +137,7 @@ describe('ack times beside two CPU-bound processes (socket mode)', () => {
       (locate(slack, ts, 'o7.claim').found.element.text as { text: string }).text;
     await waitFor(() => claimLabel() === "I'm on it", 'released');
 
-    // Every answer control: picks, type-ahead searches (options requests), forms.
-    await choose(slack, ts, 0, [1]);
-    await choose(slack, ts, 1, [2, 0]);
-    await choose(slack, ts, 2, [4]);
-    await choose(slack, ts, 3, [11, 0]);
-    const searched = await slack.suggest({
-      ...at(ts, findElement(current(slack, ts).blocks, 'o7.choose:4')),
-      value: 'city 10',
-    });
-    assert.ok(searched.options.some((o) => o.value === '99'));
-    await choose(slack, ts, 4, [99]);
-    await slack.suggest({
-      ...at(ts, findElement(current(slack, ts).blocks, 'o7.choose-many:5')),
-      value: 'lib 7',
-    });
-    await choose(slack, ts, 5, [6, 69]);
-    await pressYesNo(slack, ts, 6, false);
+    // The forms behind "Show full preview" and "Show full options".
     const preview = await formOpenedBy(
       slack,
       await click(slack, textReply, 'o7.show-preview:7'),
@@ -176,8 +150,14 @@ describe('ack times beside two CPU-bound processes (socket mode)', () => {
       ALICE,
     );
     assert.ok(options && JSON.stringify(options).includes('Long option 10'), 'the full options');
-    await writeFreeText(slack, textReply, 7, 'typed beside busy cores');
-    await choose(slack, lastReply, 8, [3]);
+
+    // Every answer control: picks, type-ahead searches (options requests), the free-write form.
+    const answers = await answerEveryControl(
+      slack,
+      ts,
+      { text: textReply, last: lastReply },
+      'typed beside busy cores',
+    );
 
     // Hand off to Bob (button, then the form), who answers nothing: Alice submits.
     await handOffBatch(slack, { channel: CHANNEL, ts: lastReply, from: ALICE, to: BOB });
@@ -192,20 +172,7 @@ describe('ack times beside two CPU-bound processes (socket mode)', () => {
       'the copy',
     );
     await pressSubmit(slack, lastReply);
-    assert.equal(
-      await waitForAnswerFile(run, 1),
-      expectedAnswerFile(EVERY_CONTROL_BATCH, {
-        radio: 'b',
-        boxes: ['a', 'c'],
-        select: 'Colour 5',
-        multi: ['Tag 1', 'Tag 12'],
-        ext: 'City 100',
-        multiext: ['Lib 7', 'Lib 70'],
-        yn: false,
-        text: 'typed beside busy cores',
-        long: LONG_OPTIONS[3],
-      }),
-    );
+    assert.equal(await waitForAnswerFile(run, 1), answers);
 
     // A one-tap batch.
     await writeQuestionFile(run, 2, {

@@ -17,10 +17,11 @@ import {
   CHANNEL,
   elementsOf,
   type FoundElement,
+  findElement,
   type Harness,
 } from '../support/relay-harness.js';
 import { waitFor } from '../support/wait.js';
-import { GO } from './steps/batches.js';
+import { EVERY_CONTROL_BATCH, GO, LONG_OPTIONS } from './steps/batches.js';
 import {
   type Blocks,
   current,
@@ -30,7 +31,7 @@ import {
   thread,
   waitForAnswered,
 } from './steps/messages.js';
-import { expectAnswerFile } from './steps/run-folders.js';
+import { expectAnswerFile, expectedAnswerFile } from './steps/run-folders.js';
 
 export * from './steps/batches.js';
 export * from './steps/home.js';
@@ -342,4 +343,49 @@ export async function submitWithGo(
   const first = String(batch.questions[0]?.id);
   await expectAnswerFile(h.runDir(run), batch, { [first]: answer, [GO.id]: true });
   return waitForAnswered(h.slack, ts);
+}
+
+/**
+ * Answers every question of {@link EVERY_CONTROL_BATCH} posted at `ts`, searching both external
+ * selects on the way and writing `text` in its free-write (in `replies.text`); returns the answer
+ * file Submit should then write.
+ */
+export async function answerEveryControl(
+  slack: FakeSlack,
+  ts: string,
+  replies: { text: string; last: string },
+  text: string,
+): Promise<string> {
+  await choose(slack, ts, 0, [1]);
+  await choose(slack, ts, 1, [2, 0]);
+  await choose(slack, ts, 2, [4]);
+  await choose(slack, ts, 3, [11, 0]);
+  const cities = await slack.suggest({
+    ...at(ts, findElement(current(slack, ts).blocks, 'o7.choose:4')),
+    value: 'city 10',
+  });
+  assert.ok(
+    cities.options.some((o) => o.value === '99'),
+    'City 100 is offered',
+  );
+  await choose(slack, ts, 4, [99]);
+  await slack.suggest({
+    ...at(ts, findElement(current(slack, ts).blocks, 'o7.choose-many:5')),
+    value: 'lib 7',
+  });
+  await choose(slack, ts, 5, [6, 69]);
+  await pressYesNo(slack, ts, 6, false);
+  await writeFreeText(slack, replies.text, 7, text);
+  await choose(slack, replies.last, 8, [3]);
+  return expectedAnswerFile(EVERY_CONTROL_BATCH, {
+    radio: 'b',
+    boxes: ['a', 'c'],
+    select: 'Colour 5',
+    multi: ['Tag 1', 'Tag 12'],
+    ext: 'City 100',
+    multiext: ['Lib 7', 'Lib 70'],
+    yn: false,
+    text,
+    long: LONG_OPTIONS[3],
+  });
 }

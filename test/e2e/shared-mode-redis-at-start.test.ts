@@ -5,11 +5,11 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { LEVEL } from '../support/log-capture.js';
 import { adminClient } from '../support/redis-for-suite.js';
 import { needsRedis, type RedisTestServer, startRedisServer } from '../support/redis-server.js';
 import { CHANNEL } from '../support/relay-harness.js';
 import { noStack, relayProcessPerTest, spawnRelayFor } from '../support/spawn-relay.js';
+import { expectReachedAfter, expectWaitingFor } from '../support/start-up-waits.js';
 import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
 
@@ -29,29 +29,14 @@ describe('shared mode: Redis not running when the relay starts', () => {
         env: { RELAY_REDIS_URL: redis.url, RELAY_NODE: 'early-riser' },
       });
       const relay = fx.relay;
-      const said = (start: string) => relay.logs.filter((l) => String(l.msg).startsWith(start));
-      await waitFor(
-        () => said('Redis still cannot be reached').length >= 1 || undefined,
-        `a second failed try (stderr: ${relay.stderr().slice(-500)})`,
-      );
-      assert.equal(relay.child.exitCode, null, 'still waiting, not exited');
-      const [warning, ...more] = said('Redis cannot be reached');
-      assert.deepEqual(more, [], 'one warning for the wait');
-      assert.equal(warning?.level, LEVEL.warn);
+      const { warning } = await expectWaitingFor(relay, 'Redis', 1);
       assert.equal(warning?.redis, `127.0.0.1:${redis.port}`);
       assert.match(String(warning?.reason), /ECONNREFUSED/);
       assert.match(String(warning?.msg), /RELAY_REDIS_URL/);
-      for (const retry of said('Redis still cannot be reached'))
-        assert.equal(retry.level, LEVEL.debug);
-      assert.ok(!relay.logs.some((l) => l.msg === 'relay ready'));
 
       await redis.restart();
       await relay.waitForLog('relay ready');
-      const through = said('Redis can be reached now');
-      assert.equal(through.length, 1);
-      assert.equal(through[0]?.level, LEVEL.info);
-      assert.ok(Number(through[0]?.waitedMs) >= 1000, `waitedMs: ${through[0]?.waitedMs}`);
-      assert.equal(said('Redis cannot be reached').length, 1, 'still one warning');
+      expectReachedAfter(relay, 'Redis', 1000);
 
       // shared mode works: the batch is posted, and its record is in that Redis
       await writeQuestionFile(path.join(fx.root, 'runs', 'run-1'), 1, sampleBatch(1));

@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, test } from 'node:test';
 import type { FakeSlack } from '../support/fake-slack/index.js';
-import { LEVEL } from '../support/log-capture.js';
 import { CHANNEL } from '../support/relay-harness.js';
 import {
   noStack,
@@ -12,6 +11,7 @@ import {
   spawnRelayFor,
   startUntilExit,
 } from '../support/spawn-relay.js';
+import { expectReachedAfter, expectWaitingFor } from '../support/start-up-waits.js';
 import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
 
@@ -107,32 +107,16 @@ describe('starting against Slack', () => {
       logLevel: 'debug',
       env: { SLACK_API_URL: `http://127.0.0.1:${port}/api/` },
     });
-    const said = (start: string) =>
-      fx.relay?.logs.filter((l) => String(l.msg).startsWith(start)) ?? [];
     // the first try, then two more (after 1 s and 2 s)
-    await waitFor(
-      () => said('Slack still cannot be reached').length >= 2 || undefined,
-      'two more failed tries',
-    );
-    assert.equal(fx.relay.child.exitCode, null, 'the relay is still waiting');
-    const [warning, ...more] = said('Slack cannot be reached');
-    assert.deepEqual(more, [], 'one warning for the wait');
-    assert.equal(warning?.level, LEVEL.warn);
+    const { warning, retries } = await expectWaitingFor(fx.relay, 'Slack', 2);
     assert.equal(warning?.reason, 'ECONNREFUSED');
     assert.equal(warning?.err, undefined, 'one line, without a stack');
     assert.match(String(warning?.msg), /check the network, proxies and SLACK_API_URL/);
-    for (const retry of said('Slack still cannot be reached')) {
-      assert.equal(retry.level, LEVEL.debug);
-      assert.equal(retry.reason, 'ECONNREFUSED');
-    }
+    for (const retry of retries) assert.equal(retry.reason, 'ECONNREFUSED');
 
     forwarder = await forward(port, fx.slack.apiUrl);
     await fx.relay.waitForLog('relay ready');
-    const through = said('Slack can be reached now');
-    assert.equal(through.length, 1);
-    assert.equal(through[0]?.level, LEVEL.info);
-    assert.ok(Number(through[0]?.waitedMs) >= 3000, `waitedMs: ${through[0]?.waitedMs}`);
-    assert.equal(said('Slack cannot be reached').length, 1, 'still one warning');
+    expectReachedAfter(fx.relay, 'Slack', 3000);
     await writeQuestionFile(path.join(fx.root, 'runs', 'run-late'), 1, sampleBatch(1));
     await waitFor(() => fx.slack.messages(CHANNEL)[0], 'the batch posted once Slack is reachable');
     noStack(fx.relay.stderr());

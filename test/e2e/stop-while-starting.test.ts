@@ -51,24 +51,20 @@ const saidStartsWith = (relay: RelayProcess, start: string) =>
 describe('a relay asked to stop while it starts', () => {
   const fx = relayProcessPerTest('o7-stop-starting-');
 
-  test('waiting for Slack: SIGTERM ends the wait, exit 0', async (t) => {
-    fx.relay = spawnRelayFor(fx.slack, fx.root, {
-      env: { SLACK_API_URL: `http://127.0.0.1:${await freePort()}/api/` },
+  for (const [signal, does] of [
+    ['SIGTERM', 'ends the wait, exit 0'],
+    ['SIGINT', '(Ctrl-C) does the same'],
+  ] as const) {
+    test(`waiting for Slack: ${signal} ${does}`, async (t) => {
+      fx.relay = spawnRelayFor(fx.slack, fx.root, {
+        env: { SLACK_API_URL: `http://127.0.0.1:${await freePort()}/api/` },
+      });
+      await saidStartsWith(fx.relay, 'Slack cannot be reached');
+      const stop = await stopWith(fx.relay, signal);
+      assertStoppedCleanly(t, fx.relay, stop, signal);
+      assert.ok(!fx.relay.logs.some((l) => l.msg === 'relay ready'));
     });
-    await saidStartsWith(fx.relay, 'Slack cannot be reached');
-    const stop = await stopWith(fx.relay, 'SIGTERM');
-    assertStoppedCleanly(t, fx.relay, stop, 'SIGTERM');
-    assert.ok(!fx.relay.logs.some((l) => l.msg === 'relay ready'));
-  });
-
-  test('waiting for Slack: SIGINT (Ctrl-C) does the same', async (t) => {
-    fx.relay = spawnRelayFor(fx.slack, fx.root, {
-      env: { SLACK_API_URL: `http://127.0.0.1:${await freePort()}/api/` },
-    });
-    await saidStartsWith(fx.relay, 'Slack cannot be reached');
-    const stop = await stopWith(fx.relay, 'SIGINT');
-    assertStoppedCleanly(t, fx.relay, stop, 'SIGINT');
-  });
+  }
 
   test('waiting for Redis (shared mode, nothing listening): SIGTERM ends the wait, exit 0, and frees the state folder', async (t) => {
     const env = {

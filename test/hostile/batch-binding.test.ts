@@ -10,6 +10,7 @@ import {
   current,
   directCopy,
   elementById,
+  FORMAT_AND_NOTES,
   handOffBatch,
   postBatch,
   relayPerTest,
@@ -25,14 +26,6 @@ import {
   type Mode,
 } from '../support/relay-harness.js';
 import { waitFor } from '../support/wait.js';
-
-const BATCH = {
-  seq: 1,
-  questions: [
-    { id: 'format', type: 'choose-one', prompt: 'Format?', options: ['JSON', 'CSV', 'YAML'] },
-    { id: 'notes', type: 'free-write', prompt: 'Notes?' },
-  ],
-};
 
 /** A batch whose one question has more options than a static select holds: searched. */
 const searched = (label: string) => ({
@@ -69,8 +62,8 @@ for (const mode of ['socket', 'http'] as const satisfies readonly Mode[]) {
     const refusals = () => h.logged.filter((l) => l.msg === REFUSED_FOREIGN);
 
     test("a pick, I'm on it and Submit in batch A's message naming batch B change neither; each is logged once", async () => {
-      const a = await postBatch(h, 'run-a', BATCH);
-      const b = await postBatch(h, 'run-b', BATCH);
+      const a = await postBatch(h, 'run-a', FORMAT_AND_NOTES);
+      const b = await postBatch(h, 'run-b', FORMAT_AND_NOTES);
       const inA = (prefix: string) => findElement(current(h.slack, a.ts).blocks, prefix);
       const inB = (prefix: string) => findElement(current(h.slack, b.ts).blocks, prefix);
       const before = [updates(h, a.ts), updates(h, b.ts)];
@@ -117,18 +110,18 @@ for (const mode of ['socket', 'http'] as const satisfies readonly Mode[]) {
     });
 
     test("a click in a hand-off's direct-message copy acts on its batch; one naming another batch is refused", async () => {
-      const a = await postBatch(h, 'run-a', BATCH);
-      const b = await postBatch(h, 'run-b', BATCH);
+      const a = await postBatch(h, 'run-a', FORMAT_AND_NOTES);
+      const b = await postBatch(h, 'run-b', FORMAT_AND_NOTES);
       await handOffBatch(h.slack, { channel: CHANNEL, ts: a.ts, from: ALICE, to: BOB });
       const copy = await directCopy(h.slack, BOB);
-      const control = () => controlOf(h.slack.message(copy.channel, copy.ts)?.blocks ?? [], 0);
+      // Bob's pick in the copy of question 1
+      const inCopy = () => ({
+        ...at(copy.ts, controlOf(h.slack.message(copy.channel, copy.ts)?.blocks ?? [], 0), BOB),
+        channel: copy.channel,
+      });
       const before = updates(h, b.ts);
       await h.slack.selectOption({
-        channel: copy.channel,
-        ts: copy.ts,
-        blockId: control().blockId,
-        actionId: control().actionId,
-        user: BOB,
+        ...inCopy(),
         value: '0',
         forge: naming(controlOf(b.blocks, 0).blockId),
       });
@@ -136,14 +129,7 @@ for (const mode of ['socket', 'http'] as const satisfies readonly Mode[]) {
       assert.equal(refusals().length, 1);
       assert.equal(updates(h, b.ts), before, 'B unchanged');
       // the copy's own control is the batch's
-      await h.slack.selectOption({
-        channel: copy.channel,
-        ts: copy.ts,
-        blockId: control().blockId,
-        actionId: control().actionId,
-        user: BOB,
-        value: '2',
-      });
+      await h.slack.selectOption({ ...inCopy(), value: '2' });
       await waitForSelection(h.slack, a.ts, 0, ['2']);
       assert.equal(refusals().length, 1);
     });
@@ -168,8 +154,8 @@ for (const mode of ['socket', 'http'] as const satisfies readonly Mode[]) {
     });
 
     test('a click from a form the relay opened for batch A naming batch B is refused', async () => {
-      const a = await postBatch(h, 'run-a', BATCH);
-      const b = await postBatch(h, 'run-b', BATCH);
+      const a = await postBatch(h, 'run-a', FORMAT_AND_NOTES);
+      const b = await postBatch(h, 'run-b', FORMAT_AND_NOTES);
       await h.slack.clickButton(at(a.ts, findElement(a.blocks, 'o7.free-write')));
       const form = await waitFor(() => h.slack.views(ALICE)[0], "A's free-write form");
       const before = updates(h, b.ts);

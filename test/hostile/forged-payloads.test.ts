@@ -9,6 +9,7 @@ import {
   controlOf,
   current,
   E2E_MODE,
+  FORMAT_AND_NOTES,
   healthyRelayPerTest,
   postBatch,
   pressSubmit,
@@ -19,14 +20,6 @@ import { ALICE, CHANNEL, findElement, type Harness } from '../support/relay-harn
 import { waitFor } from '../support/wait.js';
 
 // These need a leaked signing secret or app token; Slack apps treat payloads as untrusted anyway.
-
-const BATCH = {
-  seq: 1,
-  questions: [
-    { id: 'format', type: 'choose-one', prompt: 'Format?', options: ['JSON', 'CSV', 'YAML'] },
-    { id: 'notes', type: 'free-write', prompt: 'Notes?' },
-  ],
-};
 
 type Actions = { block_id: string }[];
 const updates = (h: Harness) => h.slack.calls.filter((c) => c.method === 'chat.update').length;
@@ -70,7 +63,7 @@ describe(`forged payloads change nothing (${mode} mode)`, () => {
   const h = healthyRelayPerTest(mode);
 
   test('a click without a member ID is refused; the next real click is recorded', async () => {
-    const posted = await postBatch(h, 'run-a', BATCH);
+    const posted = await postBatch(h, 'run-a', FORMAT_AND_NOTES);
     const control = controlOf(posted.blocks, 0);
     const before = updates(h);
     for (const id of ['', 'U0ALICE01 ', 'alice', null]) {
@@ -87,7 +80,7 @@ describe(`forged payloads change nothing (${mode} mode)`, () => {
   });
 
   test('a click naming the batch with a revision that is only a prefix of the real one is refused', async () => {
-    const posted = await postBatch(h, 'run-a', BATCH);
+    const posted = await postBatch(h, 'run-a', FORMAT_AND_NOTES);
     const control = controlOf(posted.blocks, 0);
     const [, key, revision, ...rest] = control.blockId.split('|') as string[];
     const before = updates(h);
@@ -113,8 +106,8 @@ describe(`forged payloads change nothing (${mode} mode)`, () => {
   });
 
   test('Submit reads no choices from the blocks of another batch', async () => {
-    const a = await postBatch(h, 'run-a', BATCH);
-    const b = await postBatch(h, 'run-b', BATCH);
+    const a = await postBatch(h, 'run-a', FORMAT_AND_NOTES);
+    const b = await postBatch(h, 'run-b', FORMAT_AND_NOTES);
     const keyOf = (blockId: string) => blockId.split('|')[1] as string;
     const keyA = keyOf(controlOf(a.blocks, 0).blockId);
     const keyB = keyOf(controlOf(b.blocks, 0).blockId);
@@ -143,8 +136,8 @@ describe(`forged payloads change nothing (${mode} mode)`, () => {
   });
 
   test('form metadata naming another batch, or a made-up question, is refused; the batch stays answerable', async () => {
-    const a = await postBatch(h, 'run-a', BATCH);
-    const b = await postBatch(h, 'run-b', BATCH);
+    const a = await postBatch(h, 'run-a', FORMAT_AND_NOTES);
+    const b = await postBatch(h, 'run-b', FORMAT_AND_NOTES);
     const keyB = controlOf(b.blocks, 0).blockId.split('|')[1] as string;
     const revisionB = controlOf(b.blocks, 0).blockId.split('|')[2] as string;
     const viewId = await openNotes(h, a.ts);

@@ -7,6 +7,7 @@ import {
   at,
   current,
   directCopy,
+  FORMAT_AND_NOTES,
   handOffBatch,
   postBatch,
   relayPerTest,
@@ -17,21 +18,13 @@ import { ALICE, BOB, CHANNEL, findElement, type Mode } from '../support/relay-ha
 import { waitFor } from '../support/wait.js';
 import { handOffNotices, REPLAYED, replay, viewIdOf } from './replay-steps.js';
 
-const BATCH = {
-  seq: 1,
-  questions: [
-    { id: 'format', type: 'choose-one', prompt: 'Format?', options: ['JSON', 'CSV', 'YAML'] },
-    { id: 'notes', type: 'free-write', prompt: 'Notes?' },
-  ],
-};
-
 for (const mode of ['socket', 'http'] as const satisfies readonly Mode[]) {
   describe(`a replayed form submission changes nothing (${mode} mode)`, () => {
     const h = relayPerTest({ mode, healthy: true, captureLog: 'info' });
     const said = (msg: string) => h.logged.filter((l) => l.msg === msg);
 
     test('a hand-off submitted once and replayed twice is handed off once', async () => {
-      const a = await postBatch(h, 'run-a', BATCH);
+      const a = await postBatch(h, 'run-a', FORMAT_AND_NOTES);
       const { result } = await handOffBatch(h.slack, {
         channel: CHANNEL,
         ts: a.ts,
@@ -65,7 +58,7 @@ for (const mode of ['socket', 'http'] as const satisfies readonly Mode[]) {
     });
 
     test('a free-write form replayed after a later one does not bring its text back', async () => {
-      const a = await postBatch(h, 'run-a', BATCH);
+      const a = await postBatch(h, 'run-a', FORMAT_AND_NOTES);
       const write = async (text: string) => {
         const before = h.slack.views(ALICE).length;
         await h.slack.clickButton(
@@ -89,7 +82,7 @@ for (const mode of ['socket', 'http'] as const satisfies readonly Mode[]) {
     });
 
     test('a form refused with an error and sent again fixed is acted on: that is no replay', async () => {
-      const a = await postBatch(h, 'run-a', BATCH);
+      const a = await postBatch(h, 'run-a', FORMAT_AND_NOTES);
       const button = findElement(current(h.slack, a.ts).blocks, 'o7.hand-off');
       await h.slack.clickButton(at(a.ts, button));
       const form = await waitFor(() => h.slack.views(ALICE)[0], 'the hand-off form');

@@ -8,7 +8,7 @@ import { parseCancellation } from '../../src/core/envelope/ask-cancellation.js';
 import { envelopeToBatch } from '../../src/core/envelope/envelope-to-batch.js';
 import { findEnvelope } from '../../src/core/envelope/find-envelope.js';
 import { OTHER_OPTION } from '../../src/core/envelope/other-option.js';
-import { createBatchQueue } from '../../src/queue/batch-queue.js';
+import { type BatchQueue, createBatchQueue } from '../../src/queue/batch-queue.js';
 import type { Presenter } from '../../src/queue/presenter.js';
 import { openFileStateStore } from '../../src/store/file-state-store.js';
 import type { StateStore } from '../../src/store/state-store.js';
@@ -55,12 +55,10 @@ describe('batch queue: envelope batches', () => {
     await cleanup();
   });
 
-  async function open(presenter: Presenter, batch: object = envelopeBatch(), runDir = run) {
-    run = runDir;
-    await writeQuestionFile(run, 1, batch);
-    const queue = createBatchQueue({
+  /** The queue under test over `store`; it shows edits at once: these tests look at every change shown. */
+  const queueOver = (presenter: Presenter) =>
+    createBatchQueue({
       store,
-      // edits at once: these tests look at every change shown
       updateEveryMs: 0,
       presenter,
       log,
@@ -69,12 +67,29 @@ describe('batch queue: envelope batches', () => {
       askRoot: asks(),
       roots: [asks(), path.join(root, 'runs')],
     });
+
+  async function open(presenter: Presenter, batch: object = envelopeBatch(), runDir = run) {
+    run = runDir;
+    await writeQuestionFile(run, 1, batch);
+    const queue = queueOver(presenter);
     queue.notify({ type: 'qa-file', runDir: run, name: 'q-out-001.json' });
     queue.start();
     await queue.idle();
     const [record] = store.forRun(run);
     assert.ok(record);
     return { queue, key: record.key, revision: record.fingerprint.slice(0, 8) };
+  }
+
+  /** Closes `queue` and the store and opens both again, as a relay restarting does; `seen` files are notified first. */
+  async function restart(queue: BatchQueue, presenter: Presenter, ...seen: string[]) {
+    await queue.close();
+    await store.close();
+    store = await openFileStateStore(path.join(root, 'state'), { log });
+    const again = queueOver(presenter);
+    for (const name of seen) again.notify({ type: 'qa-file', runDir: run, name });
+    again.start();
+    await again.idle();
+    return again;
   }
 
   test('follow-up text is saved like a draft, shown, kept across a restart, and written', async () => {
@@ -88,21 +103,7 @@ describe('batch queue: envelope batches', () => {
     });
     assert.equal(saved.kind, 'saved');
     assert.deepEqual(p.shown.at(-1)?.followUps, { q2: 'web: /abs/web' }, 'shown at once');
-    await queue.close();
-    await store.close();
-
-    store = await openFileStateStore(path.join(root, 'state'), { log });
-    queue = createBatchQueue({
-      store,
-      presenter: p.presenter,
-      log,
-      settleMs: 50,
-      askRoot: asks(),
-      roots: [asks(), path.join(root, 'runs')],
-      updateEveryMs: 0,
-    });
-    queue.start();
-    await queue.idle();
+    queue = await restart(queue, p.presenter);
     assert.deepEqual({ ...store.get(key)?.followUps }, { q2: 'web: /abs/web' });
 
     const outcome = await queue.actions.submit(key, {
@@ -148,24 +149,8 @@ describe('batch queue: envelope batches', () => {
     assert.equal(p.shown.at(-1)?.status, 'cancelled');
     const again = await queue.actions.cancel(key, { revision, by: 'U0ALICE01' });
     assert.deepEqual(again, { kind: 'closed', status: 'cancelled' });
-    await queue.close();
-    await store.close();
-
-    store = await openFileStateStore(path.join(root, 'state'), { log });
     const later = recordingPresenter();
-    queue = createBatchQueue({
-      store,
-      // edits at once: these tests look at every change shown
-      updateEveryMs: 0,
-      presenter: later.presenter,
-      log,
-      settleMs: 50,
-      askRoot: asks(),
-      roots: [asks(), path.join(root, 'runs')],
-    });
-    queue.notify({ type: 'qa-file', runDir: run, name: 'q-out-001.json' });
-    queue.start();
-    await queue.idle();
+    queue = await restart(queue, later.presenter, 'q-out-001.json');
     assert.equal(store.get(key)?.status, 'cancelled');
     assert.deepEqual(later.shown, [], 'not shown again');
     await queue.close();

@@ -57,6 +57,11 @@ async function filesIn(folder: string): Promise<Record<string, string>> {
 const drafts = (records: Iterable<BatchRecord>) =>
   [...records].map((r) => [r.seq, r.drafts.q]).sort((a, b) => Number(a[0]) - Number(b[0]));
 
+/** Puts batches 1, 2, … of the run, their draft of `q` as given, one put each. */
+async function putDrafts(store: StateStore, ...qs: string[]): Promise<void> {
+  for (const [i, q] of qs.entries()) await store.put(makeRecord(RUN, i + 1, { drafts: { q } }));
+}
+
 /** Runs `body` on a store opened on `dir`, closing it afterwards whatever happens. */
 async function withStore<T>(
   dir: string,
@@ -84,8 +89,7 @@ describe('the file store keeps each run in an append-only log', () => {
   it('appends one line per put to the same file, and reloads the latest of each record', async () => {
     const dir = await freshDir();
     await withStore(dir, async (store) => {
-      await store.put(makeRecord(RUN, 1, { drafts: { q: 'one' } }));
-      await store.put(makeRecord(RUN, 2, { drafts: { q: 'two' } }));
+      await putDrafts(store, 'one', 'two');
       const before = await stat(logPath(dir));
       assert.equal((await linesOf(logPath(dir))).length, 3, 'the header and two records');
 
@@ -107,8 +111,7 @@ describe('the file store keeps each run in an append-only log', () => {
   it('rewrites the log whole once it holds more than 2 × records + 16 lines', async () => {
     const dir = await freshDir();
     await withStore(dir, async (store) => {
-      await store.put(makeRecord(RUN, 1, { drafts: { q: 'click 0' } }));
-      await store.put(makeRecord(RUN, 2, { drafts: { q: 'other' } }));
+      await putDrafts(store, 'click 0', 'other');
       const counts: number[] = [];
       const rewritten: number[] = [];
       for (let click = 1; click <= 40; click += 1) {
@@ -140,8 +143,7 @@ describe('the file store keeps each run in an append-only log', () => {
   it('drops a torn last line with a warning, and the next put leaves a whole log', async () => {
     const dir = await freshDir();
     await withStore(dir, async (store) => {
-      await store.put(makeRecord(RUN, 1, { drafts: { q: 'kept' } }));
-      await store.put(makeRecord(RUN, 2, { drafts: { q: 'kept too' } }));
+      await putDrafts(store, 'kept', 'kept too');
     });
     // what a power cut in the middle of an append leaves
     await appendFile(logPath(dir), '{"key":"half a rec');

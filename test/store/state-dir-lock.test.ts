@@ -8,6 +8,7 @@ import pino from 'pino';
 import { ErrorCode } from '../../src/errors.js';
 import { openFileStateStore, StateDirLockedError } from '../../src/store/file-state-store.js';
 import { isRelayCommandLine, LOCK_FILE_NAME } from '../../src/store/state-dir-lock.js';
+import type { StateStore } from '../../src/store/state-store.js';
 import { captureLog } from '../support/log-capture.js';
 import { linux, needs } from '../support/preconditions.js';
 import { NODE_LOADER_ARGS, projectModule, REPO } from '../support/project-paths.js';
@@ -66,11 +67,22 @@ function startNode(code: string) {
   return { child, pid: child.pid, exited };
 }
 
+/** Opens a store on `dir` and checks that the lock names this process now (closed if it does not). */
+async function openOwningLock(dir: string, logger = log): Promise<StateStore> {
+  const store = await openFileStateStore(dir, { log: logger });
+  try {
+    assert.equal(await readFile(lockOf(dir), 'utf8'), `${process.pid}\n`, 'the lock is ours');
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
+}
+
 describe('state folder lock', () => {
   it('writes our pid to relay.lock and removes it on close', async () => {
     const dir = await freshDir();
-    const store = await openFileStateStore(dir, { log });
-    assert.equal(await readFile(lockOf(dir), 'utf8'), `${process.pid}\n`);
+    const store = await openOwningLock(dir);
     await store.close();
     assert.deepEqual(await readdir(dir), ['runs']);
   });
@@ -104,9 +116,8 @@ describe('state folder lock', () => {
     const dir = await freshDir();
     await writeFile(lockOf(dir), '1\n');
     const { log: watched, records } = captureLog('info');
-    const store = await openFileStateStore(dir, { log: watched });
+    const store = await openOwningLock(dir, watched);
     try {
-      assert.equal(await readFile(lockOf(dir), 'utf8'), `${process.pid}\n`);
       const lines = records.filter((r) => String(r.msg).includes('lock'));
       assert.equal(lines.length, 1, JSON.stringify(lines));
       assert.equal(lines[0]?.msg, 'taking over a stale relay lock');
@@ -125,8 +136,7 @@ describe('state folder lock', () => {
     try {
       await writeFile(lockOf(dir), `${sleeper.pid}\n`);
       const { log: watched, records } = captureLog('warn');
-      const store = await openFileStateStore(dir, { log: watched });
-      assert.equal(await readFile(lockOf(dir), 'utf8'), `${process.pid}\n`);
+      const store = await openOwningLock(dir, watched);
       assert.equal(
         records[0]?.reason,
         `pid ${sleeper.pid} (${process.execPath} -e setTimeout(() => {}, 120_000)) is not a relay using this state folder`,
@@ -146,8 +156,7 @@ describe('state folder lock', () => {
     const relay = await holdLockInChild(held);
     try {
       await writeFile(lockOf(copy), `${relay.pid}\n`);
-      const store = await openFileStateStore(copy, { log });
-      assert.equal(await readFile(lockOf(copy), 'utf8'), `${process.pid}\n`);
+      const store = await openOwningLock(copy);
       assert.equal(await readFile(lockOf(held), 'utf8'), `${relay.pid}\n`, 'the other left alone');
       await store.close();
     } finally {
@@ -160,19 +169,14 @@ describe('state folder lock', () => {
     const gone = startNode('');
     await gone.exited;
     await writeFile(lockOf(dir), `${gone.pid}\n`);
-    const store = await openFileStateStore(dir, { log });
-    try {
-      assert.equal(await readFile(lockOf(dir), 'utf8'), `${process.pid}\n`);
-    } finally {
-      await store.close();
-    }
+    const store = await openOwningLock(dir);
+    await store.close();
   });
 
   it('takes over a lock with our own pid left by an earlier process (pid reuse)', async () => {
     const dir = await freshDir();
     await writeFile(lockOf(dir), `${process.pid}\n`);
-    const store = await openFileStateStore(dir, { log });
-    assert.equal(await readFile(lockOf(dir), 'utf8'), `${process.pid}\n`);
+    const store = await openOwningLock(dir);
     await store.close();
     assert.deepEqual(await readdir(dir), ['runs'], 'our lock, released on close');
   });
@@ -180,8 +184,7 @@ describe('state folder lock', () => {
   it('takes over a lock file that holds no pid', async () => {
     const dir = await freshDir();
     await writeFile(lockOf(dir), 'garbage');
-    const store = await openFileStateStore(dir, { log });
-    assert.equal(await readFile(lockOf(dir), 'utf8'), `${process.pid}\n`);
+    const store = await openOwningLock(dir);
     await store.close();
   });
 

@@ -3,6 +3,15 @@
 /** "Proceed?": the yes-no question that ends the one-choice batches of the e2e tests. */
 export const GO = { id: 'go', type: 'yes-no', prompt: 'Proceed?' } as const;
 
+/** Batch 1 of a pick and a free-write question: no one tap answers it, and it has a form. */
+export const FORMAT_AND_NOTES = {
+  seq: 1,
+  questions: [
+    { id: 'format', type: 'choose-one', prompt: 'Format?', options: ['JSON', 'CSV', 'YAML'] },
+    { id: 'notes', type: 'free-write', prompt: 'Notes?' },
+  ],
+};
+
 /** A two-question batch answered with a radio pick and a yes-no button. */
 export const formatBatch = (seq: number) => ({
   seq,

@@ -40,6 +40,16 @@ export async function expectAnswerFile(
   assert.equal(await waitForAnswerFile(runDir, batch.seq), expectedAnswerFile(batch, answers));
 }
 
+/** Checks that clicks on answered batch 1 (of 2) changed no file: its answer `text`, batch 2 open. */
+export async function expectBatchOneAnswerKept(runDir: string, text: string, message?: string) {
+  assert.equal(await readAnswerFile(runDir, 1), text, message);
+  assert.deepEqual(await qaNames(runDir), [
+    'q-answers-001.json',
+    'q-out-001.json',
+    'q-out-002.json',
+  ]);
+}
+
 /** Waits for `q-answers-NNN.json` of a run and parses it. */
 export async function answerFile(runDir: string, seq = 1): Promise<Record<string, unknown>> {
   return JSON.parse(await waitForAnswerFile(runDir, seq));

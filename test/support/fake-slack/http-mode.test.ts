@@ -5,7 +5,7 @@ import { afterEach, describe, it } from 'node:test';
 import { App, type BlockAction, isValidSlackRequest } from '@slack/bolt';
 import { waitFor } from '../wait.js';
 import { DELIVERY_FAILURE_KINDS, type FakeSlack, startFakeSlack } from './index.js';
-import { postActionsMessage, silentLogger } from './slack-clients.js';
+import { postActionsMessage, sendO7Command, silentLogger } from './slack-clients.js';
 
 const CHANNEL = 'C0RELAY01';
 const ALICE = 'U0ALICE01';
@@ -183,13 +183,7 @@ describe('fake Slack HTTP mode with a real Bolt App', () => {
 
     const event = await fake.sendEvent({ type: 'app_home_opened', user: ALICE, tab: 'home' });
     assert.equal(event.acked, true);
-    const command = await fake.slashCommand({
-      command: '/o7',
-      text: 'status',
-      user: ALICE,
-      channel: CHANNEL,
-    });
-    assert.equal(command.acked, true);
+    await sendO7Command(fake, 'status', ALICE, CHANNEL);
     await waitFor(() => seen.length === 2, 'the command and the event');
     assert.deepEqual(seen.sort(), ['command:status', `event:${ALICE}`]);
   });

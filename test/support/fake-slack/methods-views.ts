@@ -1,10 +1,11 @@
 import { fail, invalidView, type MethodContext, type MethodSpec } from './method-support.js';
 import { openModal, publishHome, pushModal, replaceView } from './modal-stack.js';
 import { viewTooLarge } from './size-ceilings.js';
-import { isJsonObject, type JsonObject } from './types.js';
+import { isJsonObject, type JsonObject, type StoredView } from './types.js';
 import { validateView } from './validate-blocks.js';
 import { stringArg } from './web-api-request.js';
 import { viewJson } from './wire-shapes.js';
+import type { Workspace } from './workspace.js';
 
 type ViewArg = { ok: true; view: JsonObject } | { ok: false; response: JsonObject };
 
@@ -60,39 +61,35 @@ function exchangeTrigger(
   return { ok: true, userId: outcome.trigger.userId };
 }
 
-/** What `views.open` and `views.push` both need first: a valid modal and a fresh trigger. */
-function readModalRequest(
-  ctx: MethodContext,
-): { ok: true; view: JsonObject; userId: string } | { ok: false; response: JsonObject } {
-  const view = readView(ctx, 'modal');
-  if (!view.ok) return view;
-  const trigger = exchangeTrigger(ctx);
-  if (!trigger.ok) return trigger;
-  return { ok: true, view: view.view, userId: trigger.userId };
+/**
+ * A method that puts a modal up from a click's trigger (views.open, views.push): a valid modal
+ * and a fresh trigger first, then `place`, which returns the view or Slack's error name.
+ */
+function modalMethod(
+  place: (workspace: Workspace, userId: string, definition: JsonObject) => StoredView | string,
+): MethodSpec {
+  return {
+    token: 'bot',
+    handle(ctx) {
+      const view = readView(ctx, 'modal');
+      if (!view.ok) return view.response;
+      const trigger = exchangeTrigger(ctx);
+      if (!trigger.ok) return trigger.response;
+      const placed = place(ctx.workspace, trigger.userId, view.view);
+      if (typeof placed === 'string') return fail(placed);
+      return { ok: true, view: viewJson(ctx.workspace, placed) };
+    },
+  };
 }
 
 /** The views.* methods. */
 export const VIEW_METHODS: Record<string, MethodSpec> = {
-  'views.open': {
-    token: 'bot',
-    handle(ctx) {
-      const request = readModalRequest(ctx);
-      if (!request.ok) return request.response;
-      const opened = openModal(ctx.workspace, request.userId, request.view);
-      return { ok: true, view: viewJson(ctx.workspace, opened) };
-    },
-  },
-  'views.push': {
-    token: 'bot',
-    handle(ctx) {
-      const request = readModalRequest(ctx);
-      if (!request.ok) return request.response;
-      const pushed = pushModal(ctx.workspace, request.userId, request.view);
-      if (pushed === 'push_limit_reached') return fail('push_limit_reached');
-      if (pushed === 'no_modal_open') return fail('not_found');
-      return { ok: true, view: viewJson(ctx.workspace, pushed) };
-    },
-  },
+  'views.open': modalMethod(openModal),
+  'views.push': modalMethod((workspace, userId, definition) => {
+    const pushed = pushModal(workspace, userId, definition);
+    // push_limit_reached is Slack's name too
+    return pushed === 'no_modal_open' ? 'not_found' : pushed;
+  }),
   'views.update': {
     token: 'bot',
     handle(ctx) {

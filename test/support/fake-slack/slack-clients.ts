@@ -108,3 +108,10 @@ export function socketClientFor(
     },
   });
 }
+
+/** Sends `/o7 <text>` as `user` in `channel` through the stand-in; checks the app acknowledged it. */
+export async function sendO7Command(fake: FakeSlack, text: string, user: string, channel: string) {
+  const sent = await fake.slashCommand({ command: '/o7', text, user, channel });
+  assert.equal(sent.acked, true, `/o7 ${text} acknowledged`);
+  return sent;
+}

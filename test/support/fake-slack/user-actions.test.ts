@@ -4,7 +4,7 @@ import type { App, BlockAction } from '@slack/bolt';
 import type { SocketModeClient } from '@slack/socket-mode';
 import { waitFor } from '../wait.js';
 import { type FakeSlack, type JsonObject, startFakeSlack, TRIGGER_LIFETIME_MS } from './index.js';
-import { socketAppFor, socketClientFor, webClientFor } from './slack-clients.js';
+import { sendO7Command, socketAppFor, socketClientFor, webClientFor } from './slack-clients.js';
 
 const CHANNEL = 'C0RELAY01';
 const ALICE = 'U0ALICE01';
@@ -537,13 +537,7 @@ describe('fake Slack acting as users', () => {
     await waitFor(() => target.homeView(ALICE), 'the Home view');
     assert.equal(fake.homeView(ALICE)?.type, 'home');
 
-    const command = await fake.slashCommand({
-      command: '/o7',
-      text: 'status',
-      user: ALICE,
-      channel: CHANNEL,
-    });
-    assert.equal(command.acked, true);
+    await sendO7Command(fake, 'status', ALICE, CHANNEL);
     assert.deepEqual(commands, [`${ALICE}:status`]);
   });
 });
