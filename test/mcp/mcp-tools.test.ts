@@ -20,34 +20,39 @@ import { ALICE, elementsOf } from '../support/relay-harness.js';
 import { waitFor } from '../support/wait.js';
 import { connectMcp, type McpSession } from './mcp-process.js';
 
-const REGION = {
-  question: 'Which region should the cluster run in?',
-  header: 'Region',
-  options: [
-    { label: 'eu-west-1', description: 'Closest to most users.' },
-    { label: 'us-east-1', description: 'Cheapest.' },
-  ],
-};
+/** An AskUserQuestion item: its options as label and description pairs. */
+const asked = (
+  question: string,
+  header: string,
+  options: [label: string, description: string][],
+  multiSelect?: true,
+) => ({
+  question,
+  header,
+  options: options.map(([label, description]) => ({ label, description })),
+  ...(multiSelect ? { multiSelect } : {}),
+});
 
-const CHECKS = {
-  question: 'Which checks should run before the deploy?',
-  header: 'Checks',
-  options: [
-    { label: 'Unit tests', description: 'Two minutes.' },
-    { label: 'Lint', description: 'Seconds.' },
-    { label: 'End to end', description: 'Twenty minutes.' },
-  ],
-  multiSelect: true,
-};
+const REGION = asked('Which region should the cluster run in?', 'Region', [
+  ['eu-west-1', 'Closest to most users.'],
+  ['us-east-1', 'Cheapest.'],
+]);
 
-const NAMING = {
-  question: 'What should the new service be called?',
-  header: 'Name',
-  options: [
-    { label: 'relay-api', description: '' },
-    { label: 'answers', description: '' },
+const CHECKS = asked(
+  'Which checks should run before the deploy?',
+  'Checks',
+  [
+    ['Unit tests', 'Two minutes.'],
+    ['Lint', 'Seconds.'],
+    ['End to end', 'Twenty minutes.'],
   ],
-};
+  true,
+);
+
+const NAMING = asked('What should the new service be called?', 'Name', [
+  ['relay-api', ''],
+  ['answers', ''],
+]);
 
 /** The text of a tool result's only content block. */
 function textOf(result: CallToolResult): string {

@@ -83,40 +83,19 @@ describe('readApproval', () => {
 });
 
 describe('choicesProblem', () => {
+  /** Two choices: the first approves, the second approves when `approves` says so. */
+  const pair = (first: string, second: string, approves = false) => [
+    { label: first, approves: true },
+    { label: second, approves },
+  ];
+
   it("refuses a label twice, one that reads as another's note option, and choices all one way", () => {
+    assert.match(String(choicesProblem(pair('Go', 'Go'))), /"Go" comes twice/);
     assert.match(
-      String(
-        choicesProblem([
-          { label: 'Go', approves: true },
-          { label: 'Go', approves: false },
-        ]),
-      ),
-      /"Go" comes twice/,
-    );
-    assert.match(
-      String(
-        choicesProblem([
-          { label: 'Go', approves: true },
-          { label: 'Go with a note…', approves: false },
-        ]),
-      ),
+      String(choicesProblem(pair('Go', 'Go with a note…'))),
       /"Go with a note…" comes twice/,
     );
-    assert.match(
-      String(
-        choicesProblem([
-          { label: 'A', approves: true },
-          { label: 'B', approves: true },
-        ]),
-      ),
-      /one must not/,
-    );
-    assert.equal(
-      choicesProblem([
-        { label: 'A', approves: true },
-        { label: 'B', approves: false },
-      ]),
-      undefined,
-    );
+    assert.match(String(choicesProblem(pair('A', 'B', true))), /one must not/);
+    assert.equal(choicesProblem(pair('A', 'B')), undefined);
   });
 });
