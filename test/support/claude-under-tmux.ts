@@ -46,6 +46,16 @@ export interface ClaudeSession {
 
 let sessions = 0;
 
+/** Whether process `pid` still runs. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Starts `claude --settings <file> -- <prompt>` in `project` with a HOME of its own under
  * `root` whose `.claude.json` has onboarding done, the project trusted and the key approved.
@@ -100,6 +110,10 @@ export async function startClaude(opts: {
     quote(opts.prompt),
   ].join(' ');
   await run('tmux', ['new-session', '-d', '-s', name, '-x', '200', '-y', '50', command]);
+  // the pane runs claude itself (exec): its pid, to wait for its exit when stopping
+  const pid = Number(
+    (await run('tmux', ['display-message', '-p', '-t', name, '#{pane_pid}'])).stdout.trim(),
+  );
   const screen = async () => (await run('tmux', ['capture-pane', '-p', '-t', name])).stdout;
   let last = '';
   return {
@@ -124,6 +138,8 @@ export async function startClaude(opts: {
     },
     async stop() {
       await run('tmux', ['kill-session', '-t', name]).catch(() => undefined);
+      // claude writes its session files while it shuts down: its folders are removed after
+      await waitFor(() => !isAlive(pid), `Claude Code (pid ${pid}) to exit`, CLAUDE_WAIT_MS);
     },
   };
 }
