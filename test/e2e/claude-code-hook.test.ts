@@ -262,5 +262,24 @@ describe(
       );
       assert.match(visibleText(closed), /Closed: answered in the terminal/);
     });
+
+    test('when Claude Code exits while the hook waits, the hook ends and the Slack message closes', async (t) => {
+      t.after(after);
+      const { h, claude } = await start({
+        mode: 'socket',
+        turns: [askDatabase, { text: 'Ok.' }],
+        prompt: 'pick a database',
+      });
+      const posted = await hookMessage(h);
+      await claude.stop(); // Claude Code does not end its hooks as it exits
+      const closed = await waitFor(
+        () =>
+          elementsOf(current(h.slack, posted.ts).blocks).length === 0 &&
+          current(h.slack, posted.ts),
+        'the message closed',
+        CLAUDE_WAIT_MS,
+      );
+      assert.match(visibleText(closed), /Closed: answered in the terminal, or left to it/);
+    });
   },
 );
