@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { hostname } from 'node:os';
 import { config as loadDotenv } from 'dotenv';
-import { readCommandLine } from './cli/command-line.js';
+import { type HookCommandArgs, readCommandLine } from './cli/command-line.js';
 import { packageVersion } from './cli/package-version.js';
 import type { RunningRelay } from './cli/start-command.js';
 import { CONFIG_ERROR_CODES, RelayError } from './errors.js';
@@ -80,6 +80,8 @@ async function main(argv: string[]): Promise<number> {
         for (const signal of signals) process.off(signal, stop);
       }
     }
+    case 'hook':
+      return runHookCommand(args.hook, { out, err });
     case 'doctor': {
       loadDotenv({ quiet: true });
       const [
@@ -144,6 +146,48 @@ async function main(argv: string[]): Promise<number> {
       }
     }
   }
+}
+
+/**
+ * `o7-slack-relay hook`: answering Claude Code it exits 0 whatever happens (Claude Code reads
+ * 2 as "block the tool"); SIGTERM (the terminal answered, or Esc) and Claude Code going away
+ * stop the wait, and the batch is withdrawn from Slack.
+ */
+async function runHookCommand(
+  hook: HookCommandArgs,
+  io: { out: (line: string) => void; err: (line: string) => void },
+): Promise<number> {
+  if (hook.action === 'mistake') {
+    io.err(`${hook.message}; no decision (see o7-slack-relay help hook).`);
+    return 0;
+  }
+  loadDotenv({ quiet: true });
+  if (hook.action !== 'answer') {
+    const { runHookInstall } = await import('./claude-code/install-hook.js');
+    return runHookInstall(hook, { env: process.env, cwd: process.cwd(), ...io });
+  }
+  const [{ runHook }, { watchParent }] = await Promise.all([
+    import('./claude-code/run-hook.js'),
+    import('./claude-code/parent-watch.js'),
+  ]);
+  const controller = new AbortController();
+  const stop = (signal: NodeJS.Signals) => controller.abort(signal);
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  process.once('SIGHUP', stop);
+  const unwatch = watchParent(() => controller.abort('Claude Code exited'));
+  try {
+    await runHook(hook, {
+      env: process.env,
+      cwd: process.cwd(),
+      readStdin: () => readStdin(() => undefined, controller.signal),
+      ...io,
+      signal: controller.signal,
+    });
+  } finally {
+    unwatch();
+  }
+  return 0;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { HOOK_OPTIONS, type HookArgs, toHookArgs } from '../claude-code/hook-args.js';
 import { err, ok, type Result } from '../core/result.js';
 import { MCP_OPTIONS, type McpArgs, toMcpArgs } from '../mcp/mcp-command.js';
 import { ASK_OPTIONS, type AskArgs, toAskArgs } from './ask-args.js';
@@ -20,11 +21,16 @@ export type CommandLine =
   | { command: 'preview'; file: string }
   | { command: 'ask'; ask: AskArgs }
   | { command: 'mcp'; mcp: McpArgs }
+  /** `hook` answering Claude Code: a mistake is one line on stderr and exit 0 (see hook help) */
+  | { command: 'hook'; hook: HookCommandArgs }
   /** print `text` on stdout, exit 0 */
   | { command: 'help'; text: string }
   | { command: 'version' }
   /** print `message` and `usage` on stderr, exit 2 */
   | { command: 'usage-error'; message: string; usage: string };
+
+/** `hook`'s arguments, or the mistake in them (told in one line; the hook still exits 0). */
+export type HookCommandArgs = HookArgs | { action: 'mistake'; message: string };
 
 /** Reads argv (without node and the script): `[command] [options]`, `help [command]`. */
 export function readCommandLine(argv: readonly string[]): CommandLine {
@@ -95,6 +101,17 @@ function readCommand(name: CommandName, argv: readonly string[], implicit = fals
         const mcp = toMcpArgs(read);
         return mcp.ok ? ok({ command: 'mcp', mcp: mcp.value }) : mcp;
       });
+    case 'hook': {
+      const line = withOptions(name, argv, HOOK_OPTIONS, false, (read) => {
+        const hook = toHookArgs(read);
+        return hook.ok ? ok({ command: 'hook', hook: hook.value }) : hook;
+      });
+      // Claude Code reads exit 2 as "block the tool": the hook itself never exits with it
+      const installing = argv.includes('install') || argv.includes('uninstall');
+      return line.command === 'usage-error' && !installing
+        ? { command: 'hook', hook: { action: 'mistake', message: line.message } }
+        : line;
+    }
   }
 }
 

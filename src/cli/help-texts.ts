@@ -11,6 +11,7 @@ export const COMMAND_NAMES = [
   'preview',
   'ask',
   'mcp',
+  'hook',
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
@@ -32,6 +33,7 @@ Commands:
   preview <q-out file>    print the Block Kit JSON the relay would post for a q-out file
   ask [FILE|-]            ask an agent's open questions in Slack and print the reply
   mcp                     serve ask_user and request_approval to any MCP client on stdio
+  hook [install]          answer Claude Code's questions and permission prompts in Slack
   help [command]          show this help, or a command's
 
 Options:
@@ -135,4 +137,26 @@ Examples:
   o7-slack-relay ask --timeout 30m < final-message.md`,
 
   mcp: MCP_HELP,
+  hook: `Usage: o7-slack-relay hook [options]
+       o7-slack-relay hook install|uninstall [--user|--project] [--print]
+
+Without an action: a Claude Code command hook. Reads the hook call on standard input, puts
+AskUserQuestion (PreToolUse) or the permission prompt (PermissionRequest) to people in Slack
+through the running relay, waits, and prints the decision for Claude Code. With no relay, bad
+input, no answer in time or when stopped, it prints no decision and one line on stderr, and
+Claude Code asks in the terminal. It always exits 0.
+
+install merges the hook entries into ~/.claude/settings.json (--user, the default) or
+.claude/settings.local.json (--project), keeping every other setting and writing a backup;
+uninstall removes exactly those entries. --print shows them and changes nothing.
+
+Options:
+  --wait <duration>       how long to wait for Slack (default 590s, under Claude Code's 600 s
+                          hook timeout); a duration is ${DURATION_FORMAT}
+  --state-dir <dir>       the relay's state folder (default RELAY_STATE_DIR, else .7/slack-relay)
+  --user, --project       install: which settings file
+  --print                 install: print the entries instead of writing them
+${HELP_OPTION}
+
+See docs/claude-code.md.`,
 };

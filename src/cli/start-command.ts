@@ -5,7 +5,9 @@ import { asksRoot, watchedRoots } from '../ask/ask-folder.js';
 import { pruneFinishedAsks } from '../ask/prune-asks.js';
 import { openSharedMode, type SharedMode } from '../cluster/shared-mode.js';
 import type { Config } from '../config/config-schema.js';
-import { channelForPath, channelsOf } from '../core/slack/channel-routes.js';
+import { readOrigin } from '../core/protocol/questions/batch-origin.js';
+import type { QuestionBatch } from '../core/protocol/questions/question.js';
+import { channelForPath, channelForProject, channelsOf } from '../core/slack/channel-routes.js';
 import { FileWriteError } from '../fs/file-write-error.js';
 import { watchRuns } from '../fs/watch-runs.js';
 import { createRelayOps } from '../ops/relay-ops.js';
@@ -136,6 +138,13 @@ export async function runStart(
   const asks = asksRoot(config.stateDir);
   const roots = watchedRoots(config);
   const channelFor = (place: string) => channelForPath(roots, config.slack.channelId, place);
+  // a hook's batch (the relay wrote it) goes to the channel of its project's RELAY_WATCH entry
+  const batchChannel = (place: string, batch?: QuestionBatch) => {
+    const project = batch && readOrigin(batch)?.project;
+    return project
+      ? channelForProject(config.watch, config.slack.channelId, project)
+      : channelFor(place);
+  };
   const home = createAppHome({
     client: app.client,
     store,
@@ -152,7 +161,7 @@ export async function runStart(
   });
   const queue = createBatchQueue({
     store,
-    presenter: presenterFor(app.client, channelFor, { shared, home, log }),
+    presenter: presenterFor(app.client, batchChannel, { shared, home, log }),
     log: log.child({ component: 'queue' }),
     roots: roots.map((root) => root.path),
     slack: ops.slackAvailability,
@@ -296,7 +305,7 @@ async function checkTokens(
  */
 function presenterFor(
   client: webApi.WebClient,
-  channelFor: (runDir: string) => string,
+  channelFor: (runDir: string, batch?: QuestionBatch) => string,
   deps: { shared: SharedMode | undefined; home: AppHome; log: Logger },
 ): Presenter {
   const { shared, home, log } = deps;

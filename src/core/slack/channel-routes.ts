@@ -38,3 +38,21 @@ export function channelForPath(
 export function channelsOf(roots: readonly WatchRoot[]): string[] {
   return [...new Set(roots.map((root) => root.channel))];
 }
+
+/**
+ * The channel for a batch the relay wrote on behalf of a project (a Claude Code hook's, whose
+ * `cwd` it names): the deepest watched folder holding the project picks it, else `fallback`.
+ * Unlike {@link channelForPath}, a project above watched folders does not take their channel:
+ * a session started in a home folder has not asked for any one project's channel.
+ */
+export function channelForProject(
+  roots: readonly WatchRoot[],
+  fallback: string,
+  project: string,
+): string {
+  let best: WatchRoot | undefined;
+  for (const root of roots) {
+    if (isWithin(project, root.path) && (!best || root.path.length > best.path.length)) best = root;
+  }
+  return best?.channel ?? fallback;
+}

@@ -12,7 +12,8 @@ const CLOSED_TEXT: Readonly<Record<BatchStatus, string>> = {
   open: 'This batch is open; nothing was changed.',
   answered: 'This batch is already answered; nothing was changed.',
   'answered-elsewhere': 'This batch was already answered in another tool; nothing was changed.',
-  withdrawn: 'The agent withdrew this batch; nothing was changed.',
+  withdrawn:
+    'The agent withdrew this batch (a Claude Code hook does when it was answered in the terminal); nothing was changed.',
   'run-removed': "This batch's run folder was removed; nothing was changed.",
   submitting: 'The answers are being written right now; nothing was changed.',
   malformed: 'The question file is malformed; fix it first. Nothing was changed.',

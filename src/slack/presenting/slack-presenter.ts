@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { FINAL_STATUSES } from '../../core/batch/batch-record.js';
+import type { QuestionBatch } from '../../core/protocol/questions/question.js';
 import { MOST_SPLITS } from '../../core/slack/layout/message-budget.js';
 import { renderRecordMessages } from '../../core/slack/messages/render-record-messages.js';
 import { renderRefusedNotice } from '../../core/slack/messages/render-refused.js';
@@ -29,8 +30,11 @@ type WebClient = webApi.WebClient;
  */
 export function createSlackPresenter(deps: {
   client: WebClient;
-  /** the channel a run's batches are posted in, by its folder */
-  channelFor: (runDir: string) => string;
+  /**
+   * the channel a run's batches are posted in, by its folder, and by the batch for one the
+   * relay wrote on a project's behalf
+   */
+  channelFor: (runDir: string, batch?: QuestionBatch) => string;
   log: Logger;
 }): Presenter {
   const { client, channelFor, log } = deps;
@@ -42,7 +46,7 @@ export function createSlackPresenter(deps: {
       if (!shown && FINAL_STATUSES.includes(record.status)) {
         return {}; // never shown and already over: nothing to tell anyone
       }
-      const where = shown?.channel ?? channelFor(record.runDir);
+      const where = shown?.channel ?? channelFor(record.runDir, ctx.batch);
       let presentation: SlackPresentation = shown ?? { channel: where, ts: '', replies: [] };
       const state: PresentationState = {
         current: () => presentation,

@@ -1,3 +1,4 @@
+import type { BatchOrigin } from '../../protocol/questions/batch-origin.js';
 import type { Answer, Question } from '../../protocol/questions/question.js';
 
 /** Where a presented batch is, as far as its Slack message is concerned. */
@@ -37,6 +38,8 @@ export interface BatchView {
    * their header and option descriptions, choices may ask for typed text, and it has Cancel.
    */
   envelope?: EnvelopeView;
+  /** Where a batch the relay wrote comes from (a Claude Code hook): its title and line. */
+  origin?: BatchOrigin;
   /** Who the batch is handed to and who is on it; absent, no team controls are shown. */
   team?: TeamView;
 }

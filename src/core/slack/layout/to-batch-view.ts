@@ -2,6 +2,7 @@ import path from 'node:path';
 import { revisionOf } from '../../batch/batch-key.js';
 import type { BatchRecord } from '../../batch/batch-record.js';
 import { isEnvelopeBatch } from '../../envelope/envelope-batch.js';
+import { readOrigin } from '../../protocol/questions/batch-origin.js';
 import { idRecord } from '../../protocol/questions/id-record.js';
 import type { Answer, QuestionBatch } from '../../protocol/questions/question.js';
 import type { BatchView } from './batch-view.js';
@@ -38,8 +39,10 @@ export function toBatchView(record: BatchRecord, ctx: ViewContext): BatchView {
     ctx.batch && isEnvelopeBatch(ctx.batch)
       ? { followUpText: record.followUps ?? idRecord<string>() }
       : undefined;
+  const origin = ctx.batch && readOrigin(ctx.batch);
   return {
     ...(envelope ? { envelope } : {}),
+    ...(origin ? { origin } : {}),
     key: record.key,
     revision: revisionOf(record.fingerprint),
     runName: path.basename(record.runDir),

@@ -154,14 +154,16 @@ function frameTop(view: BatchView, at: FramePlace): KnownBlock[] {
   const range = at.first === at.last ? `question ${at.first}` : `questions ${at.first}–${at.last}`;
   if (!continued) {
     const split = at.pageCount > 1 ? ` · ${range} here, the rest in the thread` : '';
-    const dir = truncatePlainStart(view.runDir, RUN_DIR_SHOWN);
+    const dir = view.origin
+      ? truncatePlain(view.origin.detail, RUN_DIR_SHOWN)
+      : truncatePlainStart(view.runDir, RUN_DIR_SHOWN);
     blocks.push(plainContext(`${dir} · ${plural(total, 'question')}${split}`));
   } else {
     const of = `${range.charAt(0).toUpperCase()}${range.slice(1)} of ${total}`;
     blocks.push(plainContext(`${of} · message ${at.pageIndex + 1} of ${at.pageCount}`));
   }
   if (isFinalViewState(view.state)) {
-    blocks.push(mrkdwnContext(finalStatusLine(view.state)));
+    blocks.push(mrkdwnContext(finalStatusLine(view.state, view.origin !== undefined)));
   } else if (!continued && view.state.kind === 'open' && view.state.note) {
     blocks.push(mrkdwnContext(escapeMrkdwn(truncatePlain(view.state.note, NOTE_SHOWN))));
   }
@@ -171,11 +173,14 @@ function frameTop(view: BatchView, at: FramePlace): KnownBlock[] {
 
 /** The header of a batch's messages; an `ask` folder's name means nothing to people. */
 const titleOf = (view: BatchView): string =>
-  view.envelope ? 'Questions from an agent' : `Run ${view.runName} · batch ${view.seq}`;
+  view.origin?.title ??
+  (view.envelope ? 'Questions from an agent' : `Run ${view.runName} · batch ${view.seq}`);
 
 /** The notification text of one message. */
 function fallbackText(view: BatchView, at: FramePlace): string {
-  const run = view.envelope ? 'Questions from an agent' : `Run ${view.runName}, batch ${view.seq}`;
+  const run =
+    view.origin?.title ??
+    (view.envelope ? 'Questions from an agent' : `Run ${view.runName}, batch ${view.seq}`);
   if (at.pageIndex > 0) {
     return escapeMrkdwn(`${run} (continued, message ${at.pageIndex + 1} of ${at.pageCount})`);
   }

@@ -47,8 +47,11 @@ export function slackDate(at: Date): string {
   return `<!date^${Math.floor(ms / 1000)}^{date_short_pretty} at {time}|${fallback}>`;
 }
 
-/** The mrkdwn line saying how a batch ended. */
-export function finalStatusLine(state: FinalViewState): string {
+/**
+ * The mrkdwn line saying how a batch ended. A hook's batch (`fromHook`) is withdrawn when the
+ * question went back to the terminal: answered or dismissed there, or not answered in time.
+ */
+export function finalStatusLine(state: FinalViewState, fromHook = false): string {
   const when = slackDate(state.at);
   switch (state.kind) {
     case 'answered':
@@ -58,7 +61,9 @@ export function finalStatusLine(state: FinalViewState): string {
     case 'answered-elsewhere':
       return `Answered in another tool · ${when}`;
     case 'withdrawn':
-      return `Withdrawn by the agent · ${when}`;
+      return fromHook
+        ? `Closed: answered in the terminal, or left to it · ${when}`
+        : `Withdrawn by the agent · ${when}`;
     case 'run-removed':
       return `Run folder removed · ${when}`;
   }

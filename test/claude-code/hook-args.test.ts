@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DEFAULT_WAIT_MS } from '../../src/claude-code/hook-args.js';
+import { readCommandLine } from '../../src/cli/command-line.js';
+
+describe('o7-slack-relay hook, its command line', () => {
+  it("answers a hook, waiting just under Claude Code's 600 s unless --wait says otherwise", () => {
+    assert.deepEqual(readCommandLine(['hook']), {
+      command: 'hook',
+      hook: { action: 'answer', waitMs: DEFAULT_WAIT_MS },
+    });
+    assert.ok(DEFAULT_WAIT_MS < 600_000);
+    assert.deepEqual(readCommandLine(['hook', '--wait', '2m', '--state-dir', '/s']), {
+      command: 'hook',
+      hook: { action: 'answer', waitMs: 120_000, stateDir: '/s' },
+    });
+  });
+
+  it('reads install and uninstall with their scope', () => {
+    assert.deepEqual(readCommandLine(['hook', 'install', '--project', '--print']), {
+      command: 'hook',
+      hook: { action: 'install', scope: 'project', print: true },
+    });
+    assert.deepEqual(readCommandLine(['hook', 'uninstall']), {
+      command: 'hook',
+      hook: { action: 'uninstall', scope: 'user', print: false },
+    });
+  });
+
+  it('turns a mistake in the hook itself into one line (exit 0), but not one in install (exit 2)', () => {
+    const answering = readCommandLine(['hook', '--wait', 'soon']);
+    assert.equal(answering.command, 'hook');
+    assert.equal(answering.command === 'hook' && answering.hook.action, 'mistake');
+    assert.equal(
+      readCommandLine(['hook', 'install', '--user', '--project']).command,
+      'usage-error',
+    );
+  });
+});

@@ -1,0 +1,285 @@
+// Claude Code itself (the real CLI, interactive under tmux, offline against the model
+// stand-in) calling `o7-slack-relay hook`, which asks the real relay, which posts to the Slack
+// stand-in, where a person clicks: what they chose reaches the model as the tool_result. Each
+// run of the CLI costs seconds of CPU and 300 MB, so the tests are few and run one by one.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { relayHookEntries } from '../../src/core/claude-code/hook-settings.js';
+import { DENIED_MESSAGE } from '../../src/core/claude-code/permission-hook.js';
+import { claudeCli, startClaude } from '../support/claude-under-tmux.js';
+import {
+  CLAUDE_WAIT_MS,
+  resultText,
+  startModelStandin,
+  toolResults,
+} from '../support/model-standin.js';
+import { needs } from '../support/preconditions.js';
+import { NODE_LOADER_ARGS, projectModule } from '../support/project-paths.js';
+import { ALICE, CHANNEL, elementsOf, type Harness, visibleText } from '../support/relay-harness.js';
+import { makeTempDir } from '../support/temp-dir.js';
+import { waitFor } from '../support/wait.js';
+import {
+  at,
+  choose,
+  click,
+  current,
+  elementById,
+  holdMessageUpdates,
+  nextEphemeral,
+  relayStarter,
+} from './relay-steps.js';
+
+const PROJECTS_CHANNEL = 'C0PROJS01';
+
+/** The settings `hook install` writes, pointed at this build and the test relay's state. */
+const hookSettings = (stateDir: string) => {
+  const command = [
+    process.execPath,
+    ...NODE_LOADER_ARGS,
+    projectModule('src/main'),
+    'hook',
+    '--state-dir',
+    stateDir,
+  ]
+    .map((word) => `'${word}'`)
+    .join(' ');
+  return { hooks: relayHookEntries(`exec ${command}`) };
+};
+
+const DATABASE = 'Which database should the service use?';
+const askDatabase = {
+  toolUse: {
+    name: 'AskUserQuestion',
+    input: {
+      questions: [
+        {
+          question: DATABASE,
+          header: 'Database',
+          options: [
+            {
+              label: 'Postgres',
+              description: 'Relational, mature',
+              preview: '```sql\nCREATE TABLE jobs (id serial);\n```',
+            },
+            { label: 'SQLite', description: 'One file, no server' },
+          ],
+          multiSelect: false,
+        },
+      ],
+    },
+  },
+};
+const SECRET = 'sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123';
+const probe = (pathName: string, header = '') => ({
+  toolUse: {
+    name: 'Bash',
+    input: {
+      command: `curl -s -m 1 ${header}http://127.0.0.1:9/${pathName}`,
+      description: 'Probe a closed loopback port',
+    },
+  },
+});
+
+/** The relay's message whose header starts "Claude Code", in `channel`. */
+function hookMessage(h: Harness, channel = CHANNEL) {
+  return waitFor(
+    () =>
+      h.slack
+        .messages(channel)
+        .find((m) => JSON.stringify(m.blocks[0] ?? {}).includes('"Claude Code')),
+    `the hook's message in ${channel}`,
+    CLAUDE_WAIT_MS,
+  );
+}
+
+/** A relay, the model stand-in and Claude Code in a project folder, all stopped after the test. */
+function scene() {
+  const startRelay = relayStarter();
+  const cleanups: (() => Promise<void>)[] = [];
+  const after = async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  };
+  const start = async (opts: {
+    mode: 'socket' | 'http';
+    turns: Parameters<typeof startModelStandin>[0];
+    prompt: string;
+    relay?: boolean;
+    /** the project lies in a watched folder of its own channel */
+    projectChannel?: boolean;
+  }) => {
+    const h = await startRelay({
+      mode: opts.mode,
+      prepare: (slack, root) => {
+        if (!opts.projectChannel) return {};
+        slack.addChannel({ id: PROJECTS_CHANNEL, name: 'projects', members: [ALICE] });
+        return {
+          watch: [
+            { path: path.join(root, 'runs'), channel: CHANNEL },
+            { path: path.join(root, 'projects'), channel: PROJECTS_CHANNEL },
+          ],
+        };
+      },
+    });
+    const model = await startModelStandin(opts.turns);
+    cleanups.push(() => model.close());
+    const { dir, cleanup } = await makeTempDir('o7-claude-');
+    cleanups.push(cleanup);
+    const stateDir = opts.relay === false ? path.join(dir, 'no-relay-state') : h.config.stateDir;
+    const claude = await startClaude({
+      root: dir,
+      project: path.join(opts.projectChannel ? path.join(h.root, 'projects') : dir, 'proj'),
+      modelUrl: model.url,
+      settings: hookSettings(stateDir),
+      prompt: opts.prompt,
+    });
+    cleanups.push(() => claude.stop());
+    return { h, model, claude };
+  };
+  return { start, after };
+}
+
+describe(
+  'Claude Code asks in Slack through o7-slack-relay hook (the real CLI)',
+  needs(claudeCli()),
+  () => {
+    const { start, after } = scene();
+
+    test('AskUserQuestion answered in Slack reaches the model (socket mode)', async (t) => {
+      t.after(after);
+      const { h, model } = await start({
+        mode: 'socket',
+        turns: [askDatabase, { text: 'Thanks.' }],
+        prompt: 'pick a database',
+      });
+      const posted = await hookMessage(h);
+      const seen = visibleText(posted);
+      assert.match(seen, /Claude Code asks a question/);
+      assert.match(seen, /project .*proj · session /, 'the project and session under the title');
+      assert.match(seen, /Relational, mature/);
+      assert.match(JSON.stringify(posted.blocks), /CREATE TABLE jobs/, "the option's preview");
+      await choose(h.slack, posted.ts, 0, [1]);
+      await click(h.slack, posted.ts, 'o7.submit');
+      const next = await model.turnRequest(1);
+      assert.match(
+        resultText(toolResults(next)[0]),
+        /"Which database should the service use\?"="SQLite"/,
+      );
+    });
+
+    test('a permission prompt denied in one tap reaches the model as its error; secrets are not posted (HTTP mode)', async (t) => {
+      t.after(after);
+      const { h, model, claude } = await start({
+        mode: 'http',
+        turns: [probe('deny', `-H 'Authorization: Bearer ${SECRET}' `), { text: 'Ok.' }],
+        prompt: 'probe the port',
+      });
+      const posted = await hookMessage(h);
+      await claude.waitForScreen(/Do you want to proceed\?/);
+      const seen = JSON.stringify(posted);
+      assert.ok(!seen.includes(SECRET.slice(8)), 'the token is masked');
+      assert.match(seen, /Authorization: Bearer \[masked\]/);
+      assert.match(seen, /curl -s -m 1/);
+      const labels = elementsOf(posted.blocks)
+        .filter((e) => e.actionId.startsWith('o7.one-tap:0:'))
+        .map((e) => (e.element.text as { text: string }).text);
+      assert.equal(labels[0], 'Allow');
+      assert.match(
+        labels[1] ?? '',
+        /^Always allow Bash\(curl .*\(in \.claude\/settings\.local\.json\)$/,
+      );
+      assert.deepEqual(labels.slice(2), ['Deny', 'Deny and stop Claude']);
+      await click(h.slack, posted.ts, `o7.one-tap:0:${labels.indexOf('Deny')}`);
+      const next = await model.turnRequest(1);
+      const [result] = toolResults(next);
+      assert.equal(resultText(result), DENIED_MESSAGE);
+      assert.equal(result?.is_error, true);
+    });
+
+    test("Always allow keeps the rule in the project's settings, and the batch went to the project's channel (socket mode)", async (t) => {
+      t.after(after);
+      const { h, model, claude } = await start({
+        mode: 'socket',
+        turns: [probe('always'), { text: 'Ok.' }],
+        prompt: 'probe the port',
+        projectChannel: true,
+      });
+      const posted = await hookMessage(h, PROJECTS_CHANNEL);
+      const always = elementsOf(posted.blocks).find((e) =>
+        /^Always allow/.test((e.element.text as { text?: string } | undefined)?.text ?? ''),
+      );
+      assert.ok(always, 'an Always allow button');
+      await h.slack.clickButton({ ...at(posted.ts, always), channel: PROJECTS_CHANNEL });
+      const next = await model.turnRequest(1);
+      assert.equal(resultText(toolResults(next)[0]), 'Exit code 7', 'curl ran');
+      const local = JSON.parse(
+        await readFile(path.join(claude.project, '.claude', 'settings.local.json'), 'utf8'),
+      );
+      assert.deepEqual(local.permissions?.allow, ['Bash(curl -s -m 1 http://127.0.0.1:9/always)']);
+    });
+
+    test('with no relay running, Claude Code asks in the terminal', async (t) => {
+      t.after(after);
+      const { h, claude, model } = await start({
+        mode: 'socket',
+        turns: [probe('none'), { text: 'Ok.' }],
+        prompt: 'probe the port',
+        relay: false,
+      });
+      await claude.waitForScreen(/Do you want to proceed\?/);
+      await claude.keys('1');
+      const next = await model.turnRequest(1);
+      assert.equal(resultText(toolResults(next)[0]), 'Exit code 7', 'allowed at the terminal');
+      assert.equal(h.slack.messages(CHANNEL).length, 0, 'nothing was posted');
+    });
+
+    test('Esc at the terminal closes the Slack message, and a click after it is told so', async (t) => {
+      t.after(after);
+      const { h, claude } = await start({
+        mode: 'socket',
+        turns: [askDatabase, { text: 'Ok.' }],
+        prompt: 'pick a database',
+      });
+      const posted = await hookMessage(h);
+      const radio = elementById(posted.blocks, 'o7.choose:0');
+      await claude.waitForScreen(/esc to interrupt/);
+      // Slack takes no edits for a while: the person still sees the question and clicks it
+      const hold = holdMessageUpdates(h.slack);
+      await claude.keys('Escape');
+      await claude.waitForScreen(/User declined to answer questions/);
+      await hold.waitRefused();
+      const seen = h.slack.ephemerals(ALICE).length;
+      await h.slack.selectOption({ ...at(posted.ts, radio), value: '0' });
+      assert.match((await nextEphemeral(h.slack, ALICE, seen)).text, /answered in the terminal/);
+      hold.release();
+      const closed = await waitFor(
+        () =>
+          elementsOf(current(h.slack, posted.ts).blocks).length === 0 &&
+          current(h.slack, posted.ts),
+        'the message closed',
+        CLAUDE_WAIT_MS,
+      );
+      assert.match(visibleText(closed), /Closed: answered in the terminal/);
+    });
+
+    test('when Claude Code exits while the hook waits, the hook ends and the Slack message closes', async (t) => {
+      t.after(after);
+      const { h, claude } = await start({
+        mode: 'socket',
+        turns: [askDatabase, { text: 'Ok.' }],
+        prompt: 'pick a database',
+      });
+      const posted = await hookMessage(h);
+      await claude.stop(); // Claude Code does not end its hooks as it exits
+      const closed = await waitFor(
+        () =>
+          elementsOf(current(h.slack, posted.ts).blocks).length === 0 &&
+          current(h.slack, posted.ts),
+        'the message closed',
+        CLAUDE_WAIT_MS,
+      );
+      assert.match(visibleText(closed), /Closed: answered in the terminal, or left to it/);
+    });
+  },
+);
