@@ -47,12 +47,18 @@ function withUmask<T>(mask: number, f: () => T): T {
   }
 }
 
-/** A command run by setpriv as `who`, with exactly its groups, under `umask`. */
+/**
+ * A command run by setpriv as `who`, with exactly its groups, under `umask`, its standard input
+ * /dev/null as systemd gives a unit. None of these commands reads it; a pipe here was written
+ * after the spawn, and a child done by then (`install -d` takes milliseconds) made that write
+ * fail with EPIPE, which ended the test instead of the child's exit code. `why()` says how the
+ * child ended and what it printed on stderr, for the assertion on its exit.
+ */
 function runAs(
   who: Identity,
   umask: number,
   argv: string[],
-  opts: { cwd: string; env?: Record<string, string>; stdin?: string },
+  opts: { cwd: string; env?: Record<string, string> },
 ) {
   const ids = [`--reuid=${who.uid}`, `--regid=${who.gid}`];
   const groups = who.groups.length > 0 ? [`--groups=${who.groups.join(',')}`] : ['--clear-groups'];
@@ -60,13 +66,24 @@ function runAs(
     spawn('setpriv', [...ids, ...groups, '--', ...argv], {
       cwd: opts.cwd,
       env: { PATH: process.env.PATH ?? '', ...opts.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );
-  child.stdin.end(opts.stdin ?? '');
   const output = collectOutput(child);
-  const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
-  return { ...output, exited, kill: () => child.kill('SIGKILL') };
+  let ended = 'still running';
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('error', (error) => {
+      ended = `not started: ${error.message}`;
+      resolve(null);
+    });
+    child.once('close', (code, signal) => {
+      ended = signal === null ? `exit ${code}` : `killed by ${signal}`;
+      resolve(code);
+    });
+  });
+  const why = () =>
+    `${argv.join(' ')} as uid ${who.uid}: ${ended}; stderr: ${output.err().trim() || '(empty)'}`;
+  return { ...output, exited, why, kill: () => child.kill('SIGKILL') };
 }
 
 /**
@@ -133,7 +150,7 @@ describe('a systemd install as docs/service.md sets it up', AS_THE_USERS, () => 
     await chown(path.join(fx.root, 'runs'), RELAY.uid, RELAY.gid);
     const pre = execWords(one('ExecStartPre'), { RELAY_STATE_DIR: stateDir() });
     const started = runAs(RELAY, umask, pre, { cwd: fx.root });
-    assert.equal(await started.exited, 0, `ExecStartPre: ${started.err()}`);
+    assert.equal(await started.exited, 0, `ExecStartPre: ${started.why()}`);
     fx.relay = withUmask(umask, () =>
       spawnRelayFor(fx.slack, fx.root, { logLevel: 'info', user: RELAY }),
     );
@@ -167,7 +184,7 @@ describe('a systemd install as docs/service.md sets it up', AS_THE_USERS, () => 
       const posted = await askMessage(fx.slack);
       await choose(fx.slack, posted.ts, 0, [0]);
       await click(fx.slack, posted.ts, 'o7.submit');
-      assert.equal(await ask.exited, 0, ask.err());
+      assert.equal(await ask.exited, 0, ask.why());
       assert.equal(ask.out(), 'Rate limit: Token bucket per IP (Recommended)\n');
 
       // the ask folder is the member's, in the relay's group, which may write the answer there
@@ -191,11 +208,11 @@ describe('a systemd install as docs/service.md sets it up', AS_THE_USERS, () => 
       const ask = await askAs(MEMBER, 0o022);
       const posted = await askMessage(fx.slack);
       await click(fx.slack, posted.ts, 'o7.cancel');
-      assert.equal(await ask.exited, 5, ask.err());
+      assert.equal(await ask.exited, 5, ask.why());
       const [id] = await readdir(asksRoot(stateDir()));
       const folder = path.join(asksRoot(stateDir()), id as string);
       const rm = runAs(RELAY, 0o022, ['rm', '-r', folder], { cwd: fx.root });
-      assert.equal(await rm.exited, 0, rm.err());
+      assert.equal(await rm.exited, 0, rm.why());
       assert.deepEqual(await readdir(asksRoot(stateDir())), []);
     },
   );
@@ -203,7 +220,7 @@ describe('a systemd install as docs/service.md sets it up', AS_THE_USERS, () => 
   test('ask, as someone outside the group, is told why, and nothing is asked', EACH, async () => {
     await startLikeTheUnit();
     const ask = await askAs(STRANGER, 0o022);
-    assert.equal(await ask.exited, 1, ask.err());
+    assert.equal(await ask.exited, 1, ask.why());
     assert.match(ask.err(), /may not read \S+relay\.lock \(EACCES: permission denied\)/);
     assert.match(ask.err(), /member of the relay's group/);
     assert.deepEqual(fx.slack.messages(CHANNEL), []);
@@ -239,12 +256,12 @@ describe('a systemd install as docs/service.md sets it up', AS_THE_USERS, () => 
       });
       const doctor = runAs(RELAY, 0o022, argv, { cwd: fx.root, env });
       running.push(doctor);
-      assert.equal(await doctor.exited, 0, doctor.out() + doctor.err());
+      assert.equal(await doctor.exited, 0, `${doctor.why()}; stdout: ${doctor.out()}`);
       assert.match(doctor.out(), /^ok {4}SLACK_BOT_TOKEN works/m);
       assert.match(doctor.out(), /^All checks passed\.$/m);
       // and only the relay's user (and root) may read the tokens
       const member = runAs(MEMBER, 0o022, ['cat', envFile], { cwd: fx.root });
-      assert.notEqual(await member.exited, 0);
+      assert.notEqual(await member.exited, 0, member.why());
     },
   );
 });

@@ -212,6 +212,31 @@ describe('health while Socket Mode is down', () => {
     assert.equal((health.body.slack as { connection: string }).connection, 'connected');
     assert.equal(sampleValue(await scrapeMetrics(port), 'o7_relay_slack_connected'), 1);
     assert.equal(h.slack.connectionCount, held - 1);
+
+    // Slack hands every click to the connection left, and the relay answers through it.
+    const clicksFrom = h.slack.deliveries.length;
+    const run = h.runDir('run-one-away');
+    const posted = await postBatch(h, 'run-one-away', BATCH);
+    await pressYesNo(h.slack, posted.ts, 0, true);
+    await pressYesNo(h.slack, posted.ts, 1, false);
+    await pressSubmit(h.slack, posted.ts);
+    const answered = await answerFile(run);
+    assert.deepEqual(
+      (answered.answers as { id: string; answer: unknown }[]).map((a) => [a.id, a.answer]),
+      [
+        ['go', true],
+        ['tests', false],
+      ],
+    );
+    await waitForAnswered(h.slack, posted.ts);
+    const clicks = h.slack.deliveries.slice(clicksFrom);
+    assert.equal(clicks.length, 3);
+    assert.ok(
+      clicks.every((d) => d.openConnections === held - 1),
+      'every click met one connection open',
+    );
+    assert.deepEqual(h.slack.failures, [], 'every click was acknowledged');
+
     allow();
     await allConnected(h.slack);
     assert.deepEqual(

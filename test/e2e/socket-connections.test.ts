@@ -117,4 +117,34 @@ describe('a connection still being asked for at stop', () => {
     });
     await allConnected(h.slack);
   });
+
+  test("the relay stopped while a reconnecting connection waits for Slack's hello: it stops with no unhandled rejection", async () => {
+    // The client reconnects by calling its own start() and leaves what it returns uncaught; a
+    // stop at this moment made that start reject with undefined, which failed whatever test
+    // stopped a relay just as the stand-in counted its connection back (the error: undefined).
+    const { log, said } = captureLog('debug');
+    const h = await startRelay({ log });
+    const held = await allConnected(h.slack);
+    // the stand-in counts a connection once it sent hello, the client its socket once it read
+    // the upgrade: wait for both ends
+    const opened = () => said(/^WebSocket open event received/).length;
+    await waitFor(() => opened() === held, `${held} sockets open on the relay's side`);
+    const sendHellos = h.slack.holdHellos();
+    await h.slack.dropConnection({ how: 'cut' });
+    // the client's 5 s pause, then a new URL and a socket open on both ends, with no hello (a
+    // stop while still opening leaves @slack/socket-mode a 30 s timer holding the process)
+    await waitFor(() => opened() === held + 1, 'the relay opening its connection again');
+    const rejections: unknown[] = [];
+    const rejected = (reason: unknown) => rejections.push(reason);
+    process.on('unhandledRejection', rejected);
+    try {
+      await h.stop();
+      // node reports a rejection nobody handled once the turn it happened in is over
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      process.off('unhandledRejection', rejected);
+      sendHellos();
+    }
+    assert.deepEqual(rejections, [], 'no rejection left unhandled by the stop');
+  });
 });

@@ -134,7 +134,7 @@ export function allConnected(slack: FakeSlack, relays = 1): Promise<number> {
   const expected = SOCKET_CONNECTIONS * relays;
   return waitFor(
     () => slack.connectionCount === expected && expected,
-    `${expected} Socket Mode connections (${relays} relay(s)), not ${slack.connectionCount}`,
+    () => `${expected} Socket Mode connections (${relays} relay(s)), not ${slack.connectionCount}`,
   );
 }
 

@@ -51,6 +51,11 @@ export function spawnRelay(
     stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     ...(opts.user ?? {}),
   });
+  // A child that ends before reading its input (a refused argument, say) closes the pipe: the
+  // write then fails with EPIPE, and the child's exit code and stderr, not that, say why.
+  child.stdin?.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
   if (opts.stdin !== undefined) child.stdin?.end(opts.stdin);
   const { stdout, stderr } = child;
   if (!stdout || !stderr) throw new Error('spawnRelay: stdout and stderr are pipes');
@@ -80,7 +85,7 @@ export function spawnRelay(
     waitForLog: (msg, match) =>
       waitFor(
         () => logs.find((l) => l.msg === msg && (match?.(l) ?? true)),
-        `log "${msg}" (stderr: ${output.err().slice(-500)})`,
+        () => `log "${msg}" (stderr: ${output.err().slice(-500)})`,
       ),
     exited,
     async kill(signal = 'SIGKILL') {

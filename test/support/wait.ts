@@ -11,10 +11,11 @@ export const WAIT_MS = 60_000;
 /**
  * Polls `check` until it gives a truthy value and resolves with it. A `check` that throws counts
  * as "not yet"; if time runs out, the error says what was awaited and quotes the last throw.
+ * `what` may be a function, to say how things stood when the wait gave up.
  */
 export async function waitFor<T>(
   check: () => T | Promise<T>,
-  what: string,
+  what: string | (() => string),
   timeoutMs = WAIT_MS,
 ): Promise<Truthy<T>> {
   const deadline = Date.now() + timeoutMs;
@@ -28,7 +29,8 @@ export async function waitFor<T>(
     }
     if (Date.now() >= deadline) {
       const why = lastError instanceof Error ? `; last error: ${lastError.message}` : '';
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${why}`);
+      const awaited = typeof what === 'string' ? what : what();
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${awaited}${why}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

@@ -79,6 +79,7 @@ export class SocketReceiver implements Receiver {
       });
       guardSocketFrames(receiver, guardLog);
       ackOnArrival(receiver, this.log);
+      this.quietAtStop(receiver.client);
       // The client cannot be stopped while it fetches its URL: one that opens after `stop`
       // (a start or a reconnect under way then) is closed again at once.
       receiver.client.on('connected', () => {
@@ -117,6 +118,22 @@ export class SocketReceiver implements Receiver {
     return retries;
   }
 
+  /**
+   * The client reconnects by calling its own `start()` and drops what that returns, uncaught;
+   * a stop while the new connection waits for Slack's `hello` makes that start reject (with no
+   * reason at all), which ended every such stop in an unhandled rejection of `undefined`. A
+   * start cut short by the relay's own stop is no failure: it resolves instead. Any other
+   * rejection is passed on as it was.
+   */
+  private quietAtStop(client: SocketModeReceiver['client']): void {
+    const start = client.start.bind(client);
+    (client as { start(): Promise<unknown> }).start = () =>
+      start().catch((err: unknown) => {
+        if (this.stopped) return undefined;
+        throw err;
+      });
+  }
+
   /** `fetch` for the connections' Web API calls, failing without a request once stopped. */
   private untilStopped(fetch: webApi.FetchFunction): webApi.FetchFunction {
     return (url, init) =>
@@ -133,6 +150,7 @@ export class SocketReceiver implements Receiver {
     this.stopped = false;
     const [first, ...others] = this.receivers as [SocketModeReceiver, ...SocketModeReceiver[]];
     const opened = await first.start();
+    if (this.stopped) return opened;
     others.forEach((receiver, i) => {
       const timer = setTimeout(
         () => {

@@ -126,7 +126,12 @@ export interface FakeSlack {
    * no close frame; resolves with its id once closed.
    */
   dropConnection(options?: { connectionId?: number; how?: DropKind }): Promise<number>;
-  /** Open Socket Mode connections. */
+  /**
+   * Holds the `hello` of every Socket Mode connection opened from now on, until the returned
+   * function sends them: a connection caught between its WebSocket opening and Slack's `hello`.
+   */
+  holdHellos(): () => void;
+  /** Open Socket Mode connections (those that got `hello`). */
   readonly connectionCount: number;
   /** The ids of the open Socket Mode connections, as `deliveries` names them. */
   readonly openConnectionIds: number[];
@@ -349,6 +354,7 @@ export async function startFakeSlack(options: StartFakeSlackOptions = {}): Promi
     },
     disconnectAll: (reason = 'refresh_requested') => hub.disconnectAll(reason),
     dropConnection: (options) => hub.dropConnection(options),
+    holdHellos: () => hub.holdHellos(),
     get connectionCount() {
       return hub.connectionCount;
     },

@@ -97,6 +97,10 @@ export class SocketModeHub {
   private readonly rawAcks = new Map<string, (acked: boolean) => void>();
   private readonly pinger: NodeJS.Timeout;
   private nextConnectionId = 0;
+  /** while set, new connections wait for their `hello` (see `holdHellos`) */
+  private hellosHeld = false;
+  /** connections accepted whose `hello` is held */
+  private readonly awaitingHello = new Set<number>();
 
   /** WebSocket connections ever accepted, open or closed since. */
   get connectionsOpened(): number {
@@ -118,13 +122,31 @@ export class SocketModeHub {
     return this.openConnections().length;
   }
 
+  /**
+   * Holds the `hello` of every connection accepted from now on (Slack sends it a moment after
+   * the WebSocket opens; this makes that moment last) until the returned function sends them.
+   * A connection waiting for its `hello` is not counted open and gets no envelope.
+   */
+  holdHellos(): () => void {
+    this.hellosHeld = true;
+    return () => {
+      this.hellosHeld = false;
+      for (const id of [...this.awaitingHello]) {
+        const connection = this.connections.get(id);
+        if (connection) this.sayHello(connection);
+      }
+    };
+  }
+
   /** The ids of the open connections, oldest first (as `deliveries` names them). */
   get openConnectionIds(): number[] {
     return this.openConnections().map((c) => c.id);
   }
 
   private openConnections(): Connection[] {
-    return [...this.connections.values()].filter((c) => c.socket.readyState === WebSocket.OPEN);
+    return [...this.connections.values()].filter(
+      (c) => c.socket.readyState === WebSocket.OPEN && !this.awaitingHello.has(c.id),
+    );
   }
 
   /** One random open connection, as Slack picks one for each envelope. */
@@ -154,10 +176,23 @@ export class SocketModeHub {
   private onConnection(socket: WebSocket): void {
     this.nextConnectionId += 1;
     const id = this.nextConnectionId;
-    this.connections.set(id, { id, socket });
+    const connection = { id, socket };
+    this.connections.set(id, connection);
+    const forget = () => {
+      this.connections.delete(id);
+      this.awaitingHello.delete(id);
+    };
     socket.on('message', (data, isBinary) => this.onMessage(id, data, isBinary));
-    socket.on('close', () => this.connections.delete(id));
-    socket.on('error', () => this.connections.delete(id));
+    socket.on('close', forget);
+    socket.on('error', forget);
+    if (this.hellosHeld) this.awaitingHello.add(id);
+    else this.sayHello(connection);
+  }
+
+  /** Slack's first message on a connection: from then on it is open and gets envelopes. */
+  private sayHello({ id, socket }: Connection): void {
+    this.awaitingHello.delete(id);
+    if (socket.readyState !== WebSocket.OPEN) return;
     socket.send(
       JSON.stringify({
         type: 'hello',

@@ -92,6 +92,34 @@ describe('fake Slack Socket Mode', () => {
     await once(socket, 'ping');
   });
 
+  it('holds hellos on demand: a connection waiting for its hello is not open and gets no envelope', async () => {
+    fake = await startFakeSlack();
+    const target = fake;
+    const release = target.holdHellos();
+    const opened = await webClientFor(target).apps.connections.open({ token: target.appToken });
+    const socket = new WebSocket(String(opened.url));
+    sockets.push(socket);
+    const frames: JsonObject[] = [];
+    socket.on('message', (data: Buffer) => frames.push(JSON.parse(data.toString()) as JsonObject));
+    await once(socket, 'open');
+    await waitFor(() => target.connectionsOpened === 1, 'the socket accepted');
+    assert.equal(target.connectionCount, 0, 'not open before its hello');
+    const ts = await postButtonMessage(target);
+    const click = await target.clickButton({ channel: CHANNEL, ts, actionId: 'yes', user: ALICE });
+    assert.equal(click.acked, false);
+    assert.deepEqual(
+      target.failures.map((f) => f.kind),
+      [DELIVERY_FAILURE_KINDS.noConnection],
+    );
+    assert.equal(frames.length, 0, 'nothing sent before the hello');
+
+    release();
+    const hello = await waitFor(() => frames[0], 'the hello, once released');
+    assert.equal(hello.type, 'hello');
+    assert.equal(hello.num_connections, 1);
+    assert.equal(target.connectionCount, 1);
+  });
+
   it('delivers an interactive envelope to a real SocketModeClient and returns its ack payload', async () => {
     fake = await startFakeSlack();
     const client = socketClientFor(fake);
