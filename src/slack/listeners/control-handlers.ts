@@ -38,6 +38,8 @@ export interface ControlDeps {
   log: Logger;
   seal: ModalSeal;
   fullPreviews: FullPreviews;
+  /** the clock deadlines are set and checked against, for a control that sets one */
+  now: () => Date;
 }
 
 /** One click on an open batch, decoded, with what its handler needs. */
