@@ -54,7 +54,7 @@ export interface StartOptions {
     missRefreshMs?: number;
   };
   reminders?: {
-    /** the clock deadlines are set and checked against */
+    /** the clock deadlines are set and checked against: the reminders', and a control's */
     now?: () => Date;
     /** how often due deadlines are looked for (default 5 s) */
     tickMs?: number;
@@ -172,6 +172,8 @@ export async function runStart(
     ...(shared ? { shared: { node: shared.node, owners: shared.owners } } : {}),
     ...options.queue,
   });
+  // Deadlines are set and checked against one clock: the reminders' and those a control sets.
+  const deadlineClock = options.reminders?.now ?? (() => new Date());
   const reminders = createReminders({
     // each relay reminds of its own machine's batches only
     store: shared ? { all: () => store.all().filter(shared.holds) } : store,
@@ -180,6 +182,7 @@ export async function runStart(
     policy: config.reminders ?? {},
     log: log.child({ component: 'reminders' }),
     ...options.reminders,
+    now: deadlineClock,
   });
   const groups = createGroupMembers({
     client: app.client,
@@ -191,6 +194,7 @@ export async function runStart(
     actions: queue.actions,
     log,
     seal,
+    now: deadlineClock,
     fullPreviews: createFullPreviews({
       client: app.client,
       seal,

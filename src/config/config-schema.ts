@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { chooseNodeName, NODE_NAME, NODE_NAME_RULE } from '../core/node-name.js';
 import type { WatchRoot } from '../core/slack/channel-routes.js';
 import {
   SLACK_CHANNEL_ID,
   SLACK_GROUP_ID,
   SLACK_USER_ID,
 } from '../core/slack/controls/slack-id-shapes.js';
-import { chooseNodeName, NODE_NAME, NODE_NAME_RULE } from '../redis/node-name.js';
 import { redisUrlProblem } from '../redis/redis-url.js';
 import { DURATION_FORMAT, parseDuration } from './parse-duration.js';
 import { slackApiUrlProblem } from './slack-api-url.js';

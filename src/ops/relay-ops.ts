@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import type { Config } from '../config/config-schema.js';
-import { visibleSignature } from '../core/batch/visible-signature.js';
+import { visibleSignature } from '../core/batch/batch-record.js';
 import { createSlackProbe } from '../slack/start-up/probe-slack.js';
 import type { SlackAppHooks } from '../slack/transport/create-slack-app.js';
 import { observedFetch } from '../slack/transport/observed-fetch.js';

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { BatchRecord } from '../core/batch/batch-record.js';
-import { batchRecordSchema } from './run-file.js';
+import { type BatchRecord, batchRecordSchema } from '../core/batch/batch-record.js';
 
 /** A record as Redis holds it, with the version its last write got. */
 export interface VersionedRecord {

@@ -1,10 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { BATCH_STATUSES, type BatchRecord, type HandOff } from '../core/batch/batch-record.js';
-import { idRecordSchema } from '../core/protocol/questions/id-record.js';
-import type { Answer } from '../core/protocol/questions/question.js';
+import { type BatchRecord, batchRecordSchema } from '../core/batch/batch-record.js';
 import { err, ok, type Result } from '../core/result.js';
-import { NODE_NAME } from '../redis/node-name.js';
 
 /**
  * The first on-disk format of one run's state: every batch record of that run, keyed by seq,
@@ -16,51 +13,6 @@ export interface RunFile {
   runDir: string;
   batches: Record<string, BatchRecord>;
 }
-
-const answerSchema: z.ZodType<Answer> = z.union([z.string(), z.array(z.string()), z.boolean()]);
-
-const handOffSchema: z.ZodType<HandOff> = z.object({
-  from: z.string().min(1),
-  to: z.string().min(1),
-  at: z.string(),
-  note: z.string().optional(),
-  undelivered: z.string().optional(),
-});
-
-// Typed against BatchRecord key by key: a field added there but not here fails the typecheck,
-// instead of being dropped silently by every put.
-const batchRecordShape = {
-  key: z.string().min(1),
-  node: z.string().regex(NODE_NAME).optional(),
-  runDir: z.string().min(1),
-  seq: z.number().int().positive(),
-  fingerprint: z.string(),
-  status: z.enum(BATCH_STATUSES),
-  // keyed by question ids from files: kept in records without a prototype
-  drafts: idRecordSchema(answerSchema),
-  presentation: z.record(z.string(), z.unknown()).optional(),
-  answeredBy: z.string().optional(),
-  answeredAt: z.string().optional(),
-  followUps: idRecordSchema(z.string()).optional(),
-  problem: z.string().optional(),
-  note: z.string().optional(),
-  undeliverable: z
-    .object({ code: z.string(), fix: z.string(), at: z.string(), told: z.boolean() })
-    .optional(),
-  answersPending: z.literal(true).optional(),
-  handoffs: z.array(handOffSchema).optional(),
-  assignee: z.string().optional(),
-  claimedBy: z.string().optional(),
-  nextReminderAt: z.string().optional(),
-  reminders: z.number().int().nonnegative().optional(),
-  escalateAt: z.string().optional(),
-  escalated: z.boolean().optional(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-} satisfies { [K in keyof BatchRecord]-?: z.ZodType<BatchRecord[K]> };
-
-/** One batch record as stored; also checks records handed to `put`, so every file reloads. */
-export const batchRecordSchema = z.object(batchRecordShape) satisfies z.ZodType<BatchRecord>;
 
 const runFileSchema = z
   .object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { BatchRecord } from '../core/batch/batch-record.js';
+import { type BatchRecord, batchRecordSchema } from '../core/batch/batch-record.js';
 import { err, ok, type Result } from '../core/result.js';
-import { batchRecordSchema, runStateStem } from './run-file.js';
+import { runStateStem } from './run-file.js';
 
 /**
  * One run's state as read from its log: a header line naming the run, then one line per

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { BatchRecord } from '../core/batch/batch-record.js';
-import { batchRecordSchema } from './run-file.js';
+import { type BatchRecord, batchRecordSchema } from '../core/batch/batch-record.js';
 
 /**
  * A private copy of `record` exactly as it will read back from storage (JSON round trip), and

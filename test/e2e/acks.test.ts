@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, type TestContext, test } from 'node:test';
+import { ACTION_KINDS } from '../../src/core/slack/controls/ids.js';
 import { jsonBlock, reposQuestion } from '../core/envelope/envelope-samples.js';
 import { type CpuHogs, startCpuHogs } from '../support/cpu-hogs.js';
 import type { DeliveredPayload, FakeSlack } from '../support/fake-slack/index.js';
@@ -215,18 +216,8 @@ describe('ack times beside two CPU-bound processes (socket mode)', () => {
     );
     const kinds = new Set(delivered.map((p) => `${p.payloadType} ${p.subject.split(':')[0]}`));
     for (const kind of [
-      'block_actions o7.choose',
-      'block_actions o7.choose-many',
-      'block_actions o7.yes-no',
-      'block_actions o7.free-write',
-      'block_actions o7.show-preview',
-      'block_actions o7.show-options',
-      'block_actions o7.submit',
-      'block_actions o7.one-tap',
-      'block_actions o7.follow-up',
-      'block_actions o7.cancel',
-      'block_actions o7.claim',
-      'block_actions o7.hand-off',
+      // every control the relay renders: a new one is measured here too
+      ...Object.values(ACTION_KINDS).map((id) => `block_actions ${id}`),
       'block_suggestion o7.choose',
       'block_suggestion o7.choose-many',
       'view_submission o7.free-write',

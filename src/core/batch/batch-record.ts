@@ -1,3 +1,9 @@
+// A batch record, each field in this one file: its type (`BatchRecord`), how it is stored and
+// read back (`batchRecordSchema`) and whether people see it (`visibleSignature`). The build
+// fails until a field added to the type has the other two.
+import { z } from 'zod';
+import { NODE_NAME } from '../node-name.js';
+import { idRecordSchema } from '../protocol/questions/id-record.js';
 import type { Answer } from '../protocol/questions/question.js';
 
 /** Where a batch is in its life. */
@@ -98,4 +104,88 @@ export interface HandOff {
   note?: string;
   /** Slack's reason the copy could not reach `to` (e.g. `user_disabled`); the hand-off ended there */
   undelivered?: string;
+}
+
+const answerSchema: z.ZodType<Answer> = z.union([z.string(), z.array(z.string()), z.boolean()]);
+
+const handOffSchema: z.ZodType<HandOff> = z.object({
+  from: z.string().min(1),
+  to: z.string().min(1),
+  at: z.string(),
+  note: z.string().optional(),
+  undelivered: z.string().optional(),
+});
+
+// Typed against BatchRecord key by key: a field added there but not here fails the typecheck,
+// instead of being dropped silently by every put.
+const batchRecordShape = {
+  key: z.string().min(1),
+  node: z.string().regex(NODE_NAME).optional(),
+  runDir: z.string().min(1),
+  seq: z.number().int().positive(),
+  fingerprint: z.string(),
+  status: z.enum(BATCH_STATUSES),
+  // keyed by question ids from files: kept in records without a prototype
+  drafts: idRecordSchema(answerSchema),
+  presentation: z.record(z.string(), z.unknown()).optional(),
+  answeredBy: z.string().optional(),
+  answeredAt: z.string().optional(),
+  followUps: idRecordSchema(z.string()).optional(),
+  problem: z.string().optional(),
+  note: z.string().optional(),
+  undeliverable: z
+    .object({ code: z.string(), fix: z.string(), at: z.string(), told: z.boolean() })
+    .optional(),
+  answersPending: z.literal(true).optional(),
+  handoffs: z.array(handOffSchema).optional(),
+  assignee: z.string().optional(),
+  claimedBy: z.string().optional(),
+  nextReminderAt: z.string().optional(),
+  reminders: z.number().int().nonnegative().optional(),
+  escalateAt: z.string().optional(),
+  escalated: z.boolean().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+} satisfies { [K in keyof BatchRecord]-?: z.ZodType<BatchRecord[K]> };
+
+/** One batch record as stored; also checks records handed to `put`, so every file reloads. */
+export const batchRecordSchema = z.object(batchRecordShape) satisfies z.ZodType<BatchRecord>;
+
+/**
+ * Which fields of a batch record people see in Slack, so that a change to one is shown, and
+ * which they don't. Typed over every field of `BatchRecord`: a field added there must be
+ * placed here, or the build fails, so a new visible field cannot silently never reach Slack.
+ */
+const SHOWN: Readonly<Record<keyof BatchRecord, boolean>> = {
+  key: false, // fixed for the record
+  runDir: false, // fixed for the record
+  seq: false, // fixed for the record
+  node: false, // fixed for the record
+  fingerprint: true, // a rewritten question file is shown anew
+  status: true,
+  drafts: true,
+  presentation: false, // where it is shown, not what
+  answeredBy: true,
+  answeredAt: true,
+  followUps: true,
+  problem: true,
+  note: true,
+  undeliverable: false, // a refusal is told once, not shown in the message
+  answersPending: true, // another provider's answers are shown once their file reads whole
+  handoffs: true,
+  assignee: true,
+  claimedBy: true,
+  nextReminderAt: false, // reminders are their own thread replies
+  reminders: false,
+  escalateAt: false, // an escalation shows as the hand-off it makes
+  escalated: false,
+  createdAt: false,
+  updatedAt: false, // changes with every save; a status change is what shows its time
+};
+
+const SHOWN_FIELDS = (Object.keys(SHOWN) as (keyof BatchRecord)[]).filter((name) => SHOWN[name]);
+
+/** What a record looks like to people: when it changes, the batch is shown again. */
+export function visibleSignature(record: BatchRecord): string {
+  return JSON.stringify(SHOWN_FIELDS.map((name) => record[name] ?? null));
 }

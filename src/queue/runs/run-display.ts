@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
-import type { BatchRecord } from '../../core/batch/batch-record.js';
+import { type BatchRecord, visibleSignature } from '../../core/batch/batch-record.js';
 import { withUndeliveredHandOff } from '../../core/batch/hand-off.js';
-import { visibleSignature } from '../../core/batch/visible-signature.js';
 import { parseAnswerFile } from '../../core/protocol/answers/parse-answer-file.js';
 import { idRecord } from '../../core/protocol/questions/id-record.js';
 import { answerPath, questionPath } from '../../core/protocol/run-folder.js';

@@ -29,7 +29,8 @@ import type { ActionSource } from '../transport/interaction-payload.js';
  * What every control on a batch message does, one entry per decoded kind in `CONTROLS`: the
  * block actions listener (`block-actions.ts`) acknowledges, binds, checks and decodes a click,
  * then hands it here. A new control is its id (`core/slack/controls/ids.ts`), its render, its entry
- * here and its pure change (`core/batch`).
+ * here and its pure change (`core/batch`), and what it records, if the record has no field for
+ * it yet, in `core/batch/batch-record.ts` (ARCHITECTURE.md, "Adding a control").
  */
 
 /** What the controls need. */
@@ -38,6 +39,8 @@ export interface ControlDeps {
   log: Logger;
   seal: ModalSeal;
   fullPreviews: FullPreviews;
+  /** the clock deadlines are set and checked against, for a control that sets one */
+  now: () => Date;
 }
 
 /** One click on an open batch, decoded, with what its handler needs. */

@@ -22,6 +22,8 @@ export interface ListenerDeps {
   log: Logger;
   seal: ModalSeal;
   fullPreviews: FullPreviews;
+  /** the clock deadlines are set and checked against, for a control that sets one */
+  now: () => Date;
   home: AppHome;
   /** `RELAY_ALLOWED_USERS`, and the members of its groups */
   allowList: AllowList | undefined;

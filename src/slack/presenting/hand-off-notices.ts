@@ -19,21 +19,13 @@ export async function announceHandOffs(
   const handoffs = record.handoffs ?? [];
   for (let index = current().announced ?? 0; index < handoffs.length; index += 1) {
     const handOff = handoffs[index] as HandOff;
-    await copies.post(
-      renderHandOffNotice({ ...handOff, at: new Date(handOff.at) }),
-      main.channel,
-      main.ts,
-    );
+    await copies.post(renderHandOffNotice(handOff), main.channel, main.ts);
     await keep({ ...current(), announced: index + 1 });
   }
   for (const [index, handOff] of handoffs.entries()) {
     const told = current().undeliveredTold ?? [];
     if (!handOff.undelivered || told.includes(index)) continue;
-    await copies.post(
-      renderUndeliveredNotice({ ...handOff, at: new Date(handOff.at) }),
-      main.channel,
-      main.ts,
-    );
+    await copies.post(renderUndeliveredNotice(handOff), main.channel, main.ts);
     await keep({ ...current(), undeliveredTold: [...told, index] });
   }
 }

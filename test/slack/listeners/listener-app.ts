@@ -103,6 +103,7 @@ export async function startListenerApp(options: ListenerAppOptions = {}): Promis
       log: pino({ level: 'silent' }),
       seal,
       fullPreviews: {} as FullPreviews,
+      now: () => new Date(),
       home: { opened: async () => {} } as unknown as AppHome,
       allowList: options.allowList,
       groups: options.groups ?? NO_GROUPS,

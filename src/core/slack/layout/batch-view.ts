@@ -1,3 +1,4 @@
+import type { BatchRecord } from '../../batch/batch-record.js';
 import type { BatchOrigin } from '../../protocol/questions/batch-origin.js';
 import type { Answer, Question } from '../../protocol/questions/question.js';
 
@@ -40,19 +41,16 @@ export interface BatchView {
   envelope?: EnvelopeView;
   /** Where a batch the relay wrote comes from (a Claude Code hook): its title and line. */
   origin?: BatchOrigin;
-  /** Who the batch is handed to and who is on it; absent, no team controls are shown. */
+  /** The batch's record, for the team lines and buttons; absent, no team controls are shown. */
   team?: TeamView;
 }
 
-/** Hand-offs and the claim of a batch, as the renderer shows them. */
-export interface TeamView {
-  /** every hand-off, oldest first; `from`/`to` are Slack user or user group ids */
-  handoffs: { from: string; to: string; at: Date; note?: string; undelivered?: string }[];
-  /** the last hand-off's `to` */
-  assignee?: string;
-  /** who pressed "I'm on it" */
-  claimedBy?: string;
-}
+/**
+ * The record as the team lines and buttons read it (hand-offs, assignee, who is on it), its
+ * fields as stored: what a team control records is there for its render to show, with no
+ * copy of it here or in `toBatchView`.
+ */
+export type TeamView = Partial<BatchRecord>;
 
 /** What an envelope batch adds to its view. */
 export interface EnvelopeView {

@@ -52,11 +52,7 @@ export function toBatchView(record: BatchRecord, ctx: ViewContext): BatchView {
     // Choices made here were not what the agent got when another tool answered first.
     drafts: shownAnswers(record, ctx),
     state,
-    team: {
-      handoffs: (record.handoffs ?? []).map((h) => ({ ...h, at: new Date(h.at) })),
-      ...(record.assignee ? { assignee: record.assignee } : {}),
-      ...(record.claimedBy ? { claimedBy: record.claimedBy } : {}),
-    },
+    team: record,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Button, KnownBlock } from '@slack/types';
+import type { HandOff } from '../../batch/batch-record.js';
 import { ACTION_KINDS, CLAIM_VALUES } from '../controls/ids.js';
 import type { TeamView } from '../layout/batch-view.js';
 import { button, mrkdwnContext } from '../layout/block-builders.js';
@@ -12,15 +13,13 @@ const NOTE_IN_CHAIN = 300;
 /** Context blocks hold at most 3000 characters of text. */
 const CHAIN_SHOWN = 2900;
 
-type HandOff = TeamView['handoffs'][number];
-
 /** One hand-off as a line of mrkdwn: who, to whom, when, and the (escaped) note. */
 function handOffLine(handOff: HandOff, noteMax = NOTE_IN_CHAIN): string {
   const note = handOff.note ? `: “${escapedNote(handOff.note, noteMax)}”` : '';
   const failed = handOff.undelivered
     ? ` (not delivered: ${escapeMrkdwn(handOff.undelivered)})`
     : '';
-  return `${mentionOf(handOff.from)} handed this to ${mentionOf(handOff.to)} ${slackDate(handOff.at)}${failed}${note}`;
+  return `${mentionOf(handOff.from)} handed this to ${mentionOf(handOff.to)} ${slackDate(new Date(handOff.at))}${failed}${note}`;
 }
 
 /** What people are told of a hand-off whose copy could not reach the person. */
@@ -53,13 +52,14 @@ export function renderHandOffNotice(handOff: HandOff): { text: string; blocks: K
  */
 export function teamLines(team: TeamView | undefined, final: boolean): KnownBlock[] {
   if (!team) return [];
+  const handoffs = team.handoffs ?? [];
   if (final) {
-    if (team.handoffs.length === 0) return [];
-    const chain = team.handoffs.map((h) => handOffLine(h)).join('\n');
+    if (handoffs.length === 0) return [];
+    const chain = handoffs.map((h) => handOffLine(h)).join('\n');
     return [mrkdwnContext(cutLines(`Hand-offs:\n${chain}`))];
   }
   const parts: string[] = [];
-  const last = team.handoffs[team.handoffs.length - 1];
+  const last = handoffs[handoffs.length - 1];
   if (last?.undelivered) parts.push(undeliveredLine(last));
   if (team.assignee) {
     const by = last ? ` (handed off by ${mentionOf(last.from)})` : '';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { HAND_OFF_INPUTS } from '../../../../src/core/slack/controls/ids.js';
+import { toBatchView } from '../../../../src/core/slack/layout/to-batch-view.js';
 import {
   renderHandOffNotice,
   teamButtons,
@@ -12,8 +13,9 @@ import {
   renderHandOffModal,
 } from '../../../../src/core/slack/views/render-hand-off-modal.js';
 import { formatIssue, validateView } from '../../../support/fake-slack/index.js';
+import { makeRecord } from '../../../support/make-record.js';
 
-const AT = new Date('2026-01-05T09:00:00.000Z');
+const AT = '2026-01-05T09:00:00.000Z';
 const textOf = (blocks: unknown[]) => JSON.stringify(blocks);
 
 describe('team rendering', () => {
@@ -39,6 +41,20 @@ describe('team rendering', () => {
     assert.match(final, /<@U0ALICE01> handed this to <@U0BOB0001>.*over to you &lt;b&gt;/);
     assert.match(final, /<@U0BOB0001> handed this to <@U0CAROL01>/);
     assert.deepEqual(teamLines({ handoffs: [] }, false), []);
+  });
+
+  test('the team lines read the record as stored, every field of it, with no copy in the view', () => {
+    const record = makeRecord('/runs/r', 1, {
+      handoffs: [{ from: 'U0ALICE01', to: 'U0BOB0001', at: AT }],
+      assignee: 'U0BOB0001',
+      claimedBy: 'U0BOB0001',
+    });
+    const { team } = toBatchView(record, {});
+    assert.equal(team, record, 'a field a team control records reaches its render as it is');
+    const open = textOf(teamLines(team, false));
+    assert.match(open, /Assigned to <@U0BOB0001> \(handed off by <@U0ALICE01>\)/);
+    assert.match(open, /<@U0BOB0001> is on it/);
+    assert.match(textOf(teamLines(team, true)), /<!date\^1767603600\^/, 'the stored time, shown');
   });
 
   test('the claim button says Release once someone is on it', () => {
