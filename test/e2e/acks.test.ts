@@ -131,11 +131,14 @@ describe('ack times beside two CPU-bound processes (socket mode)', () => {
     const batchText = () => thread(slack, ts).map(visibleText).join('\n');
     const shows = (pattern: RegExp) =>
       waitFor(() => pattern.test(batchText()), `the batch showing ${pattern}`);
-    await click(slack, ts, 'o7.claim');
-    await shows(new RegExp(`<@${ALICE}> is on it`));
-    await click(slack, ts, 'o7.claim');
+    // The line and the button are on different messages, edited one after the other: the
+    // second press waits for the button to say Release, or it would claim again.
     const claimLabel = () =>
       (locate(slack, ts, 'o7.claim').found.element.text as { text: string }).text;
+    await click(slack, ts, 'o7.claim');
+    await shows(new RegExp(`<@${ALICE}> is on it`));
+    await waitFor(() => claimLabel() === 'Release', 'the button saying Release');
+    await click(slack, ts, 'o7.claim');
     await waitFor(() => claimLabel() === "I'm on it", 'released');
 
     // The forms behind "Show full preview" and "Show full options".
