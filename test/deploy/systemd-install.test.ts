@@ -11,6 +11,7 @@ import { chmod, chown, mkdir, readdir, readFile, stat, writeFile } from 'node:fs
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { asksRoot } from '../../src/ask/ask-folder.js';
+import { ACTION_KINDS } from '../../src/core/slack/controls/ids.js';
 import { jsonBlock, rateLimitQuestion } from '../core/envelope/envelope-samples.js';
 import { askMessage, choose, click } from '../e2e/relay-steps.js';
 import { collectOutput } from '../support/child-output.js';
@@ -183,7 +184,7 @@ describe('a systemd install as docs/service.md sets it up', AS_THE_USERS, () => 
       const ask = await askAs(MEMBER, 0o077);
       const posted = await askMessage(fx.slack);
       await choose(fx.slack, posted.ts, 0, [0]);
-      await click(fx.slack, posted.ts, 'o7.submit');
+      await click(fx.slack, posted.ts, ACTION_KINDS.submit);
       assert.equal(await ask.exited, 0, ask.why());
       assert.equal(ask.out(), 'Rate limit: Token bucket per IP (Recommended)\n');
 
@@ -207,7 +208,7 @@ describe('a systemd install as docs/service.md sets it up', AS_THE_USERS, () => 
       await startLikeTheUnit();
       const ask = await askAs(MEMBER, 0o022);
       const posted = await askMessage(fx.slack);
-      await click(fx.slack, posted.ts, 'o7.cancel');
+      await click(fx.slack, posted.ts, ACTION_KINDS.cancel);
       assert.equal(await ask.exited, 5, ask.why());
       const [id] = await readdir(asksRoot(stateDir()));
       const folder = path.join(asksRoot(stateDir()), id as string);

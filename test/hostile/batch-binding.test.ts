@@ -3,6 +3,7 @@
 // batch other than the message's.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { ACTION_KINDS } from '../../src/core/slack/controls/ids.js';
 import { NOT_THIS_BATCH, REFUSED_FOREIGN } from '../../src/slack/access/action-binding.js';
 import {
   at,
@@ -74,12 +75,12 @@ for (const mode of ['socket', 'http'] as const satisfies readonly Mode[]) {
           forge: naming(controlOf(b.blocks, 0).blockId),
         }),
         await h.slack.clickButton({
-          ...at(a.ts, elementById(a.blocks, 'o7.claim')),
-          forge: naming(elementById(b.blocks, 'o7.claim').blockId),
+          ...at(a.ts, elementById(a.blocks, ACTION_KINDS.claim)),
+          forge: naming(elementById(b.blocks, ACTION_KINDS.claim).blockId),
         }),
         await h.slack.clickButton({
-          ...at(a.ts, inA('o7.submit')),
-          forge: naming(inB('o7.submit').blockId),
+          ...at(a.ts, inA(ACTION_KINDS.submit)),
+          forge: naming(inB(ACTION_KINDS.submit).blockId),
         }),
       ];
       assert.deepEqual(
@@ -156,7 +157,7 @@ for (const mode of ['socket', 'http'] as const satisfies readonly Mode[]) {
     test('a click from a form the relay opened for batch A naming batch B is refused', async () => {
       const a = await postBatch(h, 'run-a', FORMAT_AND_NOTES);
       const b = await postBatch(h, 'run-b', FORMAT_AND_NOTES);
-      await h.slack.clickButton(at(a.ts, findElement(a.blocks, 'o7.free-write')));
+      await h.slack.clickButton(at(a.ts, findElement(a.blocks, ACTION_KINDS.freeWrite)));
       const form = await waitFor(() => h.slack.views(ALICE)[0], "A's free-write form");
       const before = updates(h, b.ts);
       const result = await h.slack.selectOption({

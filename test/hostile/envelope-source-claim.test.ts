@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { envelopeToBatch } from '../../src/core/envelope/envelope-to-batch.js';
 import { findEnvelope } from '../../src/core/envelope/find-envelope.js';
+import { ACTION_KINDS } from '../../src/core/slack/controls/ids.js';
 import { jsonBlock, rateLimitQuestion, reposQuestion } from '../core/envelope/envelope-samples.js';
 import {
   answerFile,
@@ -36,9 +37,9 @@ describe(`a q-out in a run folder claiming the envelope source (${mode} mode)`, 
     const batch = envelopeFile();
     const { ts } = await postBatch(h, RUN, batch);
     const actions = elementsOf(current(h.slack, ts).blocks).map((e) => e.actionId);
-    assert.equal(actions.includes('o7.cancel'), false, 'no Cancel button');
+    assert.equal(actions.includes(ACTION_KINDS.cancel), false, 'no Cancel button');
     assert.equal(
-      actions.some((id) => id.startsWith('o7.follow-up')),
+      actions.some((id) => id.startsWith(ACTION_KINDS.followUp)),
       false,
     );
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { CALLBACK_IDS, FREE_WRITE_INPUT } from '../../src/core/slack/controls/ids.js';
+import { ACTION_KINDS, CALLBACK_IDS, FREE_WRITE_INPUT } from '../../src/core/slack/controls/ids.js';
 import {
   answerFile,
   at,
@@ -30,7 +30,7 @@ const qaFiles = async (h: Harness, run: string) =>
 /** Opens the free-write form of question 2 as Alice and gives its view id. */
 async function openNotes(h: Harness, ts: string): Promise<string> {
   const before = h.slack.views(ALICE).length;
-  const write = findElement(current(h.slack, ts).blocks, 'o7.free-write');
+  const write = findElement(current(h.slack, ts).blocks, ACTION_KINDS.freeWrite);
   await h.slack.clickButton(at(ts, write));
   const view = await waitFor(() => h.slack.views(ALICE)[before], 'the free-write form');
   assert.equal(view.callback_id, CALLBACK_IDS.freeWrite);
@@ -187,7 +187,7 @@ describe(`forged payloads change nothing (${mode} mode)`, () => {
 
 /** Presses Submit with the payload changed by `forge`. */
 async function submitWith(h: Harness, ts: string, forge: (p: JsonObject) => JsonObject) {
-  const button = findElement(current(h.slack, ts).blocks, 'o7.submit');
+  const button = findElement(current(h.slack, ts).blocks, ACTION_KINDS.submit);
   const result = await h.slack.clickButton({ ...at(ts, button), forge });
   assert.equal(result.acked, true);
 }

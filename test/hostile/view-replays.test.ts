@@ -2,7 +2,11 @@
 // needs the request, not the secret) is acknowledged and changes nothing.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FREE_WRITE_INPUT, HAND_OFF_INPUTS } from '../../src/core/slack/controls/ids.js';
+import {
+  ACTION_KINDS,
+  FREE_WRITE_INPUT,
+  HAND_OFF_INPUTS,
+} from '../../src/core/slack/controls/ids.js';
 import {
   at,
   current,
@@ -62,7 +66,7 @@ for (const mode of ['socket', 'http'] as const satisfies readonly Mode[]) {
       const write = async (text: string) => {
         const before = h.slack.views(ALICE).length;
         await h.slack.clickButton(
-          at(a.ts, findElement(current(h.slack, a.ts).blocks, 'o7.free-write')),
+          at(a.ts, findElement(current(h.slack, a.ts).blocks, ACTION_KINDS.freeWrite)),
         );
         const form = await waitFor(() => h.slack.views(ALICE)[before], 'the free-write form');
         const sent = await h.slack.submitView({
@@ -83,7 +87,7 @@ for (const mode of ['socket', 'http'] as const satisfies readonly Mode[]) {
 
     test('a form refused with an error and sent again fixed is acted on: that is no replay', async () => {
       const a = await postBatch(h, 'run-a', FORMAT_AND_NOTES);
-      const button = findElement(current(h.slack, a.ts).blocks, 'o7.hand-off');
+      const button = findElement(current(h.slack, a.ts).blocks, ACTION_KINDS.handOff);
       await h.slack.clickButton(at(a.ts, button));
       const form = await waitFor(() => h.slack.views(ALICE)[0], 'the hand-off form');
       const to = (user: string) => ({

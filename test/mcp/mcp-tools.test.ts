@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
+import { ACTION_KINDS } from '../../src/core/slack/controls/ids.js';
 import {
   askMessage,
   choose,
@@ -262,7 +263,7 @@ describe('o7-slack-relay mcp: request_approval (http mode)', () => {
     const session = await mcp();
     const call = callTool(session, 'request_approval', { action: ACTION });
     const posted = await askMessage(h.slack);
-    await click(h.slack, posted.ts, 'o7.cancel');
+    await click(h.slack, posted.ts, ACTION_KINDS.cancel);
     const result = await call;
     assert.equal(result.isError, true);
     assert.match(textOf(result), new RegExp(`cancelled in Slack by ${ALICE}`));

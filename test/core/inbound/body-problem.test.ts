@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { bodyProblem } from '../../../src/core/inbound/body-problem.js';
 import { MAX_BODY_DEPTH } from '../../../src/core/inbound/nesting-depth.js';
+import { ACTION_KINDS, CALLBACK_IDS } from '../../../src/core/slack/controls/ids.js';
 
 const user = { id: 'U0ALICE01', username: 'alice', name: 'alice', team_id: 'T0TEAM001' };
 
@@ -18,7 +19,7 @@ const click = {
   channel: { id: 'C0RELAY01', name: 'o7-relay' },
   message: { ts: '1.000100', blocks: [] },
   state: { values: { b: { a: { type: 'static_select', selected_option: null } } } },
-  actions: [{ type: 'button', action_id: 'o7.submit', block_id: 'b', action_ts: '1.2' }],
+  actions: [{ type: 'button', action_id: ACTION_KINDS.submit, block_id: 'b', action_ts: '1.2' }],
   response_url: 'https://hooks.slack.com/actions/T/1/x',
   trigger_id: '1.2.abc',
 };
@@ -39,7 +40,7 @@ describe('bodyProblem', () => {
         type: 'view_submission',
         user,
         team: null,
-        view: { id: 'V1', callback_id: 'o7.free-write', state: { values: {} } },
+        view: { id: 'V1', callback_id: CALLBACK_IDS.freeWrite, state: { values: {} } },
       },
       'view closed': { type: 'view_closed', user, view: { id: 'V1' }, is_cleared: false },
       suggestion: { type: 'block_suggestion', user, team: { id: 'T' }, value: 'r', action_id: 'a' },

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { questionBlockId, submitBlockId } from '../../../src/core/slack/controls/ids.js';
+import {
+  ACTION_KINDS,
+  actionId,
+  CALLBACK_IDS,
+  FREE_WRITE_INPUT,
+  questionBlockId,
+  submitBlockId,
+} from '../../../src/core/slack/controls/ids.js';
 import {
   decodeInteraction,
   type Interaction,
@@ -24,7 +31,9 @@ describe('decodeInteraction', () => {
       channel: { id: 'C0RELAY01', name: 'o7-relay' },
       container: { type: 'message', channel_id: 'C0RELAY01', message_ts: '2.0' },
       message: { ts: '2.0', thread_ts: '1.0', blocks: [] },
-      actions: [{ ...button, action_id: 'o7.submit', block_id: submitBlockId('k3y', 'abcd1234') }],
+      actions: [
+        { ...button, action_id: ACTION_KINDS.submit, block_id: submitBlockId('k3y', 'abcd1234') },
+      ],
       state: { values: { b: { a: { type: 'static_select', selected_option: null } } } },
       enterprise: null,
       is_enterprise_install: false,
@@ -32,7 +41,7 @@ describe('decodeInteraction', () => {
     assert.deepEqual(seen, {
       kind: 'action',
       user: 'U0BOB0001',
-      action: 'o7.submit',
+      action: ACTION_KINDS.submit,
       key: 'k3y',
       channel: 'C0RELAY01',
       threadTs: '1.0',
@@ -45,7 +54,9 @@ describe('decodeInteraction', () => {
       const seen = ours({
         type: 'block_actions',
         user,
-        actions: [{ ...button, action_id: 'o7.submit', block_id: submitBlockId('k3y', 'ab') }],
+        actions: [
+          { ...button, action_id: ACTION_KINDS.submit, block_id: submitBlockId('k3y', 'ab') },
+        ],
         ...fields,
       });
       return seen.kind === 'view' ? undefined : seen.source;
@@ -79,7 +90,9 @@ describe('decodeInteraction', () => {
       channel: { id: 'C0RELAY01' },
       container: { type: 'message', channel_id: 'C0RELAY01', message_ts: '1.0', thread_ts: '1.0' },
       message: { ts: '1.0', thread_ts: '1.0', reply_count: 2 },
-      actions: [{ ...button, action_id: 'o7.submit', block_id: submitBlockId('k3y', 'abcd1234') }],
+      actions: [
+        { ...button, action_id: ACTION_KINDS.submit, block_id: submitBlockId('k3y', 'abcd1234') },
+      ],
     });
     assert.equal(seen.kind === 'action' ? seen.threadTs : 'wrong kind', undefined);
   });
@@ -89,7 +102,7 @@ describe('decodeInteraction', () => {
       type: 'block_actions',
       user,
       container: { type: 'message', channel_id: 'D0DM00001' },
-      actions: [{ ...button, action_id: 'o7.hand-off', block_id: 'elsewhere' }],
+      actions: [{ ...button, action_id: ACTION_KINDS.handOff, block_id: 'elsewhere' }],
     });
     assert.equal(seen.kind === 'action' ? seen.channel : '', 'D0DM00001');
     assert.equal(seen.kind === 'action' ? seen.key : '', undefined);
@@ -100,7 +113,7 @@ describe('decodeInteraction', () => {
       type: 'block_suggestion',
       user,
       channel: { id: 'C0RELAY01' },
-      action_id: 'o7.choose:2',
+      action_id: actionId(ACTION_KINDS.choose, 2),
       block_id: questionBlockId('k3y', 'abcd1234', 2),
       value: 'cit',
     });
@@ -115,23 +128,23 @@ describe('decodeInteraction', () => {
       view: {
         id: 'V0123',
         hash: '1.x',
-        callback_id: 'o7.free-write',
+        callback_id: CALLBACK_IDS.freeWrite,
         private_metadata: `${'m'.repeat(22)}.{"key":"k3y","revision":"abcd1234"}`,
         blocks: [
           { type: 'section', block_id: 'intro' },
-          { type: 'input', block_id: 'o7.free-write.input' },
+          { type: 'input', block_id: FREE_WRITE_INPUT.blockId },
         ],
         state: {
-          values: { 'o7.free-write.input': { v: { type: 'plain_text_input', value: null } } },
+          values: { [FREE_WRITE_INPUT.blockId]: { v: { type: 'plain_text_input', value: null } } },
         },
       },
     });
     assert.deepEqual(seen, {
       kind: 'view',
       user: 'U0BOB0001',
-      action: 'o7.free-write',
+      action: CALLBACK_IDS.freeWrite,
       key: 'k3y',
-      inputBlockId: 'o7.free-write.input',
+      inputBlockId: FREE_WRITE_INPUT.blockId,
     });
   });
 
@@ -139,7 +152,7 @@ describe('decodeInteraction', () => {
     const click = (over: Record<string, unknown>) => ({
       type: 'block_actions',
       user,
-      actions: [{ ...button, action_id: 'o7.submit', block_id: 'b' }],
+      actions: [{ ...button, action_id: ACTION_KINDS.submit, block_id: 'b' }],
       ...over,
     });
     const cases: [unknown, RegExp][] = [
@@ -147,11 +160,13 @@ describe('decodeInteraction', () => {
       [click({ user: { id: 'U0BOB0001<!here>' } }), /^user\.id: /],
       [click({ user: null }), /^user: /],
       [
-        click({ actions: [{ action_id: 'o7.submit', block_id: 7, type: 'button' }] }),
+        click({ actions: [{ action_id: ACTION_KINDS.submit, block_id: 7, type: 'button' }] }),
         /^actions\.0\.block_id: /,
       ],
       [
-        click({ actions: [{ action_id: 'o7.submit', block_id: 'x'.repeat(300), type: 'button' }] }),
+        click({
+          actions: [{ action_id: ACTION_KINDS.submit, block_id: 'x'.repeat(300), type: 'button' }],
+        }),
         /^actions\.0\.block_id: /,
       ],
       [
@@ -164,7 +179,7 @@ describe('decodeInteraction', () => {
           user: { id: 'W' },
           view: {
             id: 'V1',
-            callback_id: 'o7.free-write',
+            callback_id: CALLBACK_IDS.freeWrite,
             private_metadata: '',
             state: { values: {} },
           },
@@ -175,7 +190,7 @@ describe('decodeInteraction', () => {
         {
           type: 'view_submission',
           user,
-          view: { id: 'V1', callback_id: 'o7.free-write', state: { values: {} } },
+          view: { id: 'V1', callback_id: CALLBACK_IDS.freeWrite, state: { values: {} } },
         },
         /^view\.private_metadata: /,
       ],
@@ -194,7 +209,7 @@ describe('decodeInteraction', () => {
       { type: 'block_actions', user, actions: [{ action_id: 'someone-else', block_id: 'b' }] },
       { type: 'block_suggestion', user, action_id: 'x.choose', block_id: 'b' },
       { type: 'view_submission', user, view: { callback_id: 'other-app' } },
-      { type: 'view_closed', user, view: { callback_id: 'o7.free-write' } },
+      { type: 'view_closed', user, view: { callback_id: CALLBACK_IDS.freeWrite } },
       null,
       'text',
     ];

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Answer, Question } from '../../../../src/core/protocol/questions/question.js';
 import { decodeAction } from '../../../../src/core/slack/controls/decode-action.js';
+import { ACTION_KINDS } from '../../../../src/core/slack/controls/ids.js';
 import type { BatchView } from '../../../../src/core/slack/layout/batch-view.js';
 import { renderBatchMessages } from '../../../../src/core/slack/messages/render-batch-messages.js';
 import {
@@ -87,7 +88,9 @@ describe('generated batches', () => {
       assertWithinLimits(messages);
       if (messages.length > 1) split++;
       if (JSON.stringify(messages).includes('Preview cut at')) cut++;
-      const submits = elementsOf(messages).filter((e) => e.element.action_id === 'o7.submit');
+      const submits = elementsOf(messages).filter(
+        (e) => e.element.action_id === ACTION_KINDS.submit,
+      );
       assert.ok(submits.length <= 1);
       for (const { blockId, element } of elementsOf(messages)) {
         const action = {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Question } from '../../../../src/core/protocol/questions/question.js';
 import { decodeAction } from '../../../../src/core/slack/controls/decode-action.js';
-import { parseBlockId } from '../../../../src/core/slack/controls/ids.js';
+import { ACTION_KINDS, actionId, parseBlockId } from '../../../../src/core/slack/controls/ids.js';
 import {
   layoutAt,
   MESSAGE_BUDGET,
@@ -68,7 +68,7 @@ describe('renderBatchMessages: controls by option count', () => {
   for (const { count, one, many } of cases) {
     it(`choose-one with ${count} options uses ${one}, valued by index`, () => {
       const control = renderedControl(chooseOne('q', optionTexts(count)), one);
-      assert.equal(control.element.action_id, 'o7.choose:0');
+      assert.equal(control.element.action_id, actionId(ACTION_KINDS.choose, 0));
       assert.deepEqual(parseBlockId(control.blockId), {
         key: KEY,
         revision: REVISION,
@@ -87,7 +87,7 @@ describe('renderBatchMessages: controls by option count', () => {
     });
     it(`choose-many with ${count} options uses ${many}`, () => {
       const control = renderedControl(chooseMany('q', optionTexts(count)), many);
-      assert.equal(control.element.action_id, 'o7.choose-many:0');
+      assert.equal(control.element.action_id, actionId(ACTION_KINDS.chooseMany, 0));
       if (count > 100) assert.equal(control.element.min_query_length, 0);
     });
     it(`drafts at ${count} options show as initial selections`, () => {
@@ -98,7 +98,7 @@ describe('renderBatchMessages: controls by option count', () => {
       const messages = renderBatchMessages(view);
       assertWithinLimits(messages);
       const [a, b] = elementsOf(messages).filter((e) =>
-        String(e.element.action_id).startsWith('o7.choose'),
+        String(e.element.action_id).startsWith(ACTION_KINDS.choose),
       );
       assert.deepEqual(a?.element.initial_option, {
         text: { type: 'plain_text', text: 'Option 2', emoji: true },
@@ -144,7 +144,7 @@ describe('renderBatchMessages: long option text', () => {
       const one = decodeAction(
         {
           block_id: `o7|${KEY}|${REVISION}|q0`,
-          action_id: 'o7.choose:0',
+          action_id: actionId(ACTION_KINDS.choose, 0),
           type: 'static_select',
           selected_option: { value: last },
         },
@@ -160,7 +160,7 @@ describe('renderBatchMessages: long option text', () => {
       const manyAnswer = decodeAction(
         {
           block_id: `o7|${KEY}|${REVISION}|q1`,
-          action_id: 'o7.choose-many:1',
+          action_id: actionId(ACTION_KINDS.chooseMany, 1),
           type: 'checkboxes',
           selected_options: [{ value: last }, { value: '0' }],
         },
@@ -174,7 +174,9 @@ describe('renderBatchMessages: long option text', () => {
     const longOnes = Array.from({ length: 60 }, (_, i) => `${i} ${'word '.repeat(30)}`);
     const messages = renderBatchMessages(makeView(withFiller(chooseOne('q', longOnes))));
     assertWithinLimits(messages);
-    const button = elementsOf(messages).find((e) => e.element.action_id === 'o7.show-options:0');
+    const button = elementsOf(messages).find(
+      (e) => e.element.action_id === actionId(ACTION_KINDS.showOptions, 0),
+    );
     assert.ok(button);
     assert.deepEqual(parseBlockId(button.blockId), {
       key: KEY,
@@ -192,7 +194,7 @@ describe('renderBatchMessages: yes-no and free-write', () => {
     );
     assertWithinLimits(messages);
     const buttons = elementsOf(messages).filter((e) =>
-      String(e.element.action_id).startsWith('o7.yes-no'),
+      String(e.element.action_id).startsWith(ACTION_KINDS.yesNo),
     );
     const summary = buttons.map((b) => [
       (b.element.text as { text: string }).text,
@@ -211,7 +213,7 @@ describe('renderBatchMessages: yes-no and free-write', () => {
     const empty = renderBatchMessages(makeView([freeWrite('a'), yesNo('b')]));
     const labels = (ms: typeof empty) =>
       elementsOf(ms)
-        .filter((e) => e.element.action_id === 'o7.free-write:0')
+        .filter((e) => e.element.action_id === actionId(ACTION_KINDS.freeWrite, 0))
         .map((e) => (e.element.text as { text: string }).text);
     assert.deepEqual(labels(empty), ['Write answer']);
     const drafted = renderBatchMessages(
@@ -305,7 +307,9 @@ describe('renderBatchMessages: previews', () => {
       assert.ok(cut, 'no cut note');
       assert.equal(Number(cut[2]), content.length);
       assert.ok(Number(cut[1]) > 1000 && Number(cut[1]) < content.length);
-      const button = elementsOf(messages).find((e) => e.element.action_id === 'o7.show-preview:0');
+      const button = elementsOf(messages).find(
+        (e) => e.element.action_id === actionId(ACTION_KINDS.showPreview, 0),
+      );
       assert.ok(button);
       assert.equal(parseBlockId(button.blockId)?.role, 'preview');
       const shown = blocksOf(messages).find((b) => b.type === 'markdown' || b.type === 'rich_text');
@@ -348,7 +352,7 @@ describe('renderBatchMessages: big batches split into a thread', () => {
 
   it('puts exactly one Submit button in the last message', () => {
     const submits = messages.map(
-      (m) => elementsOf([m]).filter((e) => e.element.action_id === 'o7.submit').length,
+      (m) => elementsOf([m]).filter((e) => e.element.action_id === ACTION_KINDS.submit).length,
     );
     assert.deepEqual(submits, [...submits.slice(0, -1).map(() => 0), 1]);
   });
@@ -416,7 +420,9 @@ describe('renderBatchMessages: smaller layouts after Slack refused a page as too
     ]);
 
   const submitsPerMessage = (messages: SlackMessage[]) =>
-    messages.map((m) => elementsOf([m]).filter((e) => e.element.action_id === 'o7.submit').length);
+    messages.map(
+      (m) => elementsOf([m]).filter((e) => e.element.action_id === ACTION_KINDS.submit).length,
+    );
 
   const everyQuestionOnceInOrder = (messages: SlackMessage[]) =>
     assert.deepEqual(
@@ -492,8 +498,8 @@ describe('renderBatchMessages: one-tap batches', () => {
     assert.deepEqual(
       elements.map((e) => [e.element.action_id, e.element.value]),
       [
-        ['o7.one-tap:0:yes', 'yes'],
-        ['o7.one-tap:0:no', 'no'],
+        [actionId(ACTION_KINDS.oneTap, 0, 'yes'), 'yes'],
+        [actionId(ACTION_KINDS.oneTap, 0, 'no'), 'no'],
       ],
     );
   });
@@ -511,7 +517,7 @@ describe('renderBatchMessages: one-tap batches', () => {
         ['plain text', '2'],
       ],
     );
-    assert.ok(!elements.some((e) => e.element.action_id === 'o7.submit'));
+    assert.ok(!elements.some((e) => e.element.action_id === ACTION_KINDS.submit));
   });
 
   const notOneTap: [string, Question[]][] = [
@@ -525,9 +531,11 @@ describe('renderBatchMessages: one-tap batches', () => {
     it(`keeps the Submit button for ${label}`, () => {
       const messages = renderBatchMessages(makeView(questions));
       assertWithinLimits(messages);
-      assert.ok(elementsOf(messages).some((e) => e.element.action_id === 'o7.submit'));
+      assert.ok(elementsOf(messages).some((e) => e.element.action_id === ACTION_KINDS.submit));
       assert.ok(
-        !elementsOf(messages).some((e) => String(e.element.action_id).startsWith('o7.one-tap')),
+        !elementsOf(messages).some((e) =>
+          String(e.element.action_id).startsWith(ACTION_KINDS.oneTap),
+        ),
       );
     });
   }
@@ -565,7 +573,7 @@ describe('renderBatchMessages: states', () => {
     const warning = blocks.at(-2);
     assert.equal(warning?.type, 'section');
     assert.ok(textOf(warning).includes('EACCES: &lt;denied&gt; &amp; gone'));
-    assert.equal(elementsOf(messages).at(-1)?.element.action_id, 'o7.submit');
+    assert.equal(elementsOf(messages).at(-1)?.element.action_id, ACTION_KINDS.submit);
     assert.match(messages[0]?.text ?? '', /^Answers not saved: /);
   });
 

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { OTHER_OPTION } from '../../../../src/core/envelope/other-option.js';
 import type { Question } from '../../../../src/core/protocol/questions/question.js';
-import { CALLBACK_IDS } from '../../../../src/core/slack/controls/ids.js';
+import {
+  ACTION_KINDS,
+  actionId,
+  CALLBACK_IDS,
+  FOLLOW_UP_INPUT,
+} from '../../../../src/core/slack/controls/ids.js';
 import type { BatchView } from '../../../../src/core/slack/layout/batch-view.js';
 import { renderBatchMessages } from '../../../../src/core/slack/messages/render-batch-messages.js';
 import {
@@ -144,7 +149,9 @@ describe('envelope batches in Slack', () => {
     });
     const text = textOf(render(typed));
     assert.ok(text.includes('*Your follow-up:*\\n>web: &lt;x&gt; &amp; y'));
-    const edit = elementsOf(render(typed)).find((e) => e.element.action_id === 'o7.follow-up:0');
+    const edit = elementsOf(render(typed)).find(
+      (e) => e.element.action_id === actionId(ACTION_KINDS.followUp, 0),
+    );
     assert.ok(edit);
     assert.equal((edit.element.text as { text: string }).text, 'Edit text');
 
@@ -190,7 +197,9 @@ describe('the follow-up modal', () => {
     const input = modal.blocks.at(-1) as { element: { initial_value?: string } };
     assert.equal(input.element.initial_value, 'web: /abs/web');
     assert.equal(
-      readFollowUpSubmission({ 'o7.follow-up.input': { 'o7.follow-up.value': { value: 'x' } } }),
+      readFollowUpSubmission({
+        [FOLLOW_UP_INPUT.blockId]: { [FOLLOW_UP_INPUT.actionId]: { value: 'x' } },
+      }),
       'x',
     );
   });

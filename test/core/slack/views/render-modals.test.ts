@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Question } from '../../../../src/core/protocol/questions/question.js';
-import { CALLBACK_IDS } from '../../../../src/core/slack/controls/ids.js';
+import { CALLBACK_IDS, FREE_WRITE_INPUT } from '../../../../src/core/slack/controls/ids.js';
 import { parseModalMetadata } from '../../../../src/core/slack/controls/modal-metadata.js';
 import { jsonBytes } from '../../../../src/core/slack/layout/block-kit-limits.js';
 import {
@@ -50,11 +50,11 @@ describe('renderFreeWriteModal', () => {
     const input = modal.blocks.at(-1);
     assert.deepEqual(input, {
       type: 'input',
-      block_id: 'o7.free-write.input',
+      block_id: FREE_WRITE_INPUT.blockId,
       label: { type: 'plain_text', text: 'Your answer', emoji: true },
       element: {
         type: 'plain_text_input',
-        action_id: 'o7.free-write.value',
+        action_id: FREE_WRITE_INPUT.actionId,
         multiline: true,
         max_length: 3000,
         initial_value: 'draft text',
@@ -94,15 +94,15 @@ describe('renderFreeWriteModal', () => {
 
   it('reads the submitted text back', () => {
     const values = {
-      'o7.free-write.input': {
-        'o7.free-write.value': { type: 'plain_text_input', value: 'typed' },
+      [FREE_WRITE_INPUT.blockId]: {
+        [FREE_WRITE_INPUT.actionId]: { type: 'plain_text_input', value: 'typed' },
       },
     };
     assert.equal(readFreeWriteSubmission(values), 'typed');
     assert.equal(readFreeWriteSubmission({}), '');
     // left empty (Slack sends null) or only blanks: an empty answer
     for (const value of [null, ' \n\t ']) {
-      const given = { 'o7.free-write.input': { 'o7.free-write.value': { value } } };
+      const given = { [FREE_WRITE_INPUT.blockId]: { [FREE_WRITE_INPUT.actionId]: { value } } };
       assert.equal(readFreeWriteSubmission(given), '');
     }
   });
