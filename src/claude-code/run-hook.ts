@@ -1,3 +1,4 @@
+import { readAskAnswers } from '../ask/ask-answers.js';
 import { askRelay, type RelayAsk } from '../ask/ask-relay.js';
 import { resolveStateDir, stateDirEnvSchema } from '../config/config-schema.js';
 import {
@@ -13,9 +14,6 @@ import {
   permissionHookOutput,
 } from '../core/claude-code/permission-hook.js';
 import { questionHookBatch, questionHookOutput } from '../core/claude-code/question-hook.js';
-import { answersById, readFollowUpText } from '../core/envelope/follow-up-text.js';
-import { parseAnswerFile } from '../core/protocol/answers/parse-answer-file.js';
-import { formatProtocolError } from '../core/protocol/protocol-error.js';
 import type { HookArgs } from './hook-args.js';
 
 /** What `hook` needs from its process; tests pass their own. */
@@ -151,16 +149,8 @@ function answerText(outcome: RelayAsk, waitMs: number): { text: string } | { lin
 
 /** The answer file read against its batch; a line when it cannot be. */
 function readAnswers(outcome: Extract<RelayAsk, { kind: 'answered' }>) {
-  const parsed = parseAnswerFile(outcome.text, outcome.folder.answerFile, outcome.batch);
-  if (!parsed.ok)
-    return {
-      line: noDecision(
-        formatProtocolError(parsed.error).split('\n')[0] ?? 'the answer file does not parse',
-      ),
-    };
-  const typed = readFollowUpText(JSON.parse(outcome.text));
-  if (!typed.ok) return { line: noDecision('the answer file has unreadable typed text') };
-  return { answers: answersById(parsed.value), followUpText: typed.value };
+  const read = readAskAnswers(outcome);
+  return read.ok ? read.value : { line: noDecision(read.error.split('\n')[0] ?? read.error) };
 }
 
 async function askQuestions(

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { askRelay } from '../ask/ask-relay.js';
+import { readAskAnswers } from '../ask/ask-answers.js';
+import { askRelay, type RelayAsk } from '../ask/ask-relay.js';
 import { noRelayMessage } from '../ask/no-relay-message.js';
-import type { AskOutcome } from '../ask/wait-for-outcome.js';
 import { writeDispatchFailure } from '../ask/write-dispatch-failure.js';
 import { resolveStateDir, stateDirEnvSchema } from '../config/config-schema.js';
 import type { AskCancellation } from '../core/envelope/ask-cancellation.js';
@@ -10,11 +10,7 @@ import { dispatchFailureRecord } from '../core/envelope/dispatch-failure.js';
 import type { Envelope } from '../core/envelope/envelope.js';
 import { envelopeToBatch } from '../core/envelope/envelope-to-batch.js';
 import { findEnvelope } from '../core/envelope/find-envelope.js';
-import { answersById, readFollowUpText } from '../core/envelope/follow-up-text.js';
 import { formatResumeMessage } from '../core/envelope/resume-message.js';
-import { parseAnswerFile } from '../core/protocol/answers/parse-answer-file.js';
-import { formatProtocolError } from '../core/protocol/protocol-error.js';
-import type { QuestionBatch } from '../core/protocol/questions/question.js';
 import type { AskArgs } from './ask-args.js';
 import { ASK_EXIT_CODES, type AskExitCode } from './ask-exit-codes.js';
 
@@ -85,13 +81,7 @@ export async function runAsk(args: AskArgs, deps: AskDeps): Promise<AskExitCode>
     deps.err(noRelayMessage(stateDir, 'ask', 'run ask again'));
     return ASK_EXIT_CODES.noRelay;
   }
-  return report(outcome, {
-    envelope: scan.envelope,
-    batch: outcome.batch,
-    args,
-    deps,
-    answerFile: outcome.folder.answerFile,
-  });
+  return report(outcome, { envelope: scan.envelope, args, deps });
 }
 
 async function readMessage(input: string, deps: AskDeps): Promise<string | undefined> {
@@ -128,17 +118,15 @@ async function recordDispatchFailure(
 
 interface ReportInput {
   envelope: Envelope;
-  batch: QuestionBatch;
   args: AskArgs;
   deps: AskDeps;
-  answerFile: string;
 }
 
-function report(outcome: AskOutcome, input: ReportInput): AskExitCode {
+function report(outcome: Exclude<RelayAsk, { kind: 'no-relay' }>, input: ReportInput): AskExitCode {
   const { deps } = input;
   switch (outcome.kind) {
     case 'answered':
-      return printResume(outcome.text, input);
+      return printResume(outcome, input);
     case 'cancelled':
       deps.err(describeCancellation(outcome.cancellation));
       return ASK_EXIT_CODES.cancelled;
@@ -160,19 +148,14 @@ function describeCancellation(cancellation: AskCancellation | undefined): string
 }
 
 function printResume(
-  text: string,
-  { envelope, batch, deps, answerFile }: ReportInput,
+  outcome: Extract<RelayAsk, { kind: 'answered' }>,
+  { envelope, deps }: ReportInput,
 ): AskExitCode {
-  const parsed = parseAnswerFile(text, answerFile, batch);
-  if (!parsed.ok) {
-    deps.err(formatProtocolError(parsed.error));
+  const read = readAskAnswers(outcome);
+  if (!read.ok) {
+    deps.err(read.error);
     return ASK_EXIT_CODES.unexpectedError;
   }
-  const typed = readFollowUpText(JSON.parse(text));
-  if (!typed.ok) {
-    deps.err(formatProtocolError({ file: answerFile, problems: typed.error }));
-    return ASK_EXIT_CODES.unexpectedError;
-  }
-  deps.out(formatResumeMessage(envelope, answersById(parsed.value), typed.value));
+  deps.out(formatResumeMessage(envelope, read.value.answers, read.value.followUpText));
   return ASK_EXIT_CODES.answered;
 }

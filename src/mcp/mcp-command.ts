@@ -5,7 +5,6 @@ import type { ReadOptions } from '../cli/read-options.js';
 import { resolveStateDir, stateDirEnvSchema } from '../config/config-schema.js';
 import { DURATION_FORMAT, parseDuration } from '../config/parse-duration.js';
 import { err, ok, type Result } from '../core/result.js';
-import { readStoredRecord } from '../store/read-stored-records.js';
 import { createMcpServer } from './mcp-server.js';
 
 /** `mcp`'s command line, read. */
@@ -80,7 +79,6 @@ export async function runMcp(args: McpArgs, deps: McpDeps): Promise<number> {
   const server = createMcpServer({
     stateDir,
     ask: askRelay,
-    readRecord: readStoredRecord,
     progressMs: args.progressMs,
     ...(args.timeoutMs !== undefined ? { timeoutMs: args.timeoutMs } : {}),
     signal: AbortSignal.any([stopping.signal, deps.signal]),

@@ -5,14 +5,13 @@ import type {
   ServerNotification,
   ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
+import { readAskAnswers } from '../ask/ask-answers.js';
 import type { BatchFile } from '../ask/ask-folder.js';
 import type { askRelay, RelayAsk } from '../ask/ask-relay.js';
 import { noRelayMessage } from '../ask/no-relay-message.js';
-import type { BatchRecord } from '../core/batch/batch-record.js';
 import type { Envelope } from '../core/envelope/envelope.js';
 import { envelopeSchema } from '../core/envelope/envelope-schema.js';
 import { envelopeToBatch } from '../core/envelope/envelope-to-batch.js';
-import { answersById, readFollowUpText } from '../core/envelope/follow-up-text.js';
 import { formatResumeMessage } from '../core/envelope/resume-message.js';
 import {
   type ApprovalRequest,
@@ -21,8 +20,6 @@ import {
   readApproval,
 } from '../core/mcp/approval-batch.js';
 import { userAnswers } from '../core/mcp/user-answers.js';
-import { parseAnswerFile } from '../core/protocol/answers/parse-answer-file.js';
-import { formatProtocolError } from '../core/protocol/protocol-error.js';
 import { problemsFromZod } from '../core/protocol/schema-messages.js';
 import {
   askUserInput,
@@ -36,8 +33,6 @@ export interface McpServerDeps {
   /** The relay's state folder (`RELAY_STATE_DIR`, resolved) */
   stateDir: string;
   ask: typeof askRelay;
-  /** One batch's record in the state folder, to learn who answered. */
-  readRecord: (stateDir: string, runDir: string, seq: number) => Promise<BatchRecord | undefined>;
   /** How often a client that sent a progress token hears that the wait goes on. */
   progressMs: number;
   /** Give up and withdraw a question after this long; none by default. */
@@ -216,26 +211,10 @@ async function askPeople(
       // the client cancelled the call (it reads no result) or the server is stopping
       return failed(`Stopped by ${outcome.reason}; the question was withdrawn from Slack.`);
     case 'answered': {
-      const parsed = parseAnswerFile(outcome.text, outcome.folder.answerFile, outcome.batch);
-      if (!parsed.ok) return failed(formatProtocolError(parsed.error));
-      const typed = readFollowUpText(JSON.parse(outcome.text));
-      if (!typed.ok) {
-        return failed(
-          formatProtocolError({ file: outcome.folder.answerFile, problems: typed.error }),
-        );
-      }
-      const by = await answeredBy(deps, outcome.folder.dir, outcome.batch.seq);
-      return { kind: 'answered', answers: answersById(parsed.value), typed: typed.value, by };
+      const read = readAskAnswers(outcome);
+      if (!read.ok) return failed(read.error);
+      const { answers, followUpText, answeredBy } = read.value;
+      return { kind: 'answered', answers, typed: followUpText, by: answeredBy };
     }
   }
-}
-
-/**
- * Who submitted the batch: the answer file does not say, but the relay's record of the batch
- * does (`answeredBy`, a Slack user id) when it keeps its records in the state folder. In
- * shared mode they are in Redis, and this is undefined.
- */
-async function answeredBy(deps: McpServerDeps, runDir: string, seq: number) {
-  const record = await deps.readRecord(deps.stateDir, runDir, seq).catch(() => undefined);
-  return record?.answeredBy;
 }

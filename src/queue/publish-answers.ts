@@ -44,7 +44,7 @@ export async function publishAnswers(
     const reopened = (await change(record.key, (r) => ({ ...r, status }))) ?? record;
     return { kind: 'closed', status: reopened.status };
   }
-  const content = serializeAnswerFile(withFollowUpText(batch, built.value as AnswerFile, record));
+  const content = serializeAnswerFile(withEnvelopeExtras(batch, built.value as AnswerFile, record));
   let outcome: 'published' | 'exists';
   try {
     outcome = await deps.publish(dir, name, content);
@@ -70,13 +70,16 @@ export async function publishAnswers(
   return { kind: 'answered-elsewhere', record: done };
 }
 
-/** Envelope batches carry the text people typed in an extra top-level `followUpText` field. */
-function withFollowUpText(
+/**
+ * Envelope batches carry the text people typed (`followUpText`) and who submitted
+ * (`answeredBy`) in extra top-level fields.
+ */
+function withEnvelopeExtras(
   batch: QuestionBatch,
   file: AnswerFile,
   record: BatchRecord,
 ): AnswerFile & EnvelopeAnswerExtras {
   if (!isEnvelopeBatch(batch)) return file;
   const followUpText = followUpTextFor(batch.questions, record.drafts, record.followUps ?? {});
-  return { ...file, followUpText };
+  return { ...file, followUpText, ...(record.answeredBy ? { answeredBy: record.answeredBy } : {}) };
 }

@@ -120,8 +120,15 @@ describe('batch queue: envelope batches', () => {
     });
     assert.equal(done.kind, 'answered');
     const written = JSON.parse(await readFile(path.join(run, 'qa', 'q-answers-001.json'), 'utf8'));
-    assert.deepEqual(Object.keys(written), ['seq', 'answers', 'questions', 'followUpText']);
+    assert.deepEqual(Object.keys(written), [
+      'seq',
+      'answers',
+      'questions',
+      'followUpText',
+      'answeredBy',
+    ]);
     assert.deepEqual(written.followUpText, { q1: 'Leaky bucket', q2: 'web: /abs/web' });
+    assert.equal(written.answeredBy, 'U1', 'who submitted, for whoever asked');
     assert.deepEqual(
       written.answers.map((a: { answer: unknown }) => a.answer),
       [OTHER_OPTION, 'Multi-repo'],

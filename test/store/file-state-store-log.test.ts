@@ -16,7 +16,7 @@ import { describe, it } from 'node:test';
 import pino from 'pino';
 import type { BatchRecord } from '../../src/core/batch/batch-record.js';
 import { openFileStateStore } from '../../src/store/file-state-store.js';
-import { readStoredRecord, readStoredRecords } from '../../src/store/read-stored-records.js';
+import { readStoredRecords } from '../../src/store/read-stored-records.js';
 import { runFileName } from '../../src/store/run-file.js';
 import { parseRunLog, runLogName } from '../../src/store/run-log.js';
 import type { StateStore } from '../../src/store/state-store.js';
@@ -305,21 +305,6 @@ describe('the file store keeps each run in an append-only log', () => {
       ['/runs/old', 4],
     ]);
     assert.deepEqual(await filesIn(join(dir, 'runs')), before, 'names and bytes alike');
-  });
-
-  it('readStoredRecord reads one batch of one run from its log, and nothing for a log it cannot read', async () => {
-    const dir = await freshDir();
-    await withStore(dir, async (store) => {
-      await store.put(makeRecord('/runs/a', 1, { answeredBy: 'U0ALICE01' }));
-      await store.put(makeRecord('/runs/a', 2));
-      await store.put(makeRecord('/runs/b', 1));
-    });
-    assert.equal((await readStoredRecord(dir, '/runs/a', 1))?.answeredBy, 'U0ALICE01');
-    assert.equal((await readStoredRecord(dir, '/runs/a', 2))?.seq, 2);
-    assert.equal(await readStoredRecord(dir, '/runs/a', 3), undefined);
-    assert.equal(await readStoredRecord(dir, '/runs/none', 1), undefined);
-    await writeFile(logPath(dir, '/runs/b'), 'garbage\n');
-    assert.equal(await readStoredRecord(dir, '/runs/b', 1), undefined);
   });
 
   it('forget removes the log, and a first-format file not yet replaced', async () => {

@@ -12,9 +12,14 @@ import { err, ok, type Result } from '../result.js';
  */
 export type FollowUpText = Record<string, string>;
 
-/** The extra top-level field the relay adds to a q-answers file made for an envelope. */
+/**
+ * The extra top-level fields the relay adds to a q-answers file made for an envelope (a batch
+ * it wrote itself): the text people typed, and who submitted it (a Slack user id), so that
+ * whoever asked learns it from the answer file alone, in shared mode too.
+ */
 export interface EnvelopeAnswerExtras {
   followUpText?: FollowUpText;
+  answeredBy?: string;
 }
 
 /** `followUpText`: an object of strings keyed by question id. */
@@ -24,18 +29,30 @@ export const followUpTextSchema = idRecordSchema(
 );
 
 const extrasSchema = z.looseObject(
-  { followUpText: followUpTextSchema.optional() },
+  {
+    followUpText: followUpTextSchema.optional(),
+    answeredBy: z
+      .string({ error: expecting('answeredBy', 'a string (the Slack user who submitted)') })
+      .optional(),
+  },
   { error: expecting('file', 'a JSON object') },
 );
 
+/** What {@link readEnvelopeExtras} finds: typed text always (maybe none), who answered if said. */
+export interface ReadExtras {
+  followUpText: FollowUpText;
+  answeredBy?: string;
+}
+
 /**
- * Reads `followUpText` from a q-answers file's top-level object; a file without it has no
- * typed text. Problems carry JSON paths such as `followUpText.q2`.
+ * Reads the relay's extra fields from a q-answers file's top-level object; a file without
+ * `followUpText` has no typed text. Problems carry JSON paths such as `followUpText.q2`.
  */
-export function readFollowUpText(answerFile: unknown): Result<FollowUpText, ProtocolProblem[]> {
+export function readEnvelopeExtras(answerFile: unknown): Result<ReadExtras, ProtocolProblem[]> {
   const parsed = extrasSchema.safeParse(answerFile);
   if (!parsed.success) return err(problemsFromZod(parsed.error));
-  return ok(parsed.data.followUpText ?? idRecord());
+  const { followUpText, answeredBy } = parsed.data;
+  return ok({ followUpText: followUpText ?? idRecord(), ...(answeredBy ? { answeredBy } : {}) });
 }
 
 /** The choose answers of an answer file by question id, the shape the resume message takes. */

@@ -1,28 +1,45 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { answersById, readFollowUpText } from '../../../src/core/envelope/follow-up-text.js';
+import { answersById, readEnvelopeExtras } from '../../../src/core/envelope/follow-up-text.js';
 import { idRecord } from '../../../src/core/protocol/questions/id-record.js';
 import type { AnswerFile } from '../../../src/core/protocol/questions/question.js';
 
-describe('readFollowUpText', () => {
+describe('readEnvelopeExtras', () => {
   it('reads the typed text by question id', () => {
     const file = { seq: 1, answers: [], questions: [], followUpText: { q1: 'SQLite', q3: '' } };
     const value = idRecord([
       ['q1', 'SQLite'],
       ['q3', ''],
     ]);
-    assert.deepEqual(readFollowUpText(file), { ok: true, value });
+    assert.deepEqual(readEnvelopeExtras(file), { ok: true, value: { followUpText: value } });
   });
 
   it('gives no text for an answer file without the field', () => {
-    assert.deepEqual(readFollowUpText({ seq: 1, answers: [], questions: [] }), {
+    assert.deepEqual(readEnvelopeExtras({ seq: 1, answers: [], questions: [] }), {
       ok: true,
-      value: idRecord(),
+      value: { followUpText: idRecord() },
+    });
+  });
+
+  it('reads who submitted, and names an answeredBy that is not a string', () => {
+    const file = { seq: 1, answers: [], questions: [], answeredBy: 'U0ALICE01' };
+    assert.deepEqual(readEnvelopeExtras(file), {
+      ok: true,
+      value: { followUpText: idRecord(), answeredBy: 'U0ALICE01' },
+    });
+    assert.deepEqual(readEnvelopeExtras({ answeredBy: 7 }), {
+      ok: false,
+      error: [
+        {
+          path: 'answeredBy',
+          message: 'expected a string (the Slack user who submitted), found 7',
+        },
+      ],
     });
   });
 
   it('names each value that is not a string by its path', () => {
-    assert.deepEqual(readFollowUpText({ followUpText: { q1: 'ok', q2: 5, q3: null } }), {
+    assert.deepEqual(readEnvelopeExtras({ followUpText: { q1: 'ok', q2: 5, q3: null } }), {
       ok: false,
       error: [
         {
@@ -38,7 +55,7 @@ describe('readFollowUpText', () => {
   });
 
   it('refuses a followUpText that is not an object', () => {
-    assert.deepEqual(readFollowUpText({ followUpText: ['a'] }), {
+    assert.deepEqual(readEnvelopeExtras({ followUpText: ['a'] }), {
       ok: false,
       error: [
         {
