@@ -13,6 +13,25 @@ import {
 import { findRunningRelay } from './find-running-relay.js';
 import { type AskOutcome, type WaitOptions, waitForOutcome } from './wait-for-outcome.js';
 
+/**
+ * The process around a command that asks people for an agent (`ask`, `hook`): its
+ * environment, its standard streams and what stops it. Tests pass their own.
+ */
+export interface AskingProcess {
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** The whole of standard input; cut short when `signal` aborts. */
+  readStdin: () => Promise<string>;
+  /** Writes one line to stdout. */
+  out: (line: string) => void;
+  /** Writes one line to stderr. */
+  err: (line: string) => void;
+  /** Aborted when the command is stopped (a signal; for the hook, Claude Code going away). */
+  signal?: AbortSignal;
+  /** The safety-net poll while waiting (default 1 s). */
+  pollMs?: number;
+}
+
 /** How a question put to the running relay ended. */
 export type RelayAsk =
   /** no relay holds the state folder's lock */

@@ -1,5 +1,5 @@
 import { readAskAnswers } from '../ask/ask-answers.js';
-import { askRelay, type RelayAsk } from '../ask/ask-relay.js';
+import { type AskingProcess, askRelay, type RelayAsk } from '../ask/ask-relay.js';
 import { resolveStateDir, stateDirEnvSchema } from '../config/config-schema.js';
 import {
   askUserQuestionSchema,
@@ -16,18 +16,8 @@ import {
 import { questionHookBatch, questionHookOutput } from '../core/claude-code/question-hook.js';
 import type { HookArgs } from './hook-args.js';
 
-/** What `hook` needs from its process; tests pass their own. */
-export interface HookDeps {
-  env: Record<string, string | undefined>;
-  cwd: string;
-  /** The whole of standard input (Claude Code closes it at once). */
-  readStdin: () => Promise<string>;
-  out: (line: string) => void;
-  err: (line: string) => void;
-  /** Aborted when Claude Code stops the hook (SIGTERM) or has gone away. */
-  signal?: AbortSignal;
-  pollMs?: number;
-}
+/** What `hook` needs from its process (Claude Code closes stdin at once). */
+export type HookDeps = AskingProcess;
 
 /** The one line `hook` writes when it leaves the decision to the terminal. */
 const noDecision = (why: string) =>

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readAskAnswers } from '../ask/ask-answers.js';
-import { askRelay, type RelayAsk } from '../ask/ask-relay.js';
+import { type AskingProcess, askRelay, type RelayAsk } from '../ask/ask-relay.js';
 import { noRelayMessage } from '../ask/no-relay-message.js';
 import { writeDispatchFailure } from '../ask/write-dispatch-failure.js';
 import { resolveStateDir, stateDirEnvSchema } from '../config/config-schema.js';
@@ -15,20 +15,8 @@ import type { AskArgs } from './ask-args.js';
 import { ASK_EXIT_CODES, type AskExitCode } from './ask-exit-codes.js';
 
 /** What `ask` needs from its process; tests pass their own. */
-export interface AskDeps {
-  env: Record<string, string | undefined>;
-  cwd: string;
-  /** The whole of standard input, for `ask -` (the default); cut short when `signal` aborts. */
-  readStdin: () => Promise<string>;
-  /** Writes one line to stdout. */
-  out: (line: string) => void;
-  /** Writes one line to stderr. */
-  err: (line: string) => void;
-  /** Aborted on SIGINT/SIGTERM; the reason names the signal. */
-  signal?: AbortSignal;
+export interface AskDeps extends AskingProcess {
   now?: () => Date;
-  /** The safety-net poll while waiting (default 1 s). */
-  pollMs?: number;
 }
 
 const NO_ENVELOPE =
