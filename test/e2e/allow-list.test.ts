@@ -3,7 +3,13 @@
 // opened while allowed is refused at submit once access is gone.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FREE_WRITE_INPUT, parseBlockId } from '../../src/core/slack/controls/ids.js';
+import {
+  ACTION_KINDS,
+  actionId,
+  CALLBACK_IDS,
+  FREE_WRITE_INPUT,
+  parseBlockId,
+} from '../../src/core/slack/controls/ids.js';
 import type { FakeSlack } from '../support/fake-slack/index.js';
 import { captureLog, LEVEL, type LogRecord } from '../support/log-capture.js';
 import {
@@ -113,14 +119,14 @@ describe(`who may answer (${mode} mode)`, () => {
     await writeQuestionFile(run, 1, EVERY_CONTROL);
     const top = await waitForBatchMessage(slack, 'run-guard', 1);
     const ts = top.ts;
-    const key = parseBlockId(findElement(top.blocks, 'o7.submit').blockId)?.key;
+    const key = parseBlockId(findElement(top.blocks, ACTION_KINDS.submit).blockId)?.key;
     assert.ok(key);
     const blocksBefore = JSON.stringify(current(slack, ts).blocks);
     const updatesBefore = chatUpdates(slack);
     const el = (prefix: string) => at(ts, findElement(current(slack, ts).blocks, prefix), BOB);
 
     // ALICE opens the free-text form, so there is a real relay modal to copy for BOB below.
-    await slack.clickButton({ ...el('o7.free-write'), user: ALICE });
+    await slack.clickButton({ ...el(ACTION_KINDS.freeWrite), user: ALICE });
     const aliceModal = await waitFor(() => slack.views(ALICE)[0], "ALICE's free-write modal");
 
     let seen = 0;
@@ -133,17 +139,26 @@ describe(`who may answer (${mode} mode)`, () => {
     const acked = (result: { acked: boolean }, what: string) =>
       assert.equal(result.acked, true, `${what} is acknowledged, so Slack shows no error`);
 
-    acked(await slack.selectOption({ ...el('o7.choose:0'), value: '2' }), 'choose');
+    acked(
+      await slack.selectOption({ ...el(actionId(ACTION_KINDS.choose, 0)), value: '2' }),
+      'choose',
+    );
     await expectRefusal('choose');
-    acked(await slack.selectOptions({ ...el('o7.choose-many:1'), values: ['1'] }), 'many');
+    acked(
+      await slack.selectOptions({ ...el(actionId(ACTION_KINDS.chooseMany, 1)), values: ['1'] }),
+      'many',
+    );
     await expectRefusal('choose-many');
-    const search = await slack.suggest({ ...el('o7.choose:2'), value: 'city 1' });
+    const search = await slack.suggest({
+      ...el(actionId(ACTION_KINDS.choose, 2)),
+      value: 'city 1',
+    });
     acked(search, 'suggestion');
     assert.deepEqual(search.options, [], 'type-ahead offers nothing');
     await expectRefusal('suggestion search');
-    acked(await slack.clickButton(el('o7.yes-no:3:no')), 'yes-no');
+    acked(await slack.clickButton(el(actionId(ACTION_KINDS.yesNo, 3, 'no'))), 'yes-no');
     await expectRefusal('yes-no');
-    const write = await slack.clickButton(el('o7.free-write:4'));
+    const write = await slack.clickButton(el(actionId(ACTION_KINDS.freeWrite, 4)));
     acked(write, 'free-write');
     await expectRefusal('free-write button');
     assert.deepEqual(slack.views(BOB), [], 'no modal opens for BOB');
@@ -165,7 +180,7 @@ describe(`who may answer (${mode} mode)`, () => {
     assert.match(errors?.[FREE_WRITE_INPUT.blockId] ?? '', /allow list/);
     await slack.closeView({ viewId: String(bobModal.id), user: BOB });
 
-    acked(await slack.clickButton(el('o7.submit')), 'submit');
+    acked(await slack.clickButton(el(ACTION_KINDS.submit)), 'submit');
     await expectRefusal('submit');
 
     // Nothing BOB did reached the batch: same message, no edit, no answer file.
@@ -179,13 +194,17 @@ describe(`who may answer (${mode} mode)`, () => {
       assert.match(String(record.action), /^o7\./);
       assert.equal(record.key, key);
     }
-    assert.ok(warned.some((r) => r.kind === 'view' && r.action === 'o7.free-write'));
+    assert.ok(warned.some((r) => r.kind === 'view' && r.action === CALLBACK_IDS.freeWrite));
 
     // ALICE, who is listed, answers everything; only her answers are written.
     await slack.closeView({ viewId: String(aliceModal.id), user: ALICE });
     await choose(slack, ts, 0, [0]);
     await choose(slack, ts, 1, [0, 2]);
-    const cities = await slack.suggest({ ...el('o7.choose:2'), user: ALICE, value: 'city 10' });
+    const cities = await slack.suggest({
+      ...el(actionId(ACTION_KINDS.choose, 2)),
+      user: ALICE,
+      value: 'city 10',
+    });
     assert.ok(cities.options.length > 0, 'ALICE can search');
     await choose(slack, ts, 2, [99]);
     await pressYesNo(slack, ts, 3, true);
@@ -207,7 +226,7 @@ describe(`who may answer (${mode} mode)`, () => {
     const yes = {
       channel: CHANNEL,
       ts: tap.ts,
-      ...ids(findElement(tap.blocks, 'o7.one-tap:0:yes')),
+      ...ids(findElement(tap.blocks, actionId(ACTION_KINDS.oneTap, 0, 'yes'))),
     };
     acked(await slack.clickButton({ ...yes, user: BOB }), 'one-tap');
     await expectRefusal('one-tap');
@@ -235,7 +254,7 @@ describe(`who may answer (${mode} mode)`, () => {
     const radio = () => ({
       channel: CHANNEL,
       ts,
-      ...ids(findElement(current(slack, ts).blocks, 'o7.choose:0')),
+      ...ids(findElement(current(slack, ts).blocks, actionId(ACTION_KINDS.choose, 0))),
     });
 
     // ALICE is not in the group.
@@ -246,7 +265,7 @@ describe(`who may answer (${mode} mode)`, () => {
 
     // BOB is: his pick is recorded, and he opens the free-text form.
     await choose(slack, ts, 0, [0], BOB);
-    const write = findElement(current(slack, ts).blocks, 'o7.free-write:1');
+    const write = findElement(current(slack, ts).blocks, actionId(ACTION_KINDS.freeWrite, 1));
     await slack.clickButton(at(ts, write, BOB));
     const form = await waitFor(() => slack.views(BOB)[0], "BOB's free-write modal");
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { FREE_WRITE_INPUT } from '../../src/core/slack/controls/ids.js';
+import { ACTION_KINDS, FREE_WRITE_INPUT } from '../../src/core/slack/controls/ids.js';
 import {
   ALICE,
   CHANNEL,
@@ -29,20 +29,20 @@ describe(`answering a batch end to end (${mode} mode)`, () => {
     const current = () => h.slack.message(CHANNEL, ts);
     const blocks = () => current()?.blocks ?? [];
 
-    const choose = findElement(blocks(), 'o7.choose');
+    const choose = findElement(blocks(), ACTION_KINDS.choose);
     assert.equal(choose.type, 'radio_buttons');
     const r1 = await h.slack.selectOption({ ...at(ts, choose), value: '1' });
     assert.equal(r1.acked, true);
-    const many = findElement(blocks(), 'o7.choose-many');
+    const many = findElement(blocks(), ACTION_KINDS.chooseMany);
     assert.equal(many.type, 'checkboxes');
     await h.slack.selectOptions({ ...at(ts, many), values: ['2', '0'] });
     const yes = elementsOf(blocks()).find(
-      (e) => e.actionId.startsWith('o7.yes-no') && e.element.value === 'yes',
+      (e) => e.actionId.startsWith(ACTION_KINDS.yesNo) && e.element.value === 'yes',
     );
     assert.ok(yes);
     await h.slack.clickButton(at(ts, yes));
 
-    const write = findElement(blocks(), 'o7.free-write');
+    const write = findElement(blocks(), ACTION_KINDS.freeWrite);
     await h.slack.clickButton(at(ts, write));
     const modal = await waitFor(() => h.slack.views(ALICE)[0], 'free-write modal');
     await h.slack.submitView({
@@ -57,7 +57,7 @@ describe(`answering a batch end to end (${mode} mode)`, () => {
       'free text shown',
     );
 
-    const submit = findElement(blocks(), 'o7.submit');
+    const submit = findElement(blocks(), ACTION_KINDS.submit);
     await h.slack.clickButton(at(ts, submit));
     await expectAnswerFile(run, batch, {
       format: 'CSV',
@@ -81,7 +81,7 @@ describe(`answering a batch end to end (${mode} mode)`, () => {
     const run = h.runDir('run-missing');
     await writeQuestionFile(run, 1, sampleBatch(1));
     const posted = await waitFor(() => channelMessages(h.slack)[0], 'batch message');
-    const submit = findElement(posted.blocks, 'o7.submit');
+    const submit = findElement(posted.blocks, ACTION_KINDS.submit);
     await h.slack.clickButton(at(posted.ts, submit));
     const notice = await waitFor(() => h.slack.ephemerals(ALICE)[0], 'ephemeral notice');
     assert.match(notice.text, /Output format\?/);

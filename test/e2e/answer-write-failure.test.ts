@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, test } from 'node:test';
+import { ACTION_KINDS } from '../../src/core/slack/controls/ids.js';
 import { FileWriteError } from '../../src/fs/file-write-error.js';
 import { publishFileNoClobber } from '../../src/fs/publish-file.js';
 import {
@@ -59,9 +60,9 @@ describe(`an answer file that cannot be written (${mode} mode)`, () => {
     const posted = await waitFor(() => channelMessages(h.slack)[0], 'batch message');
     const ts = posted.ts;
     const current = () => h.slack.message(CHANNEL, ts) ?? posted;
-    const choose = findElement(current().blocks, 'o7.choose');
+    const choose = findElement(current().blocks, ACTION_KINDS.choose);
     await h.slack.selectOption({ ...at(ts, choose), value: '1' });
-    const submit = findElement(current().blocks, 'o7.submit');
+    const submit = findElement(current().blocks, ACTION_KINDS.submit);
     await h.slack.clickButton(at(ts, submit));
 
     const notice = await waitFor(() => h.slack.ephemerals(ALICE)[0], 'failure notice');
@@ -78,11 +79,11 @@ describe(`an answer file that cannot be written (${mode} mode)`, () => {
       'nothing written, no temp file left',
     );
     assert.ok(
-      elementsOf(current().blocks).some((e) => e.actionId === 'o7.submit'),
+      elementsOf(current().blocks).some((e) => e.actionId === ACTION_KINDS.submit),
       'Submit is still there',
     );
 
-    const again = findElement(current().blocks, 'o7.submit');
+    const again = findElement(current().blocks, ACTION_KINDS.submit);
     await h.slack.clickButton(at(ts, again));
     const written = await answerFile(run);
     assert.equal(

@@ -2,6 +2,7 @@
 // nothing changes, and the person is told privately why.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { ACTION_KINDS, actionId } from '../../src/core/slack/controls/ids.js';
 import type { FakeSlack } from '../support/fake-slack/index.js';
 import {
   ALICE,
@@ -91,7 +92,12 @@ describe(`clicks on an answered batch (${mode} mode)`, () => {
       assert.ok(kinds.includes(kind), `the batch has a ${kind}`);
     }
     const actionKinds = batchElements(h.slack, batch).map((e) => e.actionId.split(':')[0]);
-    for (const kind of ['o7.show-preview', 'o7.show-options', 'o7.free-write', 'o7.submit']) {
+    for (const kind of [
+      ACTION_KINDS.showPreview,
+      ACTION_KINDS.showOptions,
+      ACTION_KINDS.freeWrite,
+      ACTION_KINDS.submit,
+    ]) {
       assert.ok(actionKinds.includes(kind), `the batch has ${kind}`);
     }
 
@@ -136,8 +142,8 @@ describe(`clicks on an answered batch (${mode} mode)`, () => {
 
     // Batch 2 is one yes-no question: a tap answers it; taps after that are refused.
     const tap = await waitForBatchMessage(h.slack, 'run-kinds', 2);
-    const yes = findElement(tap.blocks, 'o7.one-tap:0:yes');
-    const no = findElement(tap.blocks, 'o7.one-tap:0:no');
+    const yes = findElement(tap.blocks, actionId(ACTION_KINDS.oneTap, 0, 'yes'));
+    const no = findElement(tap.blocks, actionId(ACTION_KINDS.oneTap, 0, 'no'));
     const holdTap = holdMessageUpdates(h.slack);
     await h.slack.clickButton(at(tap.ts, yes));
     const oneTapAnswers = expectedAnswerFile(ONE_TAP, { deploy: true });

@@ -3,6 +3,7 @@
 // batch changes.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { ACTION_KINDS, actionId } from '../../src/core/slack/controls/ids.js';
 import type { ObservedView } from '../support/fake-slack/index.js';
 import { webClientFor } from '../support/fake-slack/slack-clients.js';
 import { ALICE, BOB, CHANNEL, findElement, type Harness } from '../support/relay-harness.js';
@@ -42,7 +43,7 @@ const permalinkOf = (ts: string) => `/archives/${CHANNEL}/p${ts.replace('.', '')
 
 async function tapYes(h: Harness, runName: string): Promise<void> {
   const message = await waitForBatchMessage(h.slack, runName, 1);
-  const yes = findElement(message.blocks, 'o7.one-tap:0:yes');
+  const yes = findElement(message.blocks, actionId(ACTION_KINDS.oneTap, 0, 'yes'));
   await h.slack.clickButton({ channel: CHANNEL, ts: message.ts, ...ids(yes), user: ALICE });
   await waitForAnswerFile(h.runDir(runName), 1);
 }
@@ -105,7 +106,7 @@ describe(`App Home (${mode} mode)`, () => {
 
     // BOB says he is on charlie: every open Home tab names him.
     const charlie = await waitForBatchMessage(slack, 'run-charlie', 1);
-    const claim = findElement(charlie.blocks, 'o7.claim');
+    const claim = findElement(charlie.blocks, ACTION_KINDS.claim);
     await slack.clickButton({ channel: CHANNEL, ts: charlie.ts, ...ids(claim), user: BOB });
     for (const user of [BOB, ALICE]) {
       await waitFor(() => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { OTHER_OPTION } from '../../src/core/envelope/other-option.js';
+import { ACTION_KINDS, actionId, CALLBACK_IDS } from '../../src/core/slack/controls/ids.js';
 import {
   channelsQuestion,
   jsonBlock,
@@ -46,7 +47,7 @@ async function startAsk(h: Harness, questions: unknown[], args: string[] = []) {
 
 /** Presses Submit on the message at `ts`; ask must end well, printing the resume `lines`. */
 async function submitAndExpect(h: Harness, ask: RelayProcess, ts: string, lines: string[]) {
-  await click(h.slack, ts, 'o7.submit');
+  await click(h.slack, ts, ACTION_KINDS.submit);
   assert.equal(await exitCodeOf(ask), 0, ask.stderr());
   assert.equal(ask.stdout(), [...lines, ''].join('\n'));
 }
@@ -63,7 +64,9 @@ describe(`ask: one question answered (${mode} mode)`, () => {
       assert.ok(seen.includes(option.description), option.description);
     }
     assert.ok(seen.includes('None of these: type your own answer.'));
-    const radio = elementsOf(posted.blocks).find((e) => e.actionId === 'o7.choose:0');
+    const radio = elementsOf(posted.blocks).find(
+      (e) => e.actionId === actionId(ACTION_KINDS.choose, 0),
+    );
     assert.ok(radio);
     const labels = (radio.element.options as { text: { text: string } }[]).map((o) => o.text.text);
     assert.deepEqual(labels, [
@@ -73,11 +76,11 @@ describe(`ask: one question answered (${mode} mode)`, () => {
       OTHER_OPTION,
     ]);
     assert.deepEqual(controls(posted.blocks), [
-      'radio_buttons o7.choose:0',
-      'button o7.submit',
-      'button o7.cancel',
-      'button o7.claim',
-      'button o7.hand-off',
+      `radio_buttons ${actionId(ACTION_KINDS.choose, 0)}`,
+      `button ${ACTION_KINDS.submit}`,
+      `button ${ACTION_KINDS.cancel}`,
+      `button ${ACTION_KINDS.claim}`,
+      `button ${ACTION_KINDS.handOff}`,
     ]);
 
     await choose(h.slack, posted.ts, 0, [0]);
@@ -108,7 +111,7 @@ describe('ask (socket mode)', () => {
     const questions = [rateLimitQuestion, reposQuestion, channelsQuestion, numberedQuestion(4)];
     const { ask, posted } = await startAsk(h, questions);
     assert.equal(
-      elementsOf(posted.blocks).filter((e) => e.actionId.startsWith('o7.choose')).length,
+      elementsOf(posted.blocks).filter((e) => e.actionId.startsWith(ACTION_KINDS.choose)).length,
       4,
     );
     await choose(h.slack, posted.ts, 0, [1]);
@@ -144,7 +147,9 @@ describe('ask (socket mode)', () => {
     await saveFollowUp(h.slack, 'Leaky bucket <at> the edge & log');
     await waitForText(h.slack, posted.ts, 'Leaky bucket &lt;at&gt; the edge &amp; log');
     assert.ok(
-      controls(current(h.slack, posted.ts).blocks).includes('button o7.follow-up:0'),
+      controls(current(h.slack, posted.ts).blocks).includes(
+        `button ${actionId(ACTION_KINDS.followUp, 0)}`,
+      ),
       'Edit text',
     );
     await choose(h.slack, posted.ts, 1, [1, 3]); // Slack and Other…
@@ -175,9 +180,12 @@ describe('ask (socket mode)', () => {
     );
     await saveFollowUp(h.slack, 'web: /abs/web');
     await waitForText(h.slack, posted.ts, 'web: /abs/web');
-    await click(h.slack, posted.ts, 'o7.follow-up:0'); // Edit text
+    await click(h.slack, posted.ts, actionId(ACTION_KINDS.followUp, 0)); // Edit text
     const editing = await waitFor(
-      () => h.slack.views(ALICE).find((v) => v.callback_id === 'o7.follow-up' && v.id !== modal.id),
+      () =>
+        h.slack
+          .views(ALICE)
+          .find((v) => v.callback_id === CALLBACK_IDS.followUp && v.id !== modal.id),
       'the modal opened again',
     );
     assert.ok(JSON.stringify(editing.blocks).includes('web: /abs/web'), 'holds the text so far');
@@ -198,14 +206,14 @@ describe('ask (socket mode)', () => {
     const modal = await followUpModal(h.slack);
     await h.slack.closeView({ viewId: String(modal.id), user: ALICE }); // …and is closed unsaved
     await waitForText(h.slack, posted.ts, 'Add text');
-    await click(h.slack, posted.ts, 'o7.submit');
+    await click(h.slack, posted.ts, ACTION_KINDS.submit);
     const notice = await waitFor(() => h.slack.ephemerals(ALICE)[0], 'the refusal');
     assert.match(notice.text, /Question 2 \("Does this topic span more than one repository\?"\)/);
     assert.match(notice.text, /"Multi-repo" needs text/);
     const dir = await askDir(h.config.stateDir);
     assert.deepEqual(await qaFiles(dir), ['q-out-001.json'], 'no answer file');
 
-    await click(h.slack, posted.ts, 'o7.follow-up:1'); // Add text
+    await click(h.slack, posted.ts, actionId(ACTION_KINDS.followUp, 1)); // Add text
     await saveFollowUp(h.slack, 'api: /abs/api');
     await waitForText(h.slack, posted.ts, 'api: /abs/api');
     await submitAndExpect(h, ask, posted.ts, [
@@ -218,7 +226,7 @@ describe('ask (socket mode)', () => {
   test('Cancel closes the batch as cancelled: ask exits 5 and no answer file is written', async () => {
     const { ask, posted } = await startAsk(h, [rateLimitQuestion]);
     await choose(h.slack, posted.ts, 0, [1]);
-    await click(h.slack, posted.ts, 'o7.cancel');
+    await click(h.slack, posted.ts, ACTION_KINDS.cancel);
     assert.equal(await exitCodeOf(ask), 5, ask.stderr());
     assert.equal(ask.stdout(), '');
     assert.match(ask.stderr(), new RegExp(`cancelled in Slack by ${ALICE}`));

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { ACTION_KINDS } from '../../src/core/slack/controls/ids.js';
 import { jsonBlock, rateLimitQuestion, reposQuestion } from '../core/envelope/envelope-samples.js';
 import { BOB } from '../support/relay-harness.js';
 import { type RelayProcess, relayProcessPerTest, spawnRelayFor } from '../support/spawn-relay.js';
@@ -43,7 +44,7 @@ describe('ask across a relay crash', () => {
     proc = start();
     await proc.waitForLog('relay ready');
     // Bob's Slack client holds no selections: everything comes from the relay's state.
-    await click(fx.slack, posted.ts, 'o7.submit', BOB);
+    await click(fx.slack, posted.ts, ACTION_KINDS.submit, BOB);
     assert.equal(await exitCodeOf(ask), 0, ask.stderr());
     assert.equal(
       ask.stdout(),

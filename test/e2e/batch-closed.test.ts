@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { ACTION_KINDS, actionId } from '../../src/core/slack/controls/ids.js';
 import type { FakeSlack } from '../support/fake-slack/index.js';
 import {
   ALICE,
@@ -71,9 +72,14 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
     await writeAnswerFileAsOtherTool(run, 1, JSON.parse(tuiAnswers));
     await hold.waitRefused();
 
-    const onPick = await aliceActsOn(h.slack, one.ts, findElement(old.blocks, 'o7.choose:0'), '1');
+    const onPick = await aliceActsOn(
+      h.slack,
+      one.ts,
+      findElement(old.blocks, actionId(ACTION_KINDS.choose, 0)),
+      '1',
+    );
     assert.match(onPick.text, /already answered in another tool; nothing was changed/);
-    for (const prefix of ['o7.yes-no:1:yes', 'o7.submit']) {
+    for (const prefix of [actionId(ACTION_KINDS.yesNo, 1, 'yes'), ACTION_KINDS.submit]) {
       const notice = await aliceActsOn(h.slack, one.ts, findElement(old.blocks, prefix));
       assert.match(notice.text, /already answered in another tool/, `after ${prefix}`);
     }
@@ -112,7 +118,12 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
     await unlink(path.join(run, 'qa', 'q-out-001.json'));
     await hold.waitRefused();
 
-    for (const prefix of ['o7.choose:0', 'o7.yes-no:1:no', 'o7.free-write:2', 'o7.submit']) {
+    for (const prefix of [
+      actionId(ACTION_KINDS.choose, 0),
+      actionId(ACTION_KINDS.yesNo, 1, 'no'),
+      actionId(ACTION_KINDS.freeWrite, 2),
+      ACTION_KINDS.submit,
+    ]) {
       const notice = await aliceActsOn(h.slack, posted.ts, findElement(old.blocks, prefix));
       assert.match(notice.text, /withdrew this batch.*; nothing was changed/, `after ${prefix}`);
     }
@@ -133,8 +144,8 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
     await choose(h.slack, posted.ts, 0, [0]);
     await pressYesNo(h.slack, posted.ts, 1, true);
     const old = current(h.slack, posted.ts);
-    const oldYes = findElement(old.blocks, 'o7.yes-no:1:yes');
-    const oldSubmit = findElement(old.blocks, 'o7.submit');
+    const oldYes = findElement(old.blocks, actionId(ACTION_KINDS.yesNo, 1, 'yes'));
+    const oldSubmit = findElement(old.blocks, ACTION_KINDS.submit);
 
     const rewritten = {
       seq: 1,
@@ -222,7 +233,7 @@ describe(`a batch closed while people look at it (${mode} mode)`, () => {
 
   test('rewritten: a click on an old element whose question changed type is refused as changed, not ignored', async () => {
     const { run, posted } = await postFormatBatch(h, 'run-retyped');
-    const oldRadio = findElement(posted.blocks, 'o7.choose:0');
+    const oldRadio = findElement(posted.blocks, actionId(ACTION_KINDS.choose, 0));
     const retyped = {
       seq: 1,
       questions: [{ id: 'ship', type: 'yes-no', prompt: 'Ship today?' }, GO],

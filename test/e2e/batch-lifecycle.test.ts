@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { ACTION_KINDS, actionId } from '../../src/core/slack/controls/ids.js';
 import {
   ALICE,
   channelMessages,
@@ -170,7 +171,7 @@ describe(`a batch's life end to end (${mode} mode)`, () => {
     assert.equal(batchMessages(h.slack, 'run-bad', 1).length, 1, 'the same message, updated');
 
     // One choose-one question with two short options: answered by a single tap.
-    const right = findElement(normal.blocks, 'o7.one-tap:0:1');
+    const right = findElement(normal.blocks, actionId(ACTION_KINDS.oneTap, 0, 1));
     await h.slack.clickButton(at(malformed.ts, right));
     assert.equal(await waitForAnswerFile(bad, 1), expectedAnswerFile(fixed, { pick: 'right' }));
     await waitForClosed(h.slack, malformed.ts, 'fixed batch final');

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, test } from 'node:test';
+import { ACTION_KINDS, actionId } from '../../src/core/slack/controls/ids.js';
 import { readStoredRecords } from '../../src/store/read-stored-records.js';
 import type { FakeSlack, ObservedView } from '../support/fake-slack/index.js';
 import { captureLog, LEVEL } from '../support/log-capture.js';
@@ -56,7 +57,7 @@ const waitForBatchIn = (slack: FakeSlack, channel: string, runName: string, seq 
 async function tapYes(slack: FakeSlack, at: { channel: string; ts: string }, user: string) {
   const message = slack.message(at.channel, at.ts);
   assert.ok(message, `message ${at.ts} in ${at.channel}`);
-  const yes = findElement(message.blocks, 'o7.one-tap:0:yes');
+  const yes = findElement(message.blocks, actionId(ACTION_KINDS.oneTap, 0, 'yes'));
   const result = await slack.clickButton({ ...at, ...ids(yes), user });
   assert.equal(result.acked, true);
 }

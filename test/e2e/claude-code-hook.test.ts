@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { relayHookEntries } from '../../src/core/claude-code/hook-settings.js';
 import { DENIED_MESSAGE } from '../../src/core/claude-code/permission-hook.js';
+import { ACTION_KINDS, actionId } from '../../src/core/slack/controls/ids.js';
 import { claudeCli, startClaude } from '../support/claude-under-tmux.js';
 import {
   CLAUDE_WAIT_MS,
@@ -160,7 +161,7 @@ describe(
       assert.match(seen, /Relational, mature/);
       assert.match(JSON.stringify(posted.blocks), /CREATE TABLE jobs/, "the option's preview");
       await choose(h.slack, posted.ts, 0, [1]);
-      await click(h.slack, posted.ts, 'o7.submit');
+      await click(h.slack, posted.ts, ACTION_KINDS.submit);
       const next = await model.turnRequest(1);
       assert.match(
         resultText(toolResults(next)[0]),
@@ -182,7 +183,7 @@ describe(
       assert.match(seen, /Authorization: Bearer \[masked\]/);
       assert.match(seen, /curl -s -m 1/);
       const labels = elementsOf(posted.blocks)
-        .filter((e) => e.actionId.startsWith('o7.one-tap:0:'))
+        .filter((e) => e.actionId.startsWith(`${actionId(ACTION_KINDS.oneTap, 0)}:`))
         .map((e) => (e.element.text as { text: string }).text);
       assert.equal(labels[0], 'Allow');
       assert.match(
@@ -190,7 +191,7 @@ describe(
         /^Always allow Bash\(curl .*\(in \.claude\/settings\.local\.json\)$/,
       );
       assert.deepEqual(labels.slice(2), ['Deny', 'Deny and stop Claude']);
-      await click(h.slack, posted.ts, `o7.one-tap:0:${labels.indexOf('Deny')}`);
+      await click(h.slack, posted.ts, `${ACTION_KINDS.oneTap}:0:${labels.indexOf('Deny')}`);
       const next = await model.turnRequest(1);
       const [result] = toolResults(next);
       assert.equal(resultText(result), DENIED_MESSAGE);
@@ -242,7 +243,7 @@ describe(
         prompt: 'pick a database',
       });
       const posted = await hookMessage(h);
-      const radio = elementById(posted.blocks, 'o7.choose:0');
+      const radio = elementById(posted.blocks, actionId(ACTION_KINDS.choose, 0));
       await claude.waitForScreen(/esc to interrupt/);
       // Slack takes no edits for a while: the person still sees the question and clicks it
       const hold = holdMessageUpdates(h.slack);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FREE_WRITE_INPUT } from '../../src/core/slack/controls/ids.js';
+import { ACTION_KINDS, FREE_WRITE_INPUT } from '../../src/core/slack/controls/ids.js';
 import { ALICE } from '../support/relay-harness.js';
 import { waitFor } from '../support/wait.js';
 import {
@@ -26,7 +26,7 @@ describe(`a free-write question left empty (${mode} mode)`, () => {
   /** Opens question `qi`'s form and saves it with `text`, or with the input left empty. */
   async function saveForm(ts: string, qi: number, text?: string): Promise<void> {
     const before = h.slack.views(ALICE).length;
-    await click(h.slack, ts, `o7.free-write:${qi}`);
+    await click(h.slack, ts, `${ACTION_KINDS.freeWrite}:${qi}`);
     const modal = await waitFor(() => h.slack.views(ALICE)[before], 'the free-write modal');
     const values: Record<string, Record<string, unknown>> = text === undefined
       ? {}

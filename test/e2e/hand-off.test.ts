@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { FREE_WRITE_INPUT, HAND_OFF_INPUTS } from '../../src/core/slack/controls/ids.js';
+import {
+  ACTION_KINDS,
+  FREE_WRITE_INPUT,
+  HAND_OFF_INPUTS,
+} from '../../src/core/slack/controls/ids.js';
 import {
   ALICE,
   BOB,
@@ -84,23 +88,27 @@ describe(`hand-off and claim end to end (${mode} mode)`, () => {
     const blocks = () => blocksAt(at.channel, at.ts);
     await h.slack.selectOption({
       ...at,
-      ...ids(findElement(blocks(), 'o7.choose')),
+      ...ids(findElement(blocks(), ACTION_KINDS.choose)),
       user,
       value: '1',
     });
     await h.slack.selectOptions({
       ...at,
-      ...ids(findElement(blocks(), 'o7.choose-many')),
+      ...ids(findElement(blocks(), ACTION_KINDS.chooseMany)),
       user,
       values: ['0'],
     });
     const yes = elementsOf(blocks()).find(
-      (e) => e.actionId.startsWith('o7.yes-no') && e.element.value === 'yes',
+      (e) => e.actionId.startsWith(ACTION_KINDS.yesNo) && e.element.value === 'yes',
     );
     assert.ok(yes);
     await h.slack.clickButton({ ...at, ...ids(yes), user });
     const before = h.slack.views(user).length;
-    await h.slack.clickButton({ ...at, ...ids(findElement(blocks(), 'o7.free-write')), user });
+    await h.slack.clickButton({
+      ...at,
+      ...ids(findElement(blocks(), ACTION_KINDS.freeWrite)),
+      user,
+    });
     const modal = await waitFor(() => h.slack.views(user)[before], 'free-write modal');
     await h.slack.submitView({
       viewId: String(modal.id),
@@ -120,14 +128,14 @@ describe(`hand-off and claim end to end (${mode} mode)`, () => {
     // a choice made before the hand-off travels with it
     await h.slack.selectOption({
       ...channelAt,
-      ...ids(findElement(blocksAt(CHANNEL, ts), 'o7.choose')),
+      ...ids(findElement(blocksAt(CHANNEL, ts), ACTION_KINDS.choose)),
       user: ALICE,
       value: '1',
     });
     await handOff({ ...channelAt, from: ALICE, to: BOB, note: 'Check <b>this</b> & ship' });
 
     const dm = await dmCopy(BOB);
-    const dmChoose = findElement(blocksAt(dm.channel, dm.ts), 'o7.choose');
+    const dmChoose = findElement(blocksAt(dm.channel, dm.ts), ACTION_KINDS.choose);
     assert.equal((dmChoose.element.initial_option as { value: string }).value, '1');
     await shows(CHANNEL, ts, new RegExp(`Assigned to <@${BOB}>`), 'assignee in the channel');
     const thread = await waitFor(
@@ -140,12 +148,12 @@ describe(`hand-off and claim end to end (${mode} mode)`, () => {
     // a choice made in the DM shows in the channel
     await h.slack.selectOptions({
       ...dm,
-      ...ids(findElement(blocksAt(dm.channel, dm.ts), 'o7.choose-many')),
+      ...ids(findElement(blocksAt(dm.channel, dm.ts), ACTION_KINDS.chooseMany)),
       user: BOB,
       values: ['2'],
     });
     await waitFor(() => {
-      const many = findElement(blocksAt(CHANNEL, ts), 'o7.choose-many');
+      const many = findElement(blocksAt(CHANNEL, ts), ACTION_KINDS.chooseMany);
       const chosen = many.element.initial_options as { value: string }[] | undefined;
       return chosen?.some((o) => o.value === '2');
     }, 'DM choice shown in the channel');
@@ -153,7 +161,7 @@ describe(`hand-off and claim end to end (${mode} mode)`, () => {
     await answerAll(dm, BOB);
     await h.slack.clickButton({
       ...dm,
-      ...ids(findElement(blocksAt(dm.channel, dm.ts), 'o7.submit')),
+      ...ids(findElement(blocksAt(dm.channel, dm.ts), ACTION_KINDS.submit)),
       user: BOB,
     });
     await waitFor(async () => (await answerFiles(run)).length === 1, 'answer file');
@@ -182,7 +190,7 @@ describe(`hand-off and claim end to end (${mode} mode)`, () => {
     );
 
     await answerAll({ channel: CHANNEL, ts }, ALICE);
-    await h.slack.clickButton(at(ts, findElement(blocksAt(CHANNEL, ts), 'o7.submit')));
+    await h.slack.clickButton(at(ts, findElement(blocksAt(CHANNEL, ts), ACTION_KINDS.submit)));
     await waitFor(async () => (await answerFiles(run)).length === 1, 'answer file');
     for (const copy of [{ channel: CHANNEL, ts }, bobDm, carolDm]) {
       const final = await isFinal(copy.channel, copy.ts);
@@ -207,7 +215,7 @@ describe(`hand-off and claim end to end (${mode} mode)`, () => {
     const submitIn = (at: { channel: string; ts: string }, user: string) =>
       h.slack.clickButton({
         ...at,
-        ...ids(findElement(blocksAt(at.channel, at.ts), 'o7.submit')),
+        ...ids(findElement(blocksAt(at.channel, at.ts), ACTION_KINDS.submit)),
         user,
       });
     await Promise.all([submitIn({ channel: CHANNEL, ts }, ALICE), submitIn(dm, BOB)]);
@@ -307,7 +315,7 @@ describe(`hand-off and claim end to end (${mode} mode)`, () => {
     await start({ config: { allowedUsers: { users: [ALICE], groups: [] } } });
     const { ts } = await postBatch('run-outsider');
     const at = { channel: CHANNEL, ts };
-    for (const control of ['o7.hand-off', 'o7.claim']) {
+    for (const control of [ACTION_KINDS.handOff, ACTION_KINDS.claim]) {
       const before = h.slack.ephemerals(BOB).length;
       await h.slack.clickButton({
         ...at,
@@ -326,7 +334,7 @@ describe(`hand-off and claim end to end (${mode} mode)`, () => {
     await start();
     const { ts } = await postBatch('run-claim-race');
     const at = { channel: CHANNEL, ts };
-    const claim = ids(findElement(blocksAt(CHANNEL, ts), 'o7.claim'));
+    const claim = ids(findElement(blocksAt(CHANNEL, ts), ACTION_KINDS.claim));
     await Promise.all([
       h.slack.clickButton({ ...at, ...claim, user: ALICE }),
       h.slack.clickButton({ ...at, ...claim, user: BOB }),
@@ -350,7 +358,7 @@ describe(`hand-off and claim end to end (${mode} mode)`, () => {
     await start();
     const { ts } = await postBatch('run-claim');
     const at = { channel: CHANNEL, ts };
-    const claimButton = () => findElement(blocksAt(CHANNEL, ts), 'o7.claim');
+    const claimButton = () => findElement(blocksAt(CHANNEL, ts), ACTION_KINDS.claim);
     assert.equal((claimButton().element.text as { text: string }).text, "I'm on it");
     await h.slack.clickButton({ ...at, ...ids(claimButton()), user: ALICE });
     await shows(CHANNEL, ts, new RegExp(`<@${ALICE}> is on it`), 'claim shown');

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { ACTION_KINDS } from '../../src/core/slack/controls/ids.js';
 import { SLACK_LIMITS } from '../support/fake-slack/slack-limits.js';
 import { ALICE, channelMessages, elementsOf } from '../support/relay-harness.js';
 import { waitFor } from '../support/wait.js';
@@ -111,7 +112,7 @@ describe(`a batch too large for one message (${mode} mode)`, () => {
     for (const [k, message] of messages.entries()) {
       assert.ok(message.blocks.length <= SLACK_LIMITS.message.blocks);
       seen.push(...questionIndicesIn(message.blocks));
-      const submits = elementsOf(message.blocks).filter((e) => e.actionId === 'o7.submit');
+      const submits = elementsOf(message.blocks).filter((e) => e.actionId === ACTION_KINDS.submit);
       assert.equal(
         submits.length,
         k === messages.length - 1 ? 1 : 0,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { CALLBACK_IDS } from '../../src/core/slack/controls/ids.js';
+import { ACTION_KINDS, actionId, CALLBACK_IDS } from '../../src/core/slack/controls/ids.js';
 import { escapeMrkdwn } from '../../src/core/slack/text/escape-mrkdwn.js';
 import { ALICE, type Harness } from '../support/relay-harness.js';
 import { waitFor } from '../support/wait.js';
@@ -41,7 +41,7 @@ function modalBody(view: Record<string, unknown>): string {
 }
 
 async function openOptionsModal(h: Harness, ts: string, blocks: Record<string, unknown>[]) {
-  const button = elementById(blocks, 'o7.show-options:0');
+  const button = elementById(blocks, actionId(ACTION_KINDS.showOptions, 0));
   assert.equal((button.element.text as { text: string }).text, 'Show full options');
   const clicked = await h.slack.clickButton(at(ts, button));
   assert.equal(clicked.acked, true);

@@ -3,6 +3,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { webApi } from '@slack/bolt';
+import { ACTION_KINDS } from '../../src/core/slack/controls/ids.js';
 import {
   ALICE,
   CHANNEL,
@@ -39,7 +40,7 @@ describe(`a batch message deleted in Slack (${mode} mode)`, () => {
         channelMessages(h.slack).find((m) => m.ts !== first.ts && m.text.includes('Ship it now?')),
       'the batch posted again',
     );
-    const yes = findElement(again.blocks, 'o7.one-tap');
+    const yes = findElement(again.blocks, ACTION_KINDS.oneTap);
     await h.slack.clickButton({
       channel: CHANNEL,
       ts: again.ts,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { CALLBACK_IDS } from '../../src/core/slack/controls/ids.js';
+import { ACTION_KINDS, actionId, CALLBACK_IDS } from '../../src/core/slack/controls/ids.js';
 import type { FakeSlack, ParsedMention } from '../support/fake-slack/index.js';
 import { ALICE, BOB, elementsOf, visibleText } from '../support/relay-harness.js';
 import { waitFor } from '../support/wait.js';
@@ -71,7 +71,7 @@ describe(`agent text never notifies anyone (${mode} mode)`, () => {
     await waitFor(
       () =>
         thread(h.slack, ts).some((m) =>
-          elementsOf(m.blocks).some((e) => e.actionId === 'o7.submit'),
+          elementsOf(m.blocks).some((e) => e.actionId === ACTION_KINDS.submit),
         ),
       'every part of the batch posted',
     );
@@ -86,7 +86,7 @@ describe(`agent text never notifies anyone (${mode} mode)`, () => {
     assertNoneFromAgentText(h.slack, 'the ephemeral notice');
 
     // the full preview in its modal
-    await click(h.slack, ts, 'o7.show-preview:2');
+    await click(h.slack, ts, actionId(ACTION_KINDS.showPreview, 2));
     const modal = await waitFor(
       () => h.slack.views(ALICE).find((v) => v.callback_id === CALLBACK_IDS.preview),
       'the preview modal',

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { ACTION_KINDS, actionId } from '../../src/core/slack/controls/ids.js';
 import { escapeMrkdwn } from '../../src/core/slack/text/escape-mrkdwn.js';
 import type { ObservedMessage } from '../support/fake-slack/index.js';
 import { ALICE, BOB, elementsOf } from '../support/relay-harness.js';
@@ -27,7 +28,7 @@ const RUN = 'run-tap';
 type Button = { text: { type: string; text: string }; value: string; action_id: string };
 
 /** Team controls (claim, hand off) sit on every open batch, one-tap or not. */
-const TEAM_CONTROLS = ['o7.claim', 'o7.hand-off'];
+const TEAM_CONTROLS: readonly string[] = [ACTION_KINDS.claim, ACTION_KINDS.handOff];
 
 /** The answer controls of a message: everything but the team controls. */
 const answerControls = (blocks: ObservedMessage['blocks']) =>
@@ -37,7 +38,7 @@ const answerControls = (blocks: ObservedMessage['blocks']) =>
 function tapButtons(message: ObservedMessage): [string, string][] {
   const found = answerControls(message.blocks);
   assert.ok(
-    found.every((e) => e.actionId.startsWith('o7.one-tap:0:')),
+    found.every((e) => e.actionId.startsWith(`${actionId(ACTION_KINDS.oneTap, 0)}:`)),
     `only one-tap buttons: ${found.map((e) => e.actionId).join(', ')}`,
   );
   return found.map((e) => {
@@ -61,7 +62,7 @@ describe(`one-tap batches (${mode} mode)`, () => {
     ]);
     assert.ok(mrkdwnTexts(posted.blocks).includes('*1.* Deploy now?'));
 
-    await click(h.slack, posted.ts, 'o7.one-tap:0:no');
+    await click(h.slack, posted.ts, actionId(ACTION_KINDS.oneTap, 0, 'no'));
     assert.deepEqual(await answerFile(h.runDir(RUN)), {
       seq: 1,
       answers: [{ id: 'go', type: 'yes-no', prompt: 'Deploy now?', answer: false }],
@@ -87,7 +88,7 @@ describe(`one-tap batches (${mode} mode)`, () => {
     );
     assert.equal(answerControls(posted.blocks).length, 5, 'no Submit button');
 
-    await click(h.slack, posted.ts, 'o7.one-tap:0:4');
+    await click(h.slack, posted.ts, actionId(ACTION_KINDS.oneTap, 0, 4));
     assert.deepEqual(await answerFile(h.runDir(RUN)), {
       seq: 1,
       answers: [
@@ -116,7 +117,7 @@ describe(`one-tap batches (${mode} mode)`, () => {
     // the last actions block holds the team controls
     assert.deepEqual(types, ['header', 'context', 'markdown', 'section', 'actions', 'actions']);
     assert.equal(posted.blocks[2]?.text, content);
-    await click(h.slack, posted.ts, 'o7.one-tap:0:yes');
+    await click(h.slack, posted.ts, actionId(ACTION_KINDS.oneTap, 0, 'yes'));
     assert.deepEqual(await answerFile(h.runDir(RUN)), {
       seq: 1,
       answers: [{ id: 'clean', type: 'yes-no', prompt: 'Run this?', answer: true }],
@@ -127,8 +128,8 @@ describe(`one-tap batches (${mode} mode)`, () => {
   test('two people tapping at once write one answer file; the later tap is told it was too late', async () => {
     const batch = { seq: 1, questions: [{ id: 'go', type: 'yes-no', prompt: 'Deploy now?' }] };
     const posted = await postBatch(h, RUN, batch);
-    const yes = elementById(posted.blocks, 'o7.one-tap:0:yes');
-    const no = elementById(posted.blocks, 'o7.one-tap:0:no');
+    const yes = elementById(posted.blocks, actionId(ACTION_KINDS.oneTap, 0, 'yes'));
+    const no = elementById(posted.blocks, actionId(ACTION_KINDS.oneTap, 0, 'no'));
     // Both people see the buttons before either tap reaches the relay.
     const [first, second] = await Promise.all([
       h.slack.clickButton(at(posted.ts, yes, ALICE)),
@@ -163,20 +164,19 @@ describe(`one-tap batches (${mode} mode)`, () => {
     assert.deepEqual(
       answerControls(posted.blocks).map((e) => [e.actionId, e.type]),
       [
-        ['o7.choose:0', 'radio_buttons'],
-        ['o7.submit', 'button'],
+        [actionId(ACTION_KINDS.choose, 0), 'radio_buttons'],
+        [ACTION_KINDS.submit, 'button'],
       ],
     );
     await h.slack.selectOption({
-      ...at(posted.ts, elementById(posted.blocks, 'o7.choose:0')),
+      ...at(posted.ts, elementById(posted.blocks, actionId(ACTION_KINDS.choose, 0))),
       value: '5',
     });
     await waitFor(
       () =>
         (
-          elementById(current(h.slack, posted.ts).blocks, 'o7.choose:0').element.initial_option as
-            | { value: string }
-            | undefined
+          elementById(current(h.slack, posted.ts).blocks, actionId(ACTION_KINDS.choose, 0)).element
+            .initial_option as { value: string } | undefined
         )?.value === '5',
       'the pick shown',
     );
@@ -192,13 +192,13 @@ describe(`one-tap batches (${mode} mode)`, () => {
       questions: [{ id: 'long', type: 'choose-one', prompt: 'Long?', options: long }],
     };
     const next = await postBatch(h, RUN, second);
-    const radio = elementById(next.blocks, 'o7.choose:0');
+    const radio = elementById(next.blocks, actionId(ACTION_KINDS.choose, 0));
     assert.equal(radio.type, 'radio_buttons');
     assert.deepEqual(
       (radio.element.options as { text: { text: string } }[]).map((o) => o.text.text),
       long.map(shownLabel),
     );
-    assert.ok(elementsOf(next.blocks).some((e) => e.actionId === 'o7.submit'));
+    assert.ok(elementsOf(next.blocks).some((e) => e.actionId === ACTION_KINDS.submit));
     assert.equal(thread(h.slack, next.ts).length, 1);
   });
 });

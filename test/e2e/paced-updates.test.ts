@@ -1,7 +1,9 @@
 // Edits of a batch's message are paced: a burst of clicks costs at most one chat.update per
 // window, and the message always ends showing the last state, Submit's answered state included.
+
 import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
+import { ACTION_KINDS } from '../../src/core/slack/controls/ids.js';
 import { findElement, type Harness, startRelayHarness } from '../support/relay-harness.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
 import {
@@ -40,14 +42,15 @@ test('a burst of clicks on one message makes at most one edit per window, and th
 
   // Yes on every question, each click as soon as the one before is acknowledged
   for (const [index] of questions.entries()) {
-    const yes = findElement(current(slack, ts).blocks, `o7.yes-no:${index}:yes`);
+    const yes = findElement(current(slack, ts).blocks, `${ACTION_KINDS.yesNo}:${index}:yes`);
     const result = await slack.clickButton(at(ts, yes));
     assert.equal(result.acked, true);
   }
   const chosen = (index: number) =>
     String(
       (
-        findElement(current(slack, ts).blocks, `o7.yes-no:${index}:yes`).element.text as {
+        findElement(current(slack, ts).blocks, `${ACTION_KINDS.yesNo}:${index}:yes`).element
+          .text as {
           text?: string;
         }
       ).text,

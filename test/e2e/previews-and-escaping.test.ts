@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { CALLBACK_IDS } from '../../src/core/slack/controls/ids.js';
+import { ACTION_KINDS, actionId, CALLBACK_IDS } from '../../src/core/slack/controls/ids.js';
 import { escapeMrkdwn } from '../../src/core/slack/text/escape-mrkdwn.js';
 import type { StoredEphemeral } from '../support/fake-slack/index.js';
 import { hiddenLinks } from '../support/markdown-link-shapes.js';
@@ -54,9 +54,9 @@ const promptAt = (blocks: Block[], n: number) =>
 
 /** Clicks "Show full preview" of question `index` and returns the modal Slack opened. */
 async function openPreviewModal(h: Harness, ts: string, index: number) {
-  const { found } = locate(h.slack, ts, `o7.show-preview:${index}`);
+  const { found } = locate(h.slack, ts, `${ACTION_KINDS.showPreview}:${index}`);
   assert.equal((found.element.text as { text: string }).text, 'Show full preview');
-  await click(h.slack, ts, `o7.show-preview:${index}`);
+  await click(h.slack, ts, `${ACTION_KINDS.showPreview}:${index}`);
   const view = await waitFor(() => h.slack.views(ALICE).at(-1), 'the preview modal');
   assert.equal(view.callback_id, CALLBACK_IDS.preview);
   assert.deepEqual(view.title, { type: 'plain_text', text: 'Preview', emoji: true });
@@ -236,7 +236,7 @@ describe(`previews (${mode} mode)`, () => {
     });
     assert.equal(sections.join(''), escapeMrkdwn(content), 'the modal holds the whole preview');
 
-    await click(h.slack, ts, 'o7.one-tap:0:yes');
+    await click(h.slack, ts, actionId(ACTION_KINDS.oneTap, 0, 'yes'));
     assert.deepEqual(await answerFile(h.runDir(RUN)), {
       seq: 1,
       answers: [{ id: 'plan', type: 'yes-no', prompt: 'Accept the plan?', answer: true }],
@@ -365,7 +365,7 @@ describe(`mrkdwn injection (${mode} mode)`, () => {
     assert.deepEqual(await qaFiles(run), ['q-out-001.json']);
 
     // The free-write modal shows the prompt escaped; the answer comes back escaped.
-    await click(h.slack, ts, 'o7.free-write:1');
+    await click(h.slack, ts, actionId(ACTION_KINDS.freeWrite, 1));
     const modal = await waitFor(() => h.slack.views(ALICE)[0], 'the free-write modal');
     assertSurfaceInert({ blocks: modal.blocks as Block[] }, 'the free-write modal');
     assert.ok(
@@ -452,7 +452,7 @@ describe(`links in agent markdown (${mode} mode)`, () => {
     assert.deepEqual(hiddenLinks(shown), [], 'no link in what Slack renders hides its destination');
     assert.ok(!plainTexts(blocks).some((t) => t.startsWith('Preview cut')));
 
-    await click(h.slack, ts, 'o7.one-tap:0:yes');
+    await click(h.slack, ts, actionId(ACTION_KINDS.oneTap, 0, 'yes'));
     assert.deepEqual(await answerFile(h.runDir(RUN)), {
       seq: 1,
       answers: [{ id: 'release', type: 'yes-no', prompt: 'Release as planned?', answer: true }],
@@ -525,7 +525,7 @@ describe(`control characters (${mode} mode)`, () => {
     assert.ok(mrkdwnTexts(posted.blocks).some((t) => t.includes(`Pick ${ODD_SHOWN}`)));
     await waitFor(() => {
       try {
-        return locate(h.slack, ts, 'o7.show-preview:1');
+        return locate(h.slack, ts, actionId(ACTION_KINDS.showPreview, 1));
       } catch {
         return undefined; // the cut preview may be in a thread reply still on its way
       }

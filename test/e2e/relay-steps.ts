@@ -5,6 +5,9 @@
 // holds what people do and gathers the rest, each part in steps/ by what it drives.
 import assert from 'node:assert/strict';
 import {
+  ACTION_KINDS,
+  actionId,
+  CALLBACK_IDS,
   FOLLOW_UP_INPUT,
   FREE_WRITE_INPUT,
   HAND_OFF_INPUTS,
@@ -55,7 +58,7 @@ export const at = (ts: string, e: FoundElement, user = ALICE) => ({
   ...ids(e),
 });
 
-const CHOICE_KINDS = new Set(['o7.choose', 'o7.choose-many']);
+const CHOICE_KINDS = new Set<string>([ACTION_KINDS.choose, ACTION_KINDS.chooseMany]);
 
 /** The choice control (select, radio or checkbox group) of question `index` (0-based). */
 export function controlOf(blocks: Blocks, index: number): FoundElement {
@@ -112,7 +115,7 @@ export async function pressYesNo(
   yes: boolean,
   user = ALICE,
 ): Promise<void> {
-  const actionId = `o7.yes-no:${qi}:${yes ? 'yes' : 'no'}`;
+  const actionId = `${ACTION_KINDS.yesNo}:${qi}:${yes ? 'yes' : 'no'}`;
   await click(slack, ts, actionId, user);
   const label = `✓ ${yes ? 'Yes' : 'No'}`;
   await waitFor(
@@ -181,7 +184,7 @@ export async function writeFreeText(
   await submitFormOf(
     slack,
     ts,
-    `o7.free-write:${qi}`,
+    `${ACTION_KINDS.freeWrite}:${qi}`,
     { [FREE_WRITE_INPUT.blockId]: { [FREE_WRITE_INPUT.actionId]: text } },
     user,
   );
@@ -216,7 +219,7 @@ export async function choose(
   if (!where) throw new Error(`no choice control for question ${qi + 1} in message ${ts}`);
   const control = controlOf(where.blocks, qi);
   const chosen = values.map(String);
-  const result = control.actionId.startsWith('o7.choose-many:')
+  const result = control.actionId.startsWith(`${ACTION_KINDS.chooseMany}:`)
     ? await slack.selectOptions({ ...at(where.ts, control, user), values: chosen })
     : await slack.selectOption({ ...at(where.ts, control, user), value: chosen[0] as string });
   assert.equal(result.acked, true, `the choice for question ${qi + 1} was acknowledged`);
@@ -250,7 +253,7 @@ function selectedValues(control: FoundElement): string[] {
 
 /** Presses Submit, in whichever message of the batch's thread has it. */
 export async function pressSubmit(slack: FakeSlack, ts: string, user = ALICE): Promise<void> {
-  await click(slack, ts, 'o7.submit', user);
+  await click(slack, ts, ACTION_KINDS.submit, user);
 }
 
 /** Presses Hand off as `from` and submits the modal; returns the modal as it was left. */
@@ -258,11 +261,14 @@ export async function handOffBatch(
   slack: FakeSlack,
   input: { channel: string; ts: string; from: string; to: string; note?: string },
 ) {
-  const button = elementById(slack.message(input.channel, input.ts)?.blocks ?? [], 'o7.hand-off');
+  const button = elementById(
+    slack.message(input.channel, input.ts)?.blocks ?? [],
+    ACTION_KINDS.handOff,
+  );
   const clicked = await slack.clickButton({ ...input, ...ids(button), user: input.from });
   const modal = await formOpenedBy(slack, clicked, input.from);
   assert.ok(modal, `the hand-off form of ${input.from} is open`);
-  assert.equal(modal.callback_id, 'o7.hand-off');
+  assert.equal(modal.callback_id, CALLBACK_IDS.handOff);
   const values: Record<string, Record<string, unknown>> = {
     [HAND_OFF_INPUTS.user.blockId]: { [HAND_OFF_INPUTS.user.actionId]: input.to },
   };
@@ -302,7 +308,7 @@ export function askMessage(slack: FakeSlack, n = 0): Promise<ObservedMessage> {
 /** The follow-up modal `user` has open, once it is open. */
 export function followUpModal(slack: FakeSlack, user = ALICE) {
   return waitFor(
-    () => slack.views(user).find((v) => v.callback_id === 'o7.follow-up'),
+    () => slack.views(user).find((v) => v.callback_id === CALLBACK_IDS.followUp),
     'the follow-up modal',
   );
 }
@@ -361,7 +367,7 @@ export async function answerEveryControl(
   await choose(slack, ts, 2, [4]);
   await choose(slack, ts, 3, [11, 0]);
   const cities = await slack.suggest({
-    ...at(ts, findElement(current(slack, ts).blocks, 'o7.choose:4')),
+    ...at(ts, findElement(current(slack, ts).blocks, actionId(ACTION_KINDS.choose, 4))),
     value: 'city 10',
   });
   assert.ok(
@@ -370,7 +376,7 @@ export async function answerEveryControl(
   );
   await choose(slack, ts, 4, [99]);
   await slack.suggest({
-    ...at(ts, findElement(current(slack, ts).blocks, 'o7.choose-many:5')),
+    ...at(ts, findElement(current(slack, ts).blocks, actionId(ACTION_KINDS.chooseMany, 5))),
     value: 'lib 7',
   });
   await choose(slack, ts, 5, [6, 69]);

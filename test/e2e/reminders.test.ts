@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { BatchRecord } from '../../src/core/batch/batch-record.js';
+import { ACTION_KINDS } from '../../src/core/slack/controls/ids.js';
 import { readStoredRecords } from '../../src/store/read-stored-records.js';
 import {
   ALICE,
@@ -59,7 +60,7 @@ describe(`reminders and escalation end to end (${mode} mode)`, () => {
 
     // Alice is on it; the next reminder, due while the relay restarts, is sent once
     await h.slack.clickButton(
-      at(ts, findElement(h.slack.message(CHANNEL, ts)?.blocks ?? [], 'o7.claim')),
+      at(ts, findElement(h.slack.message(CHANNEL, ts)?.blocks ?? [], ACTION_KINDS.claim)),
     );
     await waitFor(
       () => /is on it/.test(visibleText(h.slack.message(CHANNEL, ts) as never)),

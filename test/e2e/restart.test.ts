@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { ACTION_KINDS, FREE_WRITE_INPUT } from '../../src/core/slack/controls/ids.js';
 import type { FakeSlack } from '../support/fake-slack/index.js';
 import { BOB, CHANNEL, elementsOf, findElement } from '../support/relay-harness.js';
 import { relayProcessPerTest, spawnRelayFor } from '../support/spawn-relay.js';
@@ -34,10 +35,10 @@ describe('a relay process killed with SIGKILL and started again', () => {
     const blocks = () => fx.slack.message(CHANNEL, ts)?.blocks ?? [];
 
     // Alice makes two choices; both are stored before the message is updated.
-    const choose = findElement(blocks(), 'o7.choose');
+    const choose = findElement(blocks(), ACTION_KINDS.choose);
     await fx.slack.selectOption({ ...at(ts, choose), value: '1' });
     const yes = elementsOf(blocks()).find(
-      (e) => e.actionId.startsWith('o7.yes-no') && e.element.value === 'no',
+      (e) => e.actionId.startsWith(ACTION_KINDS.yesNo) && e.element.value === 'no',
     );
     assert.ok(yes);
     await fx.slack.clickButton(at(ts, yes));
@@ -57,27 +58,27 @@ describe('a relay process killed with SIGKILL and started again', () => {
     assert.equal(posts(fx.slack), 2, 'run-a was not posted again');
 
     // Bob (whose Slack client holds no selections) finishes run-a: Alice's choices come from the store.
-    const many = findElement(blocks(), 'o7.choose-many');
+    const many = findElement(blocks(), ACTION_KINDS.chooseMany);
     await fx.slack.selectOptions({ ...at(ts, many, BOB), values: ['1'] });
     // (an update count would not do: a restart may re-send what a kill left unrecorded)
     await waitFor(() => {
-      const chosen = findElement(blocks(), 'o7.choose-many').element.initial_options;
+      const chosen = findElement(blocks(), ACTION_KINDS.chooseMany).element.initial_options;
       return Array.isArray(chosen) && chosen.length === 1;
     }, 'choice shown');
     await proc.kill('SIGKILL');
 
     proc = start();
     await proc.waitForLog('relay ready');
-    const write = findElement(blocks(), 'o7.free-write');
+    const write = findElement(blocks(), ACTION_KINDS.freeWrite);
     await fx.slack.clickButton(at(ts, write, BOB));
     const modal = await waitFor(() => fx.slack.views(BOB)[0], 'free-write modal');
     await fx.slack.submitView({
       viewId: String(modal.id),
       user: BOB,
-      values: { 'o7.free-write.input': { 'o7.free-write.value': 'after two crashes' } },
+      values: { [FREE_WRITE_INPUT.blockId]: { [FREE_WRITE_INPUT.actionId]: 'after two crashes' } },
     });
     await waitFor(() => JSON.stringify(blocks()).includes('after two crashes'), 'text shown');
-    const submit = findElement(blocks(), 'o7.submit');
+    const submit = findElement(blocks(), ACTION_KINDS.submit);
     await fx.slack.clickButton(at(ts, submit, BOB));
 
     const answers = await answerFile(run);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { access, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { ACTION_KINDS } from '../../src/core/slack/controls/ids.js';
 import { runLogName } from '../../src/store/run-log.js';
 import { ALICE, CHANNEL, elementsOf, visibleText } from '../support/relay-harness.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
@@ -51,7 +52,7 @@ describe(`a run folder that goes away (${mode} mode)`, () => {
     await writeQuestionFile(run, 1, oneTap);
     const posted = await waitForBatchMessage(h.slack, 'run-done', 1);
     const yes = elementsOf(posted.blocks).find(
-      (e) => e.actionId.startsWith('o7.one-tap') && e.element.value === 'yes',
+      (e) => e.actionId.startsWith(ACTION_KINDS.oneTap) && e.element.value === 'yes',
     );
     assert.ok(yes, 'a one-tap Yes button');
     await h.slack.clickButton({

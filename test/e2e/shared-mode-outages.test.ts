@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { ACTION_KINDS } from '../../src/core/slack/controls/ids.js';
 import { SOCKET_CONNECTIONS } from '../../src/slack/transport/socket-receiver.js';
 import { needsRedis } from '../support/redis-server.js';
 import { ALICE, allConnected, BOB, CHANNEL, elementsOf } from '../support/relay-harness.js';
@@ -79,7 +80,10 @@ describe('shared mode: a relay killed, Redis restarted or away', needsRedis, () 
     const { ts } = await messageOfRun(slack, owner, 'run-outage');
     const clicks = sampleClicks(slack, ts);
     await clicks.chooseCsv(ALICE);
-    await waitFor(() => clicks.find('o7.choose').element.initial_option, 'first choice shown');
+    await waitFor(
+      () => clicks.find(ACTION_KINDS.choose).element.initial_option,
+      'first choice shown',
+    );
 
     // a restart (AOF on): the choice made before it is still there afterwards
     await cluster.redis.restart();

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { batchKey } from '../../src/core/batch/batch-key.js';
+import { ACTION_KINDS } from '../../src/core/slack/controls/ids.js';
 import { needsRedis } from '../support/redis-server.js';
 import { ALICE, BOB, freePort } from '../support/relay-harness.js';
 import { startRoundRobinProxy } from '../support/round-robin-proxy.js';
@@ -93,7 +94,7 @@ describe('shared mode: three relays on one Redis and one Slack app', needsRedis,
       clicks.sayNo(ALICE),
     ]);
     await waitFor(
-      () => clicks.oneTargetShown() && clicks.find('o7.choose').element.initial_option,
+      () => clicks.oneTargetShown() && clicks.find(ACTION_KINDS.choose).element.initial_option,
       'both choices shown',
     );
     await clicks.write(ALICE, 'raced');

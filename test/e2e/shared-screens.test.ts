@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { ACTION_KINDS } from '../../src/core/slack/controls/ids.js';
 import { ALICE, BOB, CHANNEL, type Harness } from '../support/relay-harness.js';
 import { waitFor } from '../support/wait.js';
 import {
@@ -47,7 +48,7 @@ function shownChoice(h: Harness, where: Where, user: string, index: number) {
 async function pick(h: Harness, where: Where, user: string, index: number, values: string[]) {
   const control = controlOf(h.slack.message(where.channel, where.ts)?.blocks ?? [], index);
   const ref = { ...at(where.ts, control, user), channel: where.channel };
-  const result = control.actionId.startsWith('o7.choose-many')
+  const result = control.actionId.startsWith(ACTION_KINDS.chooseMany)
     ? await h.slack.selectOptions({ ...ref, values })
     : await h.slack.selectOption({ ...ref, value: values[0] as string });
   assert.equal(result.acked, true);

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { ACTION_KINDS } from '../../src/core/slack/controls/ids.js';
 import type { ObservedMessage } from '../support/fake-slack/index.js';
 import { LEVEL, type LogRecord } from '../support/log-capture.js';
 import {
@@ -194,7 +195,7 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
     const otherMessage = await waitForBatchMessage(h.slack, 'run-next', 1);
     assert.notEqual(otherMessage.ts, posted.ts);
     assert.ok(
-      findElement(current(h.slack, posted.ts).blocks, 'o7.submit'),
+      findElement(current(h.slack, posted.ts).blocks, ACTION_KINDS.submit),
       'the stuck message still shows its controls',
     );
 
@@ -264,7 +265,7 @@ describe(`Slack failures end to end (${mode} mode)`, () => {
       );
 
       await pressYesNo(h.slack, posted.ts, 1, true);
-      const submit = findElement(current(h.slack, posted.ts).blocks, 'o7.submit');
+      const submit = findElement(current(h.slack, posted.ts).blocks, ACTION_KINDS.submit);
       const result = await h.slack.clickButton(at(posted.ts, submit));
       assert.equal(result.acked, true);
       await expectAnswerFile(run, formatBatch(1), { format: 'JSON', go: true });

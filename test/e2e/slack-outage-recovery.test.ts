@@ -6,6 +6,7 @@
 // interval (plus the time the posts take) of Slack answering again.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { ACTION_KINDS, actionId } from '../../src/core/slack/controls/ids.js';
 import type { WebApiCall } from '../support/fake-slack/index.js';
 import { captureLog } from '../support/log-capture.js';
 import { CHANNEL } from '../support/relay-harness.js';
@@ -73,7 +74,7 @@ describe(`a long Slack outage (${mode} mode)`, () => {
 
     const lift = slack.startOutage();
     // answered during the outage: its answer file is written, its message edit waits
-    await click(slack, first.ts, 'o7.one-tap:0:yes');
+    await click(slack, first.ts, actionId(ACTION_KINDS.oneTap, 0, 'yes'));
     assert.equal((await answerFile(runA, 1)).seq, 1);
     // new batches during the outage: the next of run-a, and two other runs
     await writeQuestionFile(runA, 2, oneTap(2, 'Next in run-a?'));

@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, test } from 'node:test';
 import { runDoctor } from '../../src/cli/doctor-command.js';
+import { ACTION_KINDS, actionId } from '../../src/core/slack/controls/ids.js';
 import { readStoredRecords } from '../../src/store/read-stored-records.js';
 import type { JsonObject } from '../support/fake-slack/index.js';
 import { captureLog, type LogRecord } from '../support/log-capture.js';
@@ -82,7 +83,9 @@ describe(`what Slack refuses (${mode} mode)`, () => {
     assert.ok(refused.length >= 1, 'Slack refused the first layout');
     const messages = await waitFor(() => {
       const all = thread(h.slack, posted.ts);
-      return all.some((m) => JSON.stringify(m.blocks).includes('o7.submit')) ? all : undefined;
+      return all.some((m) => JSON.stringify(m.blocks).includes(ACTION_KINDS.submit))
+        ? all
+        : undefined;
     }, 'every part of the batch, Submit included');
     assert.ok(messages.length >= 2);
     for (const [i] of questions.entries()) await choose(h.slack, posted.ts, i, [String(i % 6)]);
@@ -312,13 +315,13 @@ describe(`what Slack refuses (${mode} mode)`, () => {
     const posted = await postBatch(h, 'run-big', { seq: 1, questions });
     const button = await waitFor(() => {
       for (const m of thread(h.slack, posted.ts)) {
-        const found = JSON.stringify(m.blocks).includes('o7.show-preview') ? m : undefined;
+        const found = JSON.stringify(m.blocks).includes(ACTION_KINDS.showPreview) ? m : undefined;
         if (found) return found;
       }
       return undefined;
     }, 'the Show full preview button');
     const blockOf = (button.blocks as JsonObject[]).find((b) =>
-      JSON.stringify(b).includes('o7.show-preview'),
+      JSON.stringify(b).includes(ACTION_KINDS.showPreview),
     ) as JsonObject;
     const showPreview = () =>
       h.slack.clickButton({
@@ -326,7 +329,7 @@ describe(`what Slack refuses (${mode} mode)`, () => {
         ts: button.ts,
         user: ALICE,
         blockId: String(blockOf.block_id),
-        actionId: 'o7.show-preview:0',
+        actionId: actionId(ACTION_KINDS.showPreview, 0),
       });
     await showPreview();
     const linked = await waitFor(() => {

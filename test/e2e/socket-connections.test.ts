@@ -3,7 +3,7 @@
 // reconnects), the other takes every click, so a drop costs no click.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FREE_WRITE_INPUT } from '../../src/core/slack/controls/ids.js';
+import { ACTION_KINDS, actionId, FREE_WRITE_INPUT } from '../../src/core/slack/controls/ids.js';
 import type { FakeSlack } from '../support/fake-slack/index.js';
 import { captureLog } from '../support/log-capture.js';
 import { ALICE, allConnected } from '../support/relay-harness.js';
@@ -41,7 +41,7 @@ describe('two Socket Mode connections', () => {
 
     // Mid-click: "Write answer" is acknowledged, and while the relay opens its form the
     // connection the click came on is cut.
-    await click(h.slack, ts, 'o7.free-write:2');
+    await click(h.slack, ts, actionId(ACTION_KINDS.freeWrite, 2));
     const cut = await h.slack.dropConnection({ connectionId: lastConnection(h.slack), how: 'cut' });
     const afterCut = h.slack.deliveries.length;
     const form = await waitFor(() => h.slack.views(ALICE)[0], 'the form the click opened');

@@ -3,6 +3,7 @@
 // continues in its thread used to be posted into the thread, where nobody looks.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { ACTION_KINDS } from '../../src/core/slack/controls/ids.js';
 import { ALICE, BOB, CHANNEL, elementsOf } from '../support/relay-harness.js';
 import { waitFor } from '../support/wait.js';
 import { batchOfMany, E2E_MODE, postBatch, relayPerTest, thread } from './relay-steps.js';
@@ -24,7 +25,7 @@ describe(`ephemeral notices for clicks on a thread parent (${mode} mode)`, () =>
       'the batch continued in its thread',
     );
     const button = elementsOf(thread(h.slack, ts)[0]?.blocks ?? []).find((e) =>
-      e.actionId.startsWith('o7.free-write'),
+      e.actionId.startsWith(ACTION_KINDS.freeWrite),
     );
     assert.ok(button, 'the channel message has a free-write button');
     const at = { channel: CHANNEL, ts, blockId: button.blockId, actionId: button.actionId };

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before } from 'node:test';
+import { ACTION_KINDS, actionId } from '../../src/core/slack/controls/ids.js';
 import { controlOf } from '../e2e/relay-steps.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
 import { ALICE, CHANNEL, findElement, freePort, type Mode } from '../support/relay-harness.js';
@@ -38,7 +39,7 @@ export const click = (fields: Record<string, unknown>) => ({
   token: SECRET,
   user,
   team: { id: 'T0' },
-  actions: [{ action_id: 'o7.choose:0', type: 'radio_buttons' }],
+  actions: [{ action_id: actionId(ACTION_KINDS.choose, 0), type: 'radio_buttons' }],
   ...fields,
 });
 /** JSON text of arrays nested `levels` deep. */
@@ -135,7 +136,7 @@ export async function refusalSince(s: Session, since: number, msg: string, probl
 /** Yes on question 2, then Submit; returns the answer file the relay wrote. */
 async function submitAndReadAnswers(s: Session): Promise<unknown> {
   const blocks = () => s.slack.message(CHANNEL, s.ts)?.blocks ?? [];
-  const yes = findElement(blocks(), 'o7.yes-no:1:yes');
+  const yes = findElement(blocks(), actionId(ACTION_KINDS.yesNo, 1, 'yes'));
   await s.slack.clickButton({
     channel: CHANNEL,
     ts: s.ts,
@@ -144,7 +145,7 @@ async function submitAndReadAnswers(s: Session): Promise<unknown> {
     user: ALICE,
   });
   await waitFor(() => JSON.stringify(blocks()).includes('✓ Yes'), 'yes shown');
-  const submit = findElement(blocks(), 'o7.submit');
+  const submit = findElement(blocks(), ACTION_KINDS.submit);
   const result = await s.slack.clickButton({
     channel: CHANNEL,
     ts: s.ts,

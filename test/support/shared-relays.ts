@@ -2,7 +2,7 @@ import { appendFileSync } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach } from 'node:test';
-import { FREE_WRITE_INPUT } from '../../src/core/slack/controls/ids.js';
+import { ACTION_KINDS, FREE_WRITE_INPUT } from '../../src/core/slack/controls/ids.js';
 import { submitFormOf } from '../e2e/relay-steps.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack/index.js';
 import { type RedisTestServer, startRedisServer } from './redis-server.js';
@@ -125,17 +125,18 @@ export function sampleClicks(slack: FakeSlack, ts: string) {
     shows,
     /** whether the message shows exactly one target chosen */
     oneTargetShown: () => {
-      const chosen = find('o7.choose-many').element.initial_options;
+      const chosen = find(ACTION_KINDS.chooseMany).element.initial_options;
       return Array.isArray(chosen) && chosen.length === 1;
     },
     /** "CSV" for the format */
-    chooseCsv: (user: string) => slack.selectOption({ ...at('o7.choose', user), value: '1' }),
+    chooseCsv: (user: string) =>
+      slack.selectOption({ ...at(ACTION_KINDS.choose, user), value: '1' }),
     /** the targets, by option index */
     chooseTargets: (user: string, values: string[]) =>
-      slack.selectOptions({ ...at('o7.choose-many', user), values }),
+      slack.selectOptions({ ...at(ACTION_KINDS.chooseMany, user), values }),
     sayNo(user: string) {
       const no = elementsOf(blocks()).find(
-        (e) => e.actionId.startsWith('o7.yes-no') && e.element.value === 'no',
+        (e) => e.actionId.startsWith(ACTION_KINDS.yesNo) && e.element.value === 'no',
       );
       if (!no) throw new Error('the yes-no question has no No button');
       return slack.clickButton({
@@ -152,10 +153,10 @@ export function sampleClicks(slack: FakeSlack, ts: string) {
      */
     async write(user: string, notes: string, { shown = true } = {}) {
       const values = { [FREE_WRITE_INPUT.blockId]: { [FREE_WRITE_INPUT.actionId]: notes } };
-      await submitFormOf(slack, ts, find('o7.free-write').actionId, values, user);
+      await submitFormOf(slack, ts, find(ACTION_KINDS.freeWrite).actionId, values, user);
       if (shown) await waitFor(() => shows(notes), 'typed text shown');
     },
-    submit: (user: string) => slack.clickButton(at('o7.submit', user)),
+    submit: (user: string) => slack.clickButton(at(ACTION_KINDS.submit, user)),
   };
 }
 

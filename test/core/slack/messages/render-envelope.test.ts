@@ -74,9 +74,9 @@ describe('envelope batches in Slack', () => {
       questionsOf([{ question: 'Go?', header: 'Go', options: [{ label: 'Yes' }] }]),
     );
     assert.deepEqual(actionIds(view), [
-      'radio_buttons o7.choose:0',
-      'button o7.submit',
-      'button o7.cancel',
+      `radio_buttons ${actionId(ACTION_KINDS.choose, 0)}`,
+      `button ${ACTION_KINDS.submit}`,
+      `button ${ACTION_KINDS.cancel}`,
     ]);
     const cancel = elementsOf(render(view)).at(-1)?.element;
     assert.ok(cancel);
@@ -94,12 +94,12 @@ describe('envelope batches in Slack', () => {
       { id: 'q3', type: 'choose-one', prompt: 'Which?', options: ['a', 'b'] },
     ] as Question[]);
     assert.deepEqual(actionIds(view), [
-      'button o7.yes-no:0:yes',
-      'button o7.yes-no:0:no',
-      'button o7.free-write:1',
-      'radio_buttons o7.choose:2',
-      'button o7.submit',
-      'button o7.cancel',
+      `button ${actionId(ACTION_KINDS.yesNo, 0, 'yes')}`,
+      `button ${actionId(ACTION_KINDS.yesNo, 0, 'no')}`,
+      `button ${actionId(ACTION_KINDS.freeWrite, 1)}`,
+      `radio_buttons ${actionId(ACTION_KINDS.choose, 2)}`,
+      `button ${ACTION_KINDS.submit}`,
+      `button ${ACTION_KINDS.cancel}`,
     ]);
     assert.match(textOf(render(view)), /\*Ship\*/);
   });
@@ -138,8 +138,8 @@ describe('envelope batches in Slack', () => {
     const questions = questionsOf([reposQuestion]);
     const waiting = envelopeView(questions, { drafts: { q1: 'Multi-repo' } });
     assert.deepEqual(actionIds(waiting).slice(0, 2), [
-      'radio_buttons o7.choose:0',
-      'button o7.follow-up:0',
+      `radio_buttons ${actionId(ACTION_KINDS.choose, 0)}`,
+      `button ${actionId(ACTION_KINDS.followUp, 0)}`,
     ]);
     assert.ok(textOf(render(waiting)).includes('*Multi-repo* asks for a few words from you'));
 
