@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, type TestContext, test } from 'node:test';
-import { ACTION_KINDS } from '../../src/core/slack/controls/ids.js';
+import { ACTION_KINDS, actionId, CALLBACK_IDS } from '../../src/core/slack/controls/ids.js';
 import { jsonBlock, reposQuestion } from '../core/envelope/envelope-samples.js';
 import { type CpuHogs, startCpuHogs } from '../support/cpu-hogs.js';
 import type { DeliveredPayload, FakeSlack } from '../support/fake-slack/index.js';
@@ -97,7 +97,7 @@ describe('acks come before slow work (socket mode)', () => {
     await pressYesNo(h.slack, ts, 0, true);
     assert.equal(lookups(), before + 1, 'the click made the relay fetch the group');
     const clicked = h.slack.deliveredPayloads.at(-1);
-    assert.ok(clicked?.acked && clicked.subject.startsWith('o7.yes-no'));
+    assert.ok(clicked?.acked && clicked.subject.startsWith(ACTION_KINDS.yesNo));
     assert.deepEqual(ledToBeforeAck(h.slack, clicked), [], 'acked before the group was fetched');
   });
 });
@@ -134,23 +134,23 @@ describe('ack times beside two CPU-bound processes (socket mode)', () => {
     // The line and the button are on different messages, edited one after the other: the
     // second press waits for the button to say Release, or it would claim again.
     const claimLabel = () =>
-      (locate(slack, ts, 'o7.claim').found.element.text as { text: string }).text;
-    await click(slack, ts, 'o7.claim');
+      (locate(slack, ts, ACTION_KINDS.claim).found.element.text as { text: string }).text;
+    await click(slack, ts, ACTION_KINDS.claim);
     await shows(new RegExp(`<@${ALICE}> is on it`));
     await waitFor(() => claimLabel() === 'Release', 'the button saying Release');
-    await click(slack, ts, 'o7.claim');
+    await click(slack, ts, ACTION_KINDS.claim);
     await waitFor(() => claimLabel() === "I'm on it", 'released');
 
     // The forms behind "Show full preview" and "Show full options".
     const preview = await formOpenedBy(
       slack,
-      await click(slack, textReply, 'o7.show-preview:7'),
+      await click(slack, textReply, actionId(ACTION_KINDS.showPreview, 7)),
       ALICE,
     );
     assert.ok(preview && JSON.stringify(preview).includes('+--+'), 'the full preview');
     const options = await formOpenedBy(
       slack,
-      await click(slack, lastReply, 'o7.show-options:8'),
+      await click(slack, lastReply, actionId(ACTION_KINDS.showOptions, 8)),
       ALICE,
     );
     assert.ok(options && JSON.stringify(options).includes('Long option 10'), 'the full options');
@@ -184,7 +184,7 @@ describe('ack times beside two CPU-bound processes (socket mode)', () => {
       questions: [{ id: 'deploy', type: 'yes-no', prompt: 'Deploy now?' }],
     });
     const tap = await waitForBatchMessage(slack, 'run-acks', 2);
-    await click(slack, tap.ts, 'o7.one-tap:0:yes');
+    await click(slack, tap.ts, actionId(ACTION_KINDS.oneTap, 0, 'yes'));
     await waitForAnswerFile(run, 2);
 
     // An agent's questions through `ask`: a choice that asks for text (its form), the form
@@ -198,11 +198,15 @@ describe('ack times beside two CPU-bound processes (socket mode)', () => {
     await choose(slack, asked.ts, 0, [1]); // Multi-repo: its form opens
     await saveFollowUp(slack, 'web: /abs/web');
     await waitForText(slack, asked.ts, 'web: /abs/web');
-    const again = await formOpenedBy(slack, await click(slack, asked.ts, 'o7.follow-up:0'), ALICE);
-    assert.equal(again?.callback_id, 'o7.follow-up', 'the form opened again');
+    const again = await formOpenedBy(
+      slack,
+      await click(slack, asked.ts, actionId(ACTION_KINDS.followUp, 0)),
+      ALICE,
+    );
+    assert.equal(again?.callback_id, CALLBACK_IDS.followUp, 'the form opened again');
     await saveFollowUp(slack, 'web: /abs/web, api: /abs/api');
     await waitForText(slack, asked.ts, 'api: /abs/api');
-    await click(slack, asked.ts, 'o7.cancel');
+    await click(slack, asked.ts, ACTION_KINDS.cancel);
     assert.equal(await exitCodeOf(ask), 5, ask.stderr());
 
     // The Home tab (an event).
@@ -221,11 +225,11 @@ describe('ack times beside two CPU-bound processes (socket mode)', () => {
     for (const kind of [
       // every control the relay renders: a new one is measured here too
       ...Object.values(ACTION_KINDS).map((id) => `block_actions ${id}`),
-      'block_suggestion o7.choose',
-      'block_suggestion o7.choose-many',
-      'view_submission o7.free-write',
-      'view_submission o7.follow-up',
-      'view_submission o7.hand-off',
+      `block_suggestion ${ACTION_KINDS.choose}`,
+      `block_suggestion ${ACTION_KINDS.chooseMany}`,
+      `view_submission ${CALLBACK_IDS.freeWrite}`,
+      `view_submission ${CALLBACK_IDS.followUp}`,
+      `view_submission ${CALLBACK_IDS.handOff}`,
       'event_callback app_home_opened',
     ]) {
       assert.ok(kinds.has(kind), `measured: ${kind}`);
@@ -237,7 +241,8 @@ describe('ack times beside two CPU-bound processes (socket mode)', () => {
         `${f.interaction}: ${f.ackMs} ms`,
       );
       // The hand-off form asks Slack who the teammate is first: its refusal shows in the form.
-      const expected = f.interaction === 'view_submission o7.hand-off' ? ['users.info'] : [];
+      const expected =
+        f.interaction === `view_submission ${CALLBACK_IDS.handOff}` ? ['users.info'] : [];
       assert.deepEqual(f.before, expected, `${f.interaction}: the calls made before its ack`);
     }
   });

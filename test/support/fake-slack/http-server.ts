@@ -35,6 +35,11 @@ export async function listenLoopback(routes: () => HttpRoutes): Promise<Listenin
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     readBody(req)
+      // A request is handled a turn after it was read: Socket Mode frames the relay sent
+      // before it (an ack, say) come on another socket, and one that node read in the same
+      // turn is then counted first, in the order the relay sent them, not the order node
+      // happened to read the two sockets in.
+      .then((body) => new Promise<string>((resolve) => setImmediate(() => resolve(body))))
       .then((body) => {
         const { webApi, responseUrls, uploads } = routes();
         if (url.pathname.startsWith('/api/')) {
