@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, type TestContext, test } from 'node:test';
 import { relayHookEntries } from '../../src/core/claude-code/hook-settings.js';
 import { DENIED_MESSAGE } from '../../src/core/claude-code/permission-hook.js';
 import { ACTION_KINDS, actionId } from '../../src/core/slack/controls/ids.js';
@@ -95,6 +95,14 @@ function hookMessage(h: Harness, channel = CHANNEL) {
   );
 }
 
+/** The hook's message once it shows no controls: closed, answered or withdrawn. */
+const messageClosed = (h: Harness, ts: string) =>
+  waitFor(
+    () => elementsOf(current(h.slack, ts).blocks).length === 0 && current(h.slack, ts),
+    'the message closed',
+    CLAUDE_WAIT_MS,
+  );
+
 /** A relay, the model stand-in and Claude Code in a project folder, all stopped after the test. */
 function scene() {
   const startRelay = relayStarter();
@@ -102,14 +110,19 @@ function scene() {
   const after = async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   };
-  const start = async (opts: {
-    mode: 'socket' | 'http';
-    turns: Parameters<typeof startModelStandin>[0];
-    prompt: string;
-    relay?: boolean;
-    /** the project lies in a watched folder of its own channel */
-    projectChannel?: boolean;
-  }) => {
+  /** Starts the scene for test `t`, stopped after it. */
+  const start = async (
+    t: TestContext,
+    opts: {
+      mode: 'socket' | 'http';
+      turns: Parameters<typeof startModelStandin>[0];
+      prompt: string;
+      relay?: boolean;
+      /** the project lies in a watched folder of its own channel */
+      projectChannel?: boolean;
+    },
+  ) => {
+    t.after(after);
     const h = await startRelay({
       mode: opts.mode,
       prepare: (slack, root) => {
@@ -138,18 +151,17 @@ function scene() {
     cleanups.push(() => claude.stop());
     return { h, model, claude };
   };
-  return { start, after };
+  return { start };
 }
 
 describe(
   'Claude Code asks in Slack through o7-slack-relay hook (the real CLI)',
   needs(claudeCli()),
   () => {
-    const { start, after } = scene();
+    const { start } = scene();
 
     test('AskUserQuestion answered in Slack reaches the model (socket mode)', async (t) => {
-      t.after(after);
-      const { h, model } = await start({
+      const { h, model } = await start(t, {
         mode: 'socket',
         turns: [askDatabase, { text: 'Thanks.' }],
         prompt: 'pick a database',
@@ -170,8 +182,7 @@ describe(
     });
 
     test('a permission prompt denied in one tap reaches the model as its error; secrets are not posted (HTTP mode)', async (t) => {
-      t.after(after);
-      const { h, model, claude } = await start({
+      const { h, model, claude } = await start(t, {
         mode: 'http',
         turns: [probe('deny', `-H 'Authorization: Bearer ${SECRET}' `), { text: 'Ok.' }],
         prompt: 'probe the port',
@@ -199,8 +210,7 @@ describe(
     });
 
     test("Always allow keeps the rule in the project's settings, and the batch went to the project's channel (socket mode)", async (t) => {
-      t.after(after);
-      const { h, model, claude } = await start({
+      const { h, model, claude } = await start(t, {
         mode: 'socket',
         turns: [probe('always'), { text: 'Ok.' }],
         prompt: 'probe the port',
@@ -221,8 +231,7 @@ describe(
     });
 
     test('with no relay running, Claude Code asks in the terminal', async (t) => {
-      t.after(after);
-      const { h, claude, model } = await start({
+      const { h, claude, model } = await start(t, {
         mode: 'socket',
         turns: [probe('none'), { text: 'Ok.' }],
         prompt: 'probe the port',
@@ -236,8 +245,7 @@ describe(
     });
 
     test('Esc at the terminal closes the Slack message, and a click after it is told so', async (t) => {
-      t.after(after);
-      const { h, claude } = await start({
+      const { h, claude } = await start(t, {
         mode: 'socket',
         turns: [askDatabase, { text: 'Ok.' }],
         prompt: 'pick a database',
@@ -254,32 +262,19 @@ describe(
       await h.slack.selectOption({ ...at(posted.ts, radio), value: '0' });
       assert.match((await nextEphemeral(h.slack, ALICE, seen)).text, /answered in the terminal/);
       hold.release();
-      const closed = await waitFor(
-        () =>
-          elementsOf(current(h.slack, posted.ts).blocks).length === 0 &&
-          current(h.slack, posted.ts),
-        'the message closed',
-        CLAUDE_WAIT_MS,
-      );
+      const closed = await messageClosed(h, posted.ts);
       assert.match(visibleText(closed), /Closed: answered in the terminal/);
     });
 
     test('when Claude Code exits while the hook waits, the hook ends and the Slack message closes', async (t) => {
-      t.after(after);
-      const { h, claude } = await start({
+      const { h, claude } = await start(t, {
         mode: 'socket',
         turns: [askDatabase, { text: 'Ok.' }],
         prompt: 'pick a database',
       });
       const posted = await hookMessage(h);
       await claude.stop(); // Claude Code does not end its hooks as it exits
-      const closed = await waitFor(
-        () =>
-          elementsOf(current(h.slack, posted.ts).blocks).length === 0 &&
-          current(h.slack, posted.ts),
-        'the message closed',
-        CLAUDE_WAIT_MS,
-      );
+      const closed = await messageClosed(h, posted.ts);
       assert.match(visibleText(closed), /Closed: answered in the terminal, or left to it/);
     });
   },

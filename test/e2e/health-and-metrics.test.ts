@@ -189,24 +189,39 @@ describe('health while Socket Mode is down', () => {
   let h: Harness | undefined;
   const startRelay = relayStarter();
 
-  test('/healthz stays 200 while one of the two connections is away: clicks still reach the relay', async () => {
+  /**
+   * A healthy relay in Socket Mode with a metrics port, both connections up (one still opening
+   * would come up after a drop), and Slack refusing new connections until `allow()`.
+   * `refusedReconnection` waits until the relay asked for one and was refused.
+   */
+  async function refusingReconnections() {
     const { log, records } = captureLog('info');
     const port = await freePort();
-    h = await startRelay({ mode: 'socket', log, config: { metricsPort: port } });
+    const started = await startRelay({ mode: 'socket', log, config: { metricsPort: port } });
+    h = started; // stopped after the test, whatever happens next
     await healthUntil(port, 200);
-    const held = await allConnected(h.slack);
-    const opens = () => h?.slack.calls.filter((c) => c.method === 'apps.connections.open') ?? [];
+    const held = await allConnected(started.slack);
+    const opens = () => started.slack.calls.filter((c) => c.method === 'apps.connections.open');
     const before = opens().length;
-    const allow = h.slack.refuse('apps.connections.open', 'internal_error');
+    const allow = started.slack.refuse('apps.connections.open', 'internal_error');
+    const refusedReconnection = () =>
+      waitFor(
+        () =>
+          opens()
+            .slice(before)
+            .some((c) => c.response.ok === false),
+        'a refused reconnection',
+      );
+    return { started, port, held, records, allow, refusedReconnection };
+  }
+
+  test('/healthz stays 200 while one of the two connections is away: clicks still reach the relay', async () => {
+    const { started, port, held, records, allow, refusedReconnection } =
+      await refusingReconnections();
+    h = started;
     await h.slack.dropConnection({ how: 'cut' });
     // the relay noticed: it asks for a new connection (after its own pause) and is refused
-    await waitFor(
-      () =>
-        opens()
-          .slice(before)
-          .some((c) => c.response.ok === false),
-      'a refused reconnection',
-    );
+    await refusedReconnection();
     const health = await getHealth(port);
     assert.equal(health.status, 200);
     assert.equal((health.body.slack as { connection: string }).connection, 'connected');
@@ -247,16 +262,9 @@ describe('health while Socket Mode is down', () => {
   });
 
   test('/healthz answers 503 while the stand-in refuses to reconnect, and 200 once it lets the relay back', async () => {
-    const { log, records } = captureLog('info');
-    const port = await freePort();
-    h = await startRelay({ mode: 'socket', log, config: { metricsPort: port } });
-    await healthUntil(port, 200);
-    // both connections up first: one still opening would come up after the drop
-    const held = await allConnected(h.slack);
-
-    const opens = () => h?.slack.calls.filter((c) => c.method === 'apps.connections.open') ?? [];
-    const before = opens().length;
-    const allow = h.slack.refuse('apps.connections.open', 'internal_error');
+    const { started, port, held, records, allow, refusedReconnection } =
+      await refusingReconnections();
+    h = started;
     await h.slack.disconnectAll('refresh_requested');
     const down = await healthUntil(port, 503);
     assert.match(String(down.body.reason), /Socket Mode connection to Slack is \w+/);
@@ -264,13 +272,7 @@ describe('health while Socket Mode is down', () => {
     assert.equal(down.body.watcher, 'watching');
 
     // The client asks for a new connection (after its own pause) and is refused: still down.
-    await waitFor(
-      () =>
-        opens()
-          .slice(before)
-          .some((c) => c.response.ok === false),
-      'a refused reconnection',
-    );
+    await refusedReconnection();
     assert.equal((await getHealth(port)).status, 503);
     assert.equal(sampleValue(await scrapeMetrics(port), 'o7_relay_slack_connected'), 0);
 
