@@ -5,10 +5,11 @@ import type {
   ContextBlock,
   MrkdwnElement,
   PlainTextElement,
+  PlainTextInput,
   SectionBlock,
 } from '@slack/types';
 import { showControls } from '../text/show-controls.js';
-import { truncatePlain } from '../text/text-cut.js';
+import { safeCutPoint, truncatePlain } from '../text/text-cut.js';
 import { BLOCK_KIT_LIMITS } from './block-kit-limits.js';
 
 /** A plain-text object: Slack shows it literally, so only control characters are written out. */
@@ -60,4 +61,22 @@ export function button(
   if (options.value !== undefined) element.value = options.value;
   if (options.primary) element.style = 'primary';
   return element;
+}
+
+/**
+ * A multi-line text input holding `initial` (when there is any), cut to what Slack's input
+ * takes, at a point that splits no character.
+ */
+export function multilineInput(actionId: string, initial: string | undefined): PlainTextInput {
+  const max = BLOCK_KIT_LIMITS.plainTextInputMax;
+  const input: PlainTextInput = {
+    type: 'plain_text_input',
+    action_id: actionId,
+    multiline: true,
+    max_length: max,
+  };
+  if (initial !== undefined && initial !== '') {
+    input.initial_value = initial.slice(0, safeCutPoint(initial, max));
+  }
+  return input;
 }

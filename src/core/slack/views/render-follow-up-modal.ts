@@ -1,14 +1,19 @@
-import type { InputBlock, KnownBlock, ModalView, PlainTextInput } from '@slack/types';
+import type { InputBlock, KnownBlock, ModalView } from '@slack/types';
 import { envelopeExtras, picksWantingText } from '../../envelope/envelope-batch.js';
 import type { Answer } from '../../protocol/questions/question.js';
 import { CALLBACK_IDS, FOLLOW_UP_INPUT } from '../controls/ids.js';
 import { modalMetadata } from '../controls/modal-metadata.js';
 import type { BatchView } from '../layout/batch-view.js';
-import { mrkdwnSection, plainContext, plainText } from '../layout/block-builders.js';
+import {
+  mrkdwnSection,
+  multilineInput,
+  plainContext,
+  plainText,
+} from '../layout/block-builders.js';
 import { BLOCK_KIT_LIMITS } from '../layout/block-kit-limits.js';
 import { headerBlocks, textHeading } from '../messages/render-envelope-question.js';
 import { promptSections } from '../messages/render-prompt.js';
-import { safeCutPoint, splitEscaped } from '../text/text-cut.js';
+import { splitEscaped } from '../text/text-cut.js';
 
 // The modal repeats the question for context; a very long one continues in the message.
 const PROMPT_SECTIONS_IN_MODAL = 10;
@@ -54,16 +59,7 @@ export function renderFollowUpModal({ view, questionId, answer }: FollowUpModalR
   });
   blocks.push(...chosen.slice(0, DESCRIPTION_SECTIONS_IN_MODAL).map((text) => mrkdwnSection(text)));
 
-  const max = BLOCK_KIT_LIMITS.plainTextInputMax;
-  const input: PlainTextInput = {
-    type: 'plain_text_input',
-    action_id: FOLLOW_UP_INPUT.actionId,
-    multiline: true,
-    max_length: max,
-  };
-  const typed = view.envelope?.followUpText[questionId];
-  if (typed !== undefined && typed !== '')
-    input.initial_value = typed.slice(0, safeCutPoint(typed, max));
+  const input = multilineInput(FOLLOW_UP_INPUT.actionId, view.envelope?.followUpText[questionId]);
   const field: InputBlock = {
     type: 'input',
     block_id: FOLLOW_UP_INPUT.blockId,

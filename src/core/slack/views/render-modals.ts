@@ -1,16 +1,22 @@
-import type { InputBlock, KnownBlock, ModalView, PlainTextInput } from '@slack/types';
+import type { InputBlock, KnownBlock, ModalView } from '@slack/types';
 import type { Question } from '../../protocol/questions/question.js';
 import { questionPath } from '../../protocol/run-folder.js';
 import { CALLBACK_IDS, FREE_WRITE_INPUT } from '../controls/ids.js';
 import { modalMetadata } from '../controls/modal-metadata.js';
 import type { BatchView } from '../layout/batch-view.js';
-import { mrkdwnContext, mrkdwnSection, plainContext, plainText } from '../layout/block-builders.js';
+import {
+  mrkdwnContext,
+  mrkdwnSection,
+  multilineInput,
+  plainContext,
+  plainText,
+} from '../layout/block-builders.js';
 import { BLOCK_KIT_LIMITS, jsonBytes, VIEW_BYTES_BUDGET } from '../layout/block-kit-limits.js';
 import { preformatted } from '../messages/render-preview.js';
 import { promptSections } from '../messages/render-prompt.js';
 import { escapeMrkdwn } from '../text/escape-mrkdwn.js';
 import { showControls } from '../text/show-controls.js';
-import { safeCutPoint, splitForEscaping, splitPlain, truncatePlain } from '../text/text-cut.js';
+import { splitForEscaping, splitPlain, truncatePlain } from '../text/text-cut.js';
 
 /** Which question of which batch a modal is for. */
 export interface ModalRequest {
@@ -75,12 +81,10 @@ export function renderFreeWriteModal({ view, questionId }: ModalRequest): ModalV
   const { question, index } = findQuestion(view, questionId);
   const draft = view.drafts[questionId];
   const max = BLOCK_KIT_LIMITS.plainTextInputMax;
-  const input: PlainTextInput = {
-    type: 'plain_text_input',
-    action_id: FREE_WRITE_INPUT.actionId,
-    multiline: true,
-    max_length: max,
-  };
+  const input = multilineInput(
+    FREE_WRITE_INPUT.actionId,
+    typeof draft === 'string' ? draft : undefined,
+  );
   // Optional, so that saving it empty answers with no text: a deliberate answer, where a
   // question whose form was never saved still has none and holds Submit back.
   const block: InputBlock = {
@@ -91,14 +95,11 @@ export function renderFreeWriteModal({ view, questionId }: ModalRequest): ModalV
     optional: true,
     hint: plainText(LEAVE_EMPTY_HINT, BLOCK_KIT_LIMITS.inputHint),
   };
-  if (typeof draft === 'string' && draft !== '') {
-    input.initial_value = draft.slice(0, safeCutPoint(draft, max));
-    if (draft.length > max) {
-      block.hint = plainText(
-        `Your earlier answer had ${draft.length} characters; only the first ${max} fit here.`,
-        BLOCK_KIT_LIMITS.inputHint,
-      );
-    }
+  if (typeof draft === 'string' && draft.length > max) {
+    block.hint = plainText(
+      `Your earlier answer had ${draft.length} characters; only the first ${max} fit here.`,
+      BLOCK_KIT_LIMITS.inputHint,
+    );
   }
   const metadata = modalMetadata({ key: view.key, revision: view.revision, questionId }, index);
   return modal(
