@@ -44,40 +44,34 @@ async function main(argv: string[]): Promise<number> {
     case 'ask': {
       loadDotenv({ quiet: true });
       const { runAsk } = await import('./cli/ask-command.js');
-      const controller = new AbortController();
-      const stop = (signal: NodeJS.Signals) => controller.abort(signal);
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      const stopping = stopOnSignals();
       try {
         return await runAsk(args.ask, {
           env: process.env,
           cwd: process.cwd(),
-          readStdin: () => readStdin(err, controller.signal),
+          readStdin: () => readStdin(err, stopping.signal),
           out,
           err,
-          signal: controller.signal,
+          signal: stopping.signal,
         });
       } finally {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
+        stopping.close();
       }
     }
     case 'mcp': {
       loadDotenv({ quiet: true });
       const { runMcp } = await import('./mcp/mcp-command.js');
-      const controller = new AbortController();
-      const stop = (signal: NodeJS.Signals) => controller.abort(signal);
-      const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-      for (const signal of signals) process.once(signal, stop);
+      // an MCP client closing its terminal sends SIGHUP
+      const stopping = stopOnSignals(['SIGINT', 'SIGTERM', 'SIGHUP']);
       try {
         return await runMcp(args.mcp, {
           env: process.env,
           cwd: process.cwd(),
           err,
-          signal: controller.signal,
+          signal: stopping.signal,
         });
       } finally {
-        for (const signal of signals) process.off(signal, stop);
+        stopping.close();
       }
     }
     case 'hook':
@@ -170,22 +164,21 @@ async function runHookCommand(
     import('./claude-code/run-hook.js'),
     import('./claude-code/parent-watch.js'),
   ]);
-  const controller = new AbortController();
-  const stop = (signal: NodeJS.Signals) => controller.abort(signal);
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
-  process.once('SIGHUP', stop);
-  const unwatch = watchParent(() => controller.abort('Claude Code exited'));
+  const stopping = stopOnSignals(['SIGINT', 'SIGTERM', 'SIGHUP']);
+  const parentGone = new AbortController();
+  const unwatch = watchParent(() => parentGone.abort('Claude Code exited'));
+  const signal = AbortSignal.any([stopping.signal, parentGone.signal]);
   try {
     await runHook(hook, {
       env: process.env,
       cwd: process.cwd(),
-      readStdin: () => readStdin(() => undefined, controller.signal),
+      readStdin: () => readStdin(() => undefined, signal),
       ...io,
-      signal: controller.signal,
+      signal,
     });
   } finally {
     unwatch();
+    stopping.close();
   }
   return 0;
 }

@@ -10,22 +10,33 @@ export class StopRequested extends Error {
 }
 
 /**
- * SIGINT and SIGTERM as an AbortSignal, whose reason is a {@link StopRequested}. Installed
+ * What stopped a wait, in a word or two for a message ("Stopped by SIGTERM"): the signal of a
+ * {@link StopRequested}, or whatever else the abort was given as its reason.
+ */
+export const stopReason = (reason: unknown): string =>
+  reason instanceof StopRequested ? reason.signal : String(reason ?? 'an abort');
+
+/**
+ * SIGINT and SIGTERM (and any other of `names`) as an AbortSignal, whose reason is a
+ * {@link StopRequested}. Installed
  * first by a command that stops cleanly: node kills a process that has no handler for them
  * (exit 130 or 143, nothing closed), and in a container, where node is PID 1, ignores them
  * until the stop times out. After the first one node's own handling is back, so a second one
  * ends a stop that hangs; `close` does the same once the command is done.
  */
-export function stopOnSignals(): { signal: AbortSignal; close(): void } {
+export function stopOnSignals(names: readonly NodeJS.Signals[] = STOP_SIGNALS): {
+  signal: AbortSignal;
+  close(): void;
+} {
   const controller = new AbortController();
   const close = () => {
-    for (const name of STOP_SIGNALS) process.off(name, stop);
+    for (const name of names) process.off(name, stop);
   };
   const stop = (signal: NodeJS.Signals) => {
     close();
     controller.abort(new StopRequested(signal));
   };
-  for (const name of STOP_SIGNALS) process.on(name, stop);
+  for (const name of names) process.on(name, stop);
   return { signal: controller.signal, close };
 }
 

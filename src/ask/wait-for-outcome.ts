@@ -7,6 +7,7 @@ import {
 } from '../core/envelope/ask-cancellation.js';
 import { removeIfPresent } from '../fs/durable-io.js';
 import { readGuardedFile } from '../fs/read-protocol-file.js';
+import { stopReason } from '../stop-signals.js';
 import type { AskFolder } from './ask-folder.js';
 
 /** How an `ask` ended. */
@@ -100,7 +101,7 @@ export async function waitForOutcome(
         const late = await readOutcome(folder);
         if (late) return late;
         return stop === 'aborted'
-          ? { kind: 'aborted', reason: String(opts.signal?.reason ?? 'an abort') }
+          ? { kind: 'aborted', reason: stopReason(opts.signal?.reason) }
           : { kind: 'timed-out' };
       }
       await changed;

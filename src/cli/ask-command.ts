@@ -11,6 +11,7 @@ import type { Envelope } from '../core/envelope/envelope.js';
 import { envelopeToBatch } from '../core/envelope/envelope-to-batch.js';
 import { findEnvelope } from '../core/envelope/find-envelope.js';
 import { formatResumeMessage } from '../core/envelope/resume-message.js';
+import { stopReason } from '../stop-signals.js';
 import type { AskArgs } from './ask-args.js';
 import { ASK_EXIT_CODES, type AskExitCode } from './ask-exit-codes.js';
 
@@ -33,7 +34,7 @@ export async function runAsk(args: AskArgs, deps: AskDeps): Promise<AskExitCode>
   const message = await readMessage(args.input, deps);
   if (message === undefined) return ASK_EXIT_CODES.usage;
   if (deps.signal?.aborted) {
-    deps.err(`Stopped by ${String(deps.signal.reason)} before anything was asked.`);
+    deps.err(`Stopped by ${stopReason(deps.signal.reason)} before anything was asked.`);
     return ASK_EXIT_CODES.cancelled;
   }
 

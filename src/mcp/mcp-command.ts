@@ -5,6 +5,7 @@ import type { ReadOptions } from '../cli/read-options.js';
 import { resolveStateDir, stateDirEnvSchema } from '../config/config-schema.js';
 import { DURATION_FORMAT, parseDuration } from '../config/parse-duration.js';
 import { err, ok, type Result } from '../core/result.js';
+import { stopReason } from '../stop-signals.js';
 import { createMcpServer } from './mcp-server.js';
 
 /** `mcp`'s command line, read. */
@@ -89,7 +90,7 @@ export async function runMcp(args: McpArgs, deps: McpDeps): Promise<number> {
   const transport = new StdioServerTransport();
   const closed = new Promise<string>((resolve) => {
     process.stdin.once('end', () => resolve('the client closing standard input'));
-    deps.signal.addEventListener('abort', () => resolve(String(deps.signal.reason)), {
+    deps.signal.addEventListener('abort', () => resolve(stopReason(deps.signal.reason)), {
       once: true,
     });
   });
