@@ -27,6 +27,9 @@ export interface HealthReport {
 /** What a connection state means for people clicking in Slack. */
 function connectionProblem(mode: 'socket' | 'http', state: SlackConnectionState) {
   if (state === 'connected') return undefined;
+  if (mode === 'socket' && state === 'refused') {
+    return 'Slack refused a new Socket Mode connection and the client gave up: clicks in Slack do not reach the relay until it is restarted (the log says why)';
+  }
   return mode === 'socket'
     ? `the Socket Mode connection to Slack is ${state}: clicks in Slack do not reach the relay`
     : 'the relay is not listening for Slack requests (PORT)';

@@ -194,7 +194,7 @@ describe('health while Socket Mode is down', () => {
    * would come up after a drop), and Slack refusing new connections until `allow()`.
    * `refusedReconnection` waits until the relay asked for one and was refused.
    */
-  async function refusingReconnections() {
+  async function refusingReconnections(code = 'internal_error') {
     const { log, records } = captureLog('info');
     const port = await freePort();
     const started = await startRelay({ mode: 'socket', log, config: { metricsPort: port } });
@@ -203,7 +203,7 @@ describe('health while Socket Mode is down', () => {
     const held = await allConnected(started.slack);
     const opens = () => started.slack.calls.filter((c) => c.method === 'apps.connections.open');
     const before = opens().length;
-    const allow = started.slack.refuse('apps.connections.open', 'internal_error');
+    const allow = started.slack.refuse('apps.connections.open', code);
     const refusedReconnection = () =>
       waitFor(
         () =>
@@ -259,6 +259,35 @@ describe('health while Socket Mode is down', () => {
       [],
       'one connection away is no outage',
     );
+  });
+
+  test('a reconnection refused for good (a revoked app token) says what to do, once per connection, and /healthz says refused, not reconnecting', async () => {
+    const { started, port, records, refusedReconnection } =
+      await refusingReconnections('invalid_auth');
+    h = started;
+    await h.slack.disconnectAll('refresh_requested');
+    await refusedReconnection();
+    const refused = await waitFor(async () => {
+      const health = await getHealth(port);
+      const { connection } = health.body.slack as { connection: string };
+      return connection === 'refused' && health;
+    }, 'the connections marked refused');
+    assert.equal(refused.status, 503);
+    assert.match(String(refused.body.reason), /refused a new Socket Mode connection.*restarted/);
+    const gaveUp = () => records.filter((r) => /client gave up/.test(r.msg));
+    await waitFor(() => gaveUp().length === 2, 'a line for each connection');
+    for (const line of gaveUp()) {
+      assert.equal(line.level, 50);
+      assert.equal(line.code, 'invalid_auth');
+      assert.match(line.msg, /SLACK_APP_TOKEN is wrong or was revoked.*restart the relay/);
+    }
+    assert.deepEqual(
+      records.filter((r) => /unhandled|uncaught/.test(r.msg)).map((r) => r.msg),
+      [],
+      'no safety-net line: the relay caught it',
+    );
+    // everything else goes on: the bot token still posts the next batch
+    assert.ok((await postBatch(started, 'run-after-refusal', BATCH)).ts);
   });
 
   test('/healthz answers 503 while the stand-in refuses to reconnect, and 200 once it lets the relay back', async () => {

@@ -1,13 +1,16 @@
 /**
  * Where the connection that brings Slack's interactions stands: `disconnected` when it was
- * lost (the client reconnects by itself), `closed` when the relay closed it (at stop). In HTTP
- * mode `connected` means the relay's server listens for Slack's requests.
+ * lost (the client reconnects by itself), `refused` when Slack refused a new one for good (a
+ * revoked app token: the client gives up, and only a restart with a valid token brings it
+ * back), `closed` when the relay closed it (at stop). In HTTP mode `connected` means the
+ * relay's server listens for Slack's requests.
  */
 export type SlackConnectionState =
   | 'connecting'
   | 'connected'
   | 'reconnecting'
   | 'disconnected'
+  | 'refused'
   | 'closed';
 
 /**
@@ -31,6 +34,7 @@ const BEST_FIRST: readonly SlackConnectionState[] = [
   'reconnecting',
   'connecting',
   'disconnected',
+  'refused',
   'closed',
 ];
 
@@ -48,11 +52,15 @@ export interface LifecycleEmitter {
   on(event: string, listener: () => void): unknown;
 }
 
+/** The states only a new start leaves: the client itself will not reconnect from them. */
+const ENDED: readonly SlackConnectionState[] = ['closed', 'refused'];
+
 /**
  * Follows the connections' lifecycle events and reports the relay's state (see
  * {@link combinedState}) each time one of them changes. A connection closed by the relay stays
- * `closed` (the client's own `close` that follows is no outage) until it starts again. Only
- * connections that have started count, so a second one not opened yet changes nothing.
+ * `closed` (the client's own `close` that follows is no outage) until it starts again; one
+ * marked `refused` (the client emits nothing when it gives up) stays so too. Only connections
+ * that have started count, so a second one not opened yet changes nothing.
  */
 export function followSocketConnections(
   clients: readonly LifecycleEmitter[],
@@ -60,18 +68,20 @@ export function followSocketConnections(
     state: SlackConnectionState,
     changed: { index: number; state: SlackConnectionState },
   ) => void,
-): void {
+): { refused(index: number): void } {
   const states: (SlackConnectionState | undefined)[] = clients.map(() => undefined);
+  const change = (index: number, state: SlackConnectionState) => {
+    const was = states[index];
+    if (was !== undefined && ENDED.includes(was) && state !== 'connecting') return;
+    if (was === state) return;
+    states[index] = state;
+    const started = states.filter((s): s is SlackConnectionState => s !== undefined);
+    report(combinedState(started), { index, state });
+  };
   clients.forEach((client, index) => {
     for (const [event, state] of Object.entries(STATE_OF_EVENT)) {
-      client.on(event, () => {
-        const was = states[index];
-        if (was === 'closed' && state !== 'connecting') return;
-        if (was === state) return;
-        states[index] = state;
-        const started = states.filter((s): s is SlackConnectionState => s !== undefined);
-        report(combinedState(started), { index, state });
-      });
+      client.on(event, () => change(index, state));
     }
   });
+  return { refused: (index) => change(index, 'refused') };
 }

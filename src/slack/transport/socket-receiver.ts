@@ -6,6 +6,7 @@ import {
   type webApi,
 } from '@slack/bolt';
 import type { Logger } from 'pino';
+import { slackErrorKind } from '../../core/slack/slack-error-kinds.js';
 import { ackOnArrival } from './ack-on-arrival.js';
 import { guardSocketFrames } from './guard-socket-frames.js';
 import { followSocketConnections, type SlackConnectionState } from './socket-connection.js';
@@ -29,6 +30,20 @@ export const SOCKET_STAGGER_MS = 10_000;
  * connection because the Socket Mode client writes into the options it is given.
  */
 const SOCKET_RETRY = { retries: 1000, factor: 1.5, minTimeout: 1000, maxTimeout: 30_000 };
+
+/** The Web API error code of a failed `apps.connections.open`, if Slack gave one. */
+function slackCodeOf(err: unknown): string | undefined {
+  const data = (err as { data?: { error?: unknown } } | undefined)?.data;
+  return typeof data?.error === 'string' ? data.error : undefined;
+}
+
+/** What to do about a connection the client gave up on. */
+function refusalFix(code: string | undefined): string {
+  if (code !== undefined && slackErrorKind(code).scope === 'app') {
+    return `${code}: ${slackErrorKind(code).fix.replace(/^the token/, 'SLACK_APP_TOKEN')}`;
+  }
+  return `${code ?? 'Slack could not be reached through every retry'}: restart the relay once Slack answers again`;
+}
 
 /** What {@link SocketReceiver} needs. */
 export interface SocketReceiverOptions {
@@ -58,13 +73,14 @@ export class SocketReceiver implements Receiver {
   private readonly staggerMs: number;
   private readonly log: Logger;
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly connections: { refused(index: number): void };
   private stopped = false;
 
   constructor(options: SocketReceiverOptions) {
     this.staggerMs = options.staggerMs ?? SOCKET_STAGGER_MS;
     this.log = options.log.child({ component: 'slack' });
     const guardLog = options.log.child({ component: 'slack-guard' });
-    this.receivers = Array.from({ length: SOCKET_CONNECTIONS }, () => {
+    this.receivers = Array.from({ length: SOCKET_CONNECTIONS }, (_, index) => {
       const receiver = new SocketModeReceiver({
         appToken: options.appToken,
         logger: options.logger,
@@ -79,7 +95,7 @@ export class SocketReceiver implements Receiver {
       });
       guardSocketFrames(receiver, guardLog);
       ackOnArrival(receiver, this.log);
-      this.quietAtStop(receiver.client);
+      this.catchReconnections(receiver.client, index);
       // The client cannot be stopped while it fetches its URL: one that opens after `stop`
       // (a start or a reconnect under way then) is closed again at once.
       receiver.client.on('connected', () => {
@@ -88,7 +104,7 @@ export class SocketReceiver implements Receiver {
       return receiver;
     });
     const { onConnection } = options;
-    followSocketConnections(
+    this.connections = followSocketConnections(
       this.receivers.map((r) => r.client),
       (state, changed) => {
         const connection = changed.index + 1;
@@ -119,18 +135,32 @@ export class SocketReceiver implements Receiver {
   }
 
   /**
-   * The client reconnects by calling its own `start()` and drops what that returns, uncaught;
-   * a stop while the new connection waits for Slack's `hello` makes that start reject (with no
-   * reason at all), which ended every such stop in an unhandled rejection of `undefined`. A
-   * start cut short by the relay's own stop is no failure: it resolves instead. Any other
-   * rejection is passed on as it was.
+   * The client reconnects by calling its own `start()` and drops what that returns, uncaught.
+   * A stop while the new connection waits for Slack's `hello` makes that start reject (with no
+   * reason at all), which ended every such stop in an unhandled rejection of `undefined`: a
+   * start cut short by the relay's own stop is no failure. Any other rejection means the client
+   * gave up for good (Slack refused the app token, or could not be reached through every retry)
+   * and will not try again. A first start's failure is its caller's to report; a reconnection's
+   * has no caller: the relay says so, with what to do, and marks the connection
+   * `refused`, so `/healthz` does not report it as reconnecting for ever.
    */
-  private quietAtStop(client: SocketModeReceiver['client']): void {
+  private catchReconnections(client: SocketModeReceiver['client'], index: number): void {
     const start = client.start.bind(client);
+    let connectedOnce = false;
+    client.on('connected', () => {
+      connectedOnce = true;
+    });
     (client as { start(): Promise<unknown> }).start = () =>
       start().catch((err: unknown) => {
         if (this.stopped) return undefined;
-        throw err;
+        if (!connectedOnce) throw err; // a first start: its caller reports it
+        const code = slackCodeOf(err);
+        this.log.error(
+          { err, connection: index + 1, code },
+          `Slack refused a new Socket Mode connection and the client gave up: ${refusalFix(code)}. Clicks in Slack reach the relay through its other connections only, if any are left.`,
+        );
+        this.connections.refused(index);
+        return undefined;
       });
   }
 

@@ -16,6 +16,8 @@ describe('combinedState', () => {
     [['disconnected', 'disconnected'], 'disconnected'],
     [['closed', 'disconnected'], 'disconnected'],
     [['closed', 'closed'], 'closed'],
+    [['refused', 'disconnected'], 'disconnected'],
+    [['closed', 'refused'], 'refused'],
     [[], 'connecting'],
   ];
   for (const [states, expected] of cases) {
@@ -74,5 +76,28 @@ describe('followSocketConnections', () => {
       client.emit('disconnected');
     }
     assert.deepEqual(reported, ['connected', 'closed']);
+  });
+
+  test('a connection the client gave up on stays refused until it starts again', () => {
+    const clients = [new EventEmitter(), new EventEmitter()];
+    const reported: SlackConnectionState[] = [];
+    const connections = followSocketConnections(clients, (state) => reported.push(state));
+    const [a, b] = clients as [EventEmitter, EventEmitter];
+    for (const client of [a, b]) {
+      client.emit('connecting');
+      client.emit('connected');
+      client.emit('close');
+      client.emit('reconnecting');
+    }
+    reported.length = 0;
+    connections.refused(0);
+    // the other is still trying: that is the more hopeful state
+    assert.deepEqual(reported, ['reconnecting']);
+    connections.refused(1);
+    a.emit('close');
+    assert.deepEqual(reported, ['reconnecting', 'refused']);
+    a.emit('connecting');
+    a.emit('connected');
+    assert.deepEqual(reported, ['reconnecting', 'refused', 'connecting', 'connected']);
   });
 });
