@@ -153,10 +153,11 @@ export const batchRecordSchema = z.object(batchRecordShape) satisfies z.ZodType<
 
 /**
  * Which fields of a batch record people see in Slack, so that a change to one is shown, and
- * which they don't. Typed over every field of `BatchRecord`: a field added there must be
- * placed here, or the build fails, so a new visible field cannot silently never reach Slack.
+ * which they don't; a function shows what it gives, and only while that is defined. Typed over
+ * every field of `BatchRecord`: a field added there must be placed here, or the build fails, so
+ * a new visible field cannot silently never reach Slack.
  */
-const SHOWN: Readonly<Record<keyof BatchRecord, boolean>> = {
+const SHOWN: Readonly<Record<keyof BatchRecord, boolean | ((record: BatchRecord) => unknown)>> = {
   key: false, // fixed for the record
   runDir: false, // fixed for the record
   seq: false, // fixed for the record
@@ -175,17 +176,31 @@ const SHOWN: Readonly<Record<keyof BatchRecord, boolean>> = {
   handoffs: true,
   assignee: true,
   claimedBy: true,
-  nextReminderAt: false, // reminders are their own thread replies
-  reminders: false,
+  // shown once a reminder was sent: setting the first deadline edits no message
+  nextReminderAt: (record) => (record.reminders ? record.nextReminderAt : undefined),
+  reminders: false, // a reminder is its own thread reply
   escalateAt: false, // an escalation shows as the hand-off it makes
   escalated: false,
   createdAt: false,
   updatedAt: false, // changes with every save; a status change is what shows its time
 };
 
-const SHOWN_FIELDS = (Object.keys(SHOWN) as (keyof BatchRecord)[]).filter((name) => SHOWN[name]);
+const FIELDS = Object.entries(SHOWN) as [keyof BatchRecord, (typeof SHOWN)[keyof BatchRecord]][];
+const SHOWN_FIELDS = FIELDS.filter(([, shown]) => shown === true).map(([name]) => name);
+const SHOWN_WHILE = FIELDS.flatMap(([name, shown]) =>
+  typeof shown === 'function' ? [[name, shown] as const] : [],
+);
 
-/** What a record looks like to people: when it changes, the batch is shown again. */
+/**
+ * What a record looks like to people: when it changes, the batch is shown again. A value shown
+ * only at times is added only while it is there, so a record without it keeps the signature it
+ * was stored with (a relay that learns to show one more thing edits no message for it).
+ */
 export function visibleSignature(record: BatchRecord): string {
-  return JSON.stringify(SHOWN_FIELDS.map((name) => record[name] ?? null));
+  const always = SHOWN_FIELDS.map((name) => record[name] ?? null);
+  const now = SHOWN_WHILE.flatMap(([name, shown]) => {
+    const value = shown(record);
+    return value === undefined ? [] : [[name, value]];
+  });
+  return JSON.stringify(now.length > 0 ? [...always, ...now] : always);
 }

@@ -47,8 +47,9 @@ export function renderHandOffNotice(handOff: HandOff): { text: string; blocks: K
 }
 
 /**
- * Context lines for the top of a batch message: on an open batch the assignee and who is on
- * it; on a finished one the whole hand-off chain.
+ * Context lines for the top of a batch message: on an open batch the assignee, who is on it
+ * and, once reminders have started, when the next one comes; on a finished one the whole
+ * hand-off chain.
  */
 export function teamLines(team: TeamView | undefined, final: boolean): KnownBlock[] {
   if (!team) return [];
@@ -66,7 +67,14 @@ export function teamLines(team: TeamView | undefined, final: boolean): KnownBloc
     parts.push(`Assigned to ${mentionOf(team.assignee)}${by}`);
   }
   if (team.claimedBy) parts.push(`:raising_hand: ${mentionOf(team.claimedBy)} is on it`);
+  const next = nextReminder(team);
+  if (next) parts.push(`:alarm_clock: Next reminder ${slackDate(next)}`);
   return parts.length > 0 ? [mrkdwnContext(parts.join(' · '))] : [];
+}
+
+/** When the next reminder comes, once one was sent (before that, none is shown). */
+function nextReminder(team: TeamView): Date | undefined {
+  return team.reminders && team.nextReminderAt ? new Date(team.nextReminderAt) : undefined;
 }
 
 /** "I'm on it" (or "Release" once someone is on it) and "Hand off", for an open batch. */

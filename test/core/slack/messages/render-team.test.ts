@@ -57,6 +57,18 @@ describe('team rendering', () => {
     assert.match(textOf(teamLines(team, true)), /<!date\^1767603600\^/, 'the stored time, shown');
   });
 
+  test('once a reminder was sent, an open batch says when the next one comes', () => {
+    const next = '2026-01-05T10:00:00.000Z';
+    const line = (team: Parameters<typeof teamLines>[0]) => textOf(teamLines(team, false));
+    assert.doesNotMatch(line({ reminders: 0, nextReminderAt: next }), /reminder/, 'none sent yet');
+    assert.match(
+      line({ reminders: 1, nextReminderAt: next }),
+      /Next reminder <!date\^1767607200\^/,
+    );
+    assert.doesNotMatch(line({ reminders: 5 }), /reminder/, 'the last one was sent');
+    assert.deepEqual(teamLines({ reminders: 1, nextReminderAt: next }, true), []);
+  });
+
   test('the claim button says Release once someone is on it', () => {
     const label = (claimedBy?: string) => {
       const [claim] = teamButtons({ handoffs: [], ...(claimedBy ? { claimedBy } : {}) });
