@@ -209,6 +209,30 @@ describe('ack times beside two CPU-bound processes (socket mode)', () => {
     await click(slack, asked.ts, ACTION_KINDS.cancel);
     assert.equal(await exitCodeOf(ask), 5, ask.stderr());
 
+    // Snooze, shown once a reminder was sent: the relay again, reminding a second after a post.
+    await fx.relay.kill();
+    fx.relay = spawnRelayFor(slack, root, { logLevel: 'info', env: { RELAY_REMIND_AFTER: '1s' } });
+    await fx.relay.waitForLog('relay ready');
+    await allConnected(slack);
+    await writeQuestionFile(run, 3, {
+      seq: 3,
+      questions: [
+        { id: 'ship', type: 'yes-no', prompt: 'Ship it?' },
+        { id: 'tag', type: 'yes-no', prompt: 'Tag it?' },
+      ],
+    });
+    const reminded = await waitForBatchMessage(slack, 'run-acks', 3);
+    await waitFor(
+      () =>
+        thread(slack, reminded.ts).some((m) =>
+          JSON.stringify(m.blocks).includes(ACTION_KINDS.snooze),
+        ),
+      'the Snooze button, after the first reminder',
+    );
+    const told = slack.ephemerals(ALICE).length;
+    await click(slack, reminded.ts, ACTION_KINDS.snooze);
+    await waitFor(() => slack.ephemerals(ALICE)[told], 'the snooze told');
+
     // The Home tab (an event).
     await openHome(slack, ALICE);
 

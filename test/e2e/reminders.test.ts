@@ -14,7 +14,7 @@ import {
 } from '../support/relay-harness.js';
 import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
-import { at, E2E_MODE, relayStarter } from './relay-steps.js';
+import { at, click, E2E_MODE, nextEphemeral, relayStarter } from './relay-steps.js';
 
 const MINUTE = 60_000;
 
@@ -106,6 +106,49 @@ describe(`reminders and escalation end to end (${mode} mode)`, () => {
     await severalTicks();
     assert.equal(replies().filter((r) => /handed this to/.test(r.text)).length, 1);
     assert.equal(reminders().length, 3);
+    assert.deepEqual(h.slack.failures, []);
+  });
+
+  test('Snooze, shown once reminders have started, puts the next one off an hour for everyone', async () => {
+    let clock = Date.parse('2026-01-05T09:00:00.000Z');
+    h = await startRelay({
+      config: { reminders: { remindAfterMs: MINUTE } },
+      start: { reminders: { now: () => new Date(clock), tickMs: 20 } },
+    });
+    const run = h.runDir('run-snooze');
+    await writeQuestionFile(run, 1, sampleBatch(1));
+    const { ts } = await waitFor(() => channelMessages(h.slack)[0], 'batch message');
+    const shown = () => visibleText(h.slack.message(CHANNEL, ts) as never);
+    const has = (id: string) => JSON.stringify(h.slack.message(CHANNEL, ts)?.blocks).includes(id);
+    const reminders = () =>
+      (channelMessages(h.slack)[0]?.replies ?? []).filter((r) => /still waiting/.test(r.text));
+    const nextAt = (ms: number) => `<!date^${Math.floor(ms / 1000)}^`;
+    await waitFor(
+      async () => (await readStoredRecords(h.config.stateDir))[0]?.nextReminderAt,
+      'deadline',
+    );
+    assert.equal(has(ACTION_KINDS.snooze), false, 'no Snooze before the first reminder');
+
+    clock += MINUTE + 1000;
+    await waitFor(() => reminders()[0], 'first reminder');
+    const due = clock + 2 * MINUTE;
+    await waitFor(() => shown().includes(`Next reminder ${nextAt(due)}`), 'next reminder shown');
+    assert.equal(has(ACTION_KINDS.snooze), true);
+
+    await click(h.slack, ts, ACTION_KINDS.snooze, BOB);
+    const until = clock + 60 * MINUTE;
+    const told = await nextEphemeral(h.slack, BOB, 0);
+    assert.match(told.text, /next reminder comes no sooner than 1 h from now/);
+    await waitFor(() => shown().includes(`Next reminder ${nextAt(until)}`), 'the line moves');
+    const [record] = await readStoredRecords(h.config.stateDir);
+    assert.equal(record?.nextReminderAt, new Date(until).toISOString());
+
+    clock = due + 1000; // the old deadline passes, across a restart
+    await h.restart();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(reminders().length, 1, 'none at the old deadline');
+    clock = until + 1000;
+    await waitFor(() => reminders()[1], 'the reminder an hour after the press');
     assert.deepEqual(h.slack.failures, []);
   });
 });

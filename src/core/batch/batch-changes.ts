@@ -32,6 +32,20 @@ export function withClaim(record: BatchRecord, user: string, release: boolean): 
   return { kind: 'changed', record: release ? rest : { ...rest, claimedBy: user } };
 }
 
+/** How far "Snooze" puts the next reminder off. */
+export const SNOOZE_MS = 3_600_000;
+
+/**
+ * The next reminder put off `SNOOZE_MS` from `at` (never brought forward), or `undefined` when
+ * none is due any more: the last was sent, or the batch has no reminders. Escalation keeps
+ * its own deadline.
+ */
+export function snoozed(record: BatchRecord, at: Date): BatchRecord | undefined {
+  if (record.nextReminderAt === undefined) return undefined;
+  const until = Math.max(Date.parse(record.nextReminderAt), at.getTime() + SNOOZE_MS);
+  return { ...record, nextReminderAt: new Date(until).toISOString() };
+}
+
 /**
  * The record for a rewritten question file (`fingerprint`), open again or malformed: what
  * belonged to the old version (choices, typed text, who answered, a write problem) is dropped.

@@ -1,5 +1,6 @@
 import type { BlockAction } from '@slack/bolt';
 import type { Logger } from 'pino';
+import { snoozed } from '../../core/batch/batch-changes.js';
 import { revisionOf } from '../../core/batch/batch-key.js';
 import type { BatchRecord } from '../../core/batch/batch-record.js';
 import { idRecord } from '../../core/protocol/questions/id-record.js';
@@ -9,6 +10,7 @@ import { CLAIM_VALUES } from '../../core/slack/controls/ids.js';
 import { toBatchView } from '../../core/slack/layout/to-batch-view.js';
 import { describeMissing } from '../../core/slack/messages/missing-answers.js';
 import { describeMissingText } from '../../core/slack/messages/missing-text.js';
+import { NOTHING_TO_SNOOZE, SNOOZED } from '../../core/slack/messages/render-team.js';
 import {
   explainCancel,
   explainClaimedByOther,
@@ -170,6 +172,19 @@ const claim: Handler<'claim'> = async (click, action, deps) => {
   else click.log.info(release ? 'batch released' : 'batch claimed');
 };
 
+/**
+ * "Snooze": the next reminder put off an hour from the press; everyone sees its line move. A
+ * reminder already due later than that stays where it is (the store saw no change).
+ */
+const snooze: Handler<'snooze'> = async (click, action, deps) => {
+  const at = deps.now();
+  const done = await deps.actions.amendOpen(action.key, (record) => snoozed(record, at));
+  const next = (done ?? snoozed(click.record, at))?.nextReminderAt;
+  if (!next) return click.tell(NOTHING_TO_SNOOZE);
+  click.log.info({ until: next }, 'reminders snoozed');
+  await click.tell(SNOOZED);
+};
+
 /** What each kind of click does: one entry per control, as `decodeAction` names it. */
 export const CONTROLS: { [K in DecodedAction['kind']]: Control<K> } = {
   draft: { handle: saveChoice },
@@ -182,6 +197,7 @@ export const CONTROLS: { [K in DecodedAction['kind']]: Control<K> } = {
   cancel: { handle: cancel },
   handOff: { handle: openHandOff, recordOnly: true },
   claim: { handle: claim, recordOnly: true },
+  snooze: { handle: snooze, recordOnly: true },
 };
 
 /**

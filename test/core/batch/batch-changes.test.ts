@@ -6,6 +6,8 @@ import {
   cancelled,
   ended,
   freshVersion,
+  SNOOZE_MS,
+  snoozed,
   submitting,
   withClaim,
   withDraft,
@@ -97,5 +99,20 @@ describe('what happens to a batch', () => {
     assert.equal(ended(open, 'run-removed').status, 'run-removed');
     const gone = cancelled(open, 'U3', AT);
     assert.deepEqual([gone.status, gone.answeredBy, gone.answeredAt], ['cancelled', 'U3', AT]);
+  });
+
+  test('snooze puts the next reminder off an hour from the press, never sooner', () => {
+    const press = new Date(AT);
+    const hourOn = new Date(press.getTime() + SNOOZE_MS).toISOString();
+    const soon = { ...open, reminders: 1, nextReminderAt: '2026-03-01T12:02:00.000Z' };
+    assert.equal(snoozed(soon, press)?.nextReminderAt, hourOn);
+    const later = { ...soon, nextReminderAt: '2026-03-01T15:00:00.000Z' };
+    assert.equal(
+      snoozed(later, press)?.nextReminderAt,
+      later.nextReminderAt,
+      'not brought forward',
+    );
+    assert.equal(snoozed({ ...open, reminders: 5 }, press), undefined, 'the last one was sent');
+    assert.equal(snoozed(soon, press)?.escalateAt, soon.escalateAt);
   });
 });

@@ -38,6 +38,8 @@ export const BATCH_BUTTONS = {
   handOff: 'o7.hand-off',
   /** "I'm on it" / "Release": who is answering (values: `CLAIM_VALUES`) */
   claim: 'o7.claim',
+  /** puts the next reminder off an hour (shown once reminders have started) */
+  snooze: 'o7.snooze',
 } as const;
 export type BatchButton = keyof typeof BATCH_BUTTONS;
 

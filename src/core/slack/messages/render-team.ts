@@ -1,4 +1,5 @@
 import type { Button, KnownBlock } from '@slack/types';
+import { SNOOZE_MS } from '../../batch/batch-changes.js';
 import type { HandOff } from '../../batch/batch-record.js';
 import { ACTION_KINDS, CLAIM_VALUES } from '../controls/ids.js';
 import type { TeamView } from '../layout/batch-view.js';
@@ -77,13 +78,26 @@ function nextReminder(team: TeamView): Date | undefined {
   return team.reminders && team.nextReminderAt ? new Date(team.nextReminderAt) : undefined;
 }
 
-/** "I'm on it" (or "Release" once someone is on it) and "Hand off", for an open batch. */
+/**
+ * "I'm on it" (or "Release" once someone is on it) and "Hand off", for an open batch; and
+ * "Snooze" beside the next reminder's line while it shows.
+ */
 export function teamButtons(team: TeamView): Button[] {
   const claim = team.claimedBy
     ? button('Release', ACTION_KINDS.claim, { value: CLAIM_VALUES.release })
     : button("I'm on it", ACTION_KINDS.claim, { value: CLAIM_VALUES.claim });
-  return [claim, button('Hand off', ACTION_KINDS.handOff, { value: 'hand-off' })];
+  const buttons = [claim, button('Hand off', ACTION_KINDS.handOff, { value: 'hand-off' })];
+  if (!nextReminder(team)) return buttons;
+  const hours = SNOOZE_MS / 3_600_000;
+  return [...buttons, button(`Snooze ${hours} h`, ACTION_KINDS.snooze, { value: 'snooze' })];
 }
+
+/** What the person who pressed Snooze is told (plain text: the message shows the time). */
+export const SNOOZED = `:alarm_clock: The next reminder comes no sooner than ${SNOOZE_MS / 3_600_000} h from now; the message says when.`;
+
+/** What a press of a Snooze button is told once no reminder is due any more. */
+export const NOTHING_TO_SNOOZE =
+  'No reminder is due for this batch any more, so there is nothing to snooze.';
 
 /** Cuts whole lines off the end so the text fits a context block, saying how many were left out. */
 function cutLines(text: string): string {

@@ -190,6 +190,9 @@ describe('decodeAction', () => {
     const views = [
       makeView(questions, { team }),
       makeView(questions, { team: { ...team, claimedBy: 'U0ALICE01' } }),
+      makeView(questions, {
+        team: { ...team, reminders: 1, nextReminderAt: '2026-01-05T10:00:00.000Z' },
+      }),
       makeView([{ id: 'go', type: 'yes-no', prompt: 'Go?' }], { team }),
       makeView(envelope, { envelope: { followUpText: {} }, drafts: { q1: 'Multi-repo' } }),
       makeView([

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { HAND_OFF_INPUTS } from '../../../../src/core/slack/controls/ids.js';
+import { ACTION_KINDS, HAND_OFF_INPUTS } from '../../../../src/core/slack/controls/ids.js';
 import { toBatchView } from '../../../../src/core/slack/layout/to-batch-view.js';
 import {
   renderHandOffNotice,
@@ -67,6 +67,11 @@ describe('team rendering', () => {
     );
     assert.doesNotMatch(line({ reminders: 5 }), /reminder/, 'the last one was sent');
     assert.deepEqual(teamLines({ reminders: 1, nextReminderAt: next }, true), []);
+    const snooze = (team: Parameters<typeof teamButtons>[0]) =>
+      teamButtons(team).find((b) => b.action_id === ACTION_KINDS.snooze)?.text.text;
+    assert.equal(snooze({ reminders: 1, nextReminderAt: next }), 'Snooze 1 h');
+    assert.equal(snooze({ reminders: 0, nextReminderAt: next }), undefined, 'with its line only');
+    assert.equal(snooze({ reminders: 5 }), undefined);
   });
 
   test('the claim button says Release once someone is on it', () => {
