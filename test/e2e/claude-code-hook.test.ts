@@ -73,14 +73,21 @@ const askDatabase = {
   },
 };
 const SECRET = 'sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123';
-const probe = (pathName: string, header = '') => ({
-  toolUse: {
-    name: 'Bash',
-    input: {
-      command: `curl -s -m 1 ${header}http://127.0.0.1:9/${pathName}`,
-      description: 'Probe a closed loopback port',
+/** The scene's turns and prompt when Claude runs curl against a closed loopback port, `pathName`. */
+const probing = (pathName: string, header = '') => ({
+  turns: [
+    {
+      toolUse: {
+        name: 'Bash',
+        input: {
+          command: `curl -s -m 1 ${header}http://127.0.0.1:9/${pathName}`,
+          description: 'Probe a closed loopback port',
+        },
+      },
     },
-  },
+    { text: 'Ok.' },
+  ],
+  prompt: 'probe the port',
 });
 
 /** The relay's message whose header starts "Claude Code", in `channel`. */
@@ -151,22 +158,26 @@ function scene() {
     cleanups.push(() => claude.stop());
     return { h, model, claude };
   };
-  return { start };
+  /** The scene of Claude asking which database to use, once its question is in Slack. */
+  const askedDatabase = async (t: TestContext) => {
+    const scene = await start(t, {
+      mode: 'socket',
+      turns: [askDatabase, { text: 'Ok.' }],
+      prompt: 'pick a database',
+    });
+    return { ...scene, posted: await hookMessage(scene.h) };
+  };
+  return { start, askedDatabase };
 }
 
 describe(
   'Claude Code asks in Slack through o7-slack-relay hook (the real CLI)',
   needs(claudeCli()),
   () => {
-    const { start } = scene();
+    const { start, askedDatabase } = scene();
 
     test('AskUserQuestion answered in Slack reaches the model (socket mode)', async (t) => {
-      const { h, model } = await start(t, {
-        mode: 'socket',
-        turns: [askDatabase, { text: 'Thanks.' }],
-        prompt: 'pick a database',
-      });
-      const posted = await hookMessage(h);
+      const { h, model, posted } = await askedDatabase(t);
       const seen = visibleText(posted);
       assert.match(seen, /Claude Code asks a question/);
       assert.match(seen, /project .*proj · session /, 'the project and session under the title');
@@ -184,8 +195,7 @@ describe(
     test('a permission prompt denied in one tap reaches the model as its error; secrets are not posted (HTTP mode)', async (t) => {
       const { h, model, claude } = await start(t, {
         mode: 'http',
-        turns: [probe('deny', `-H 'Authorization: Bearer ${SECRET}' `), { text: 'Ok.' }],
-        prompt: 'probe the port',
+        ...probing('deny', `-H 'Authorization: Bearer ${SECRET}' `),
       });
       const posted = await hookMessage(h);
       await claude.waitForScreen(/Do you want to proceed\?/);
@@ -212,8 +222,7 @@ describe(
     test("Always allow keeps the rule in the project's settings, and the batch went to the project's channel (socket mode)", async (t) => {
       const { h, model, claude } = await start(t, {
         mode: 'socket',
-        turns: [probe('always'), { text: 'Ok.' }],
-        prompt: 'probe the port',
+        ...probing('always'),
         projectChannel: true,
       });
       const posted = await hookMessage(h, PROJECTS_CHANNEL);
@@ -233,8 +242,7 @@ describe(
     test('with no relay running, Claude Code asks in the terminal', async (t) => {
       const { h, claude, model } = await start(t, {
         mode: 'socket',
-        turns: [probe('none'), { text: 'Ok.' }],
-        prompt: 'probe the port',
+        ...probing('none'),
         relay: false,
       });
       await claude.waitForScreen(/Do you want to proceed\?/);
@@ -245,12 +253,7 @@ describe(
     });
 
     test('Esc at the terminal closes the Slack message, and a click after it is told so', async (t) => {
-      const { h, claude } = await start(t, {
-        mode: 'socket',
-        turns: [askDatabase, { text: 'Ok.' }],
-        prompt: 'pick a database',
-      });
-      const posted = await hookMessage(h);
+      const { h, claude, posted } = await askedDatabase(t);
       const radio = elementById(posted.blocks, actionId(ACTION_KINDS.choose, 0));
       await claude.waitForScreen(/esc to interrupt/);
       // Slack takes no edits for a while: the person still sees the question and clicks it
@@ -267,12 +270,7 @@ describe(
     });
 
     test('when Claude Code exits while the hook waits, the hook ends and the Slack message closes', async (t) => {
-      const { h, claude } = await start(t, {
-        mode: 'socket',
-        turns: [askDatabase, { text: 'Ok.' }],
-        prompt: 'pick a database',
-      });
-      const posted = await hookMessage(h);
+      const { h, claude, posted } = await askedDatabase(t);
       await claude.stop(); // Claude Code does not end its hooks as it exits
       const closed = await messageClosed(h, posted.ts);
       assert.match(visibleText(closed), /Closed: answered in the terminal, or left to it/);

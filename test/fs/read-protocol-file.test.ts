@@ -17,6 +17,13 @@ async function tempDir(t: TestContext): Promise<string> {
   return dir;
 }
 
+/** Writes `content` to `name` in `dir`: the file's path. */
+async function written(dir: string, name: string, content: string): Promise<string> {
+  const file = path.join(dir, name);
+  await writeFile(file, content);
+  return file;
+}
+
 /** Fails unless reading `file` is refused for `reason`. */
 async function assertRefused(file: string, reason: string): Promise<void> {
   assert.deepEqual(await readProtocolFile(file), { kind: 'refused', reason });
@@ -76,10 +83,8 @@ test('agent-controlled FIFO is refused instead of blocking the relay', {
 
 test('agent-controlled symlink is refused, even to a readable file', async (t) => {
   const dir = await tempDir(t);
-  const target = path.join(dir, 'target.json');
-  await writeFile(target, '{}');
   const link = path.join(dir, 'q-out-001.json');
-  await symlink(target, link);
+  await symlink(await written(dir, 'target.json', '{}'), link);
   await assertRefused(link, 'a symbolic link; the relay reads only regular files');
   const dangling = path.join(dir, 'q-out-002.json');
   await symlink(path.join(dir, 'gone.json'), dangling);
@@ -95,21 +100,24 @@ test('agent-controlled folder with a protocol file name is refused', async (t) =
 
 test('agent-controlled huge file is refused without reading it', async (t) => {
   const dir = await tempDir(t);
-  const file = path.join(dir, 'q-out-001.json');
-  await writeFile(file, '');
-  await truncate(file, 1024 * 1024 * 1024); // sparse: 1 GiB on paper, nothing on disk
-  await assertRefused(file, `too large: ${1024 * 1024 * 1024} bytes, at most 4 MiB`);
-  const edge = path.join(dir, 'q-out-002.json');
-  await writeFile(edge, '');
-  await truncate(edge, PROTOCOL_FILE_MAX_BYTES);
-  const read = await readProtocolFile(edge);
+  /** A sparse file: `bytes` long on paper, nothing on disk. */
+  const sparse = async (name: string, bytes: number) => {
+    const file = await written(dir, name, '');
+    await truncate(file, bytes);
+    return file;
+  };
+  const gib = 1024 * 1024 * 1024;
+  await assertRefused(
+    await sparse('q-out-001.json', gib),
+    `too large: ${gib} bytes, at most 4 MiB`,
+  );
+  const read = await readProtocolFile(await sparse('q-out-002.json', PROTOCOL_FILE_MAX_BYTES));
   assert.equal(read.kind === 'ok' && read.bytes.length, PROTOCOL_FILE_MAX_BYTES);
 });
 
 test('a protocol file with a second name (a hard link) is refused without reading it', async (t) => {
   const dir = await tempDir(t);
-  const secret = path.join(dir, 'outside-the-run.txt');
-  await writeFile(secret, 'token=xoxb-not-for-slack');
+  const secret = await written(dir, 'outside-the-run.txt', 'token=xoxb-not-for-slack');
   const file = path.join(dir, 'q-out-001.json');
   await link(secret, file);
   await assertRefused(

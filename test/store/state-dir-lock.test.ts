@@ -79,6 +79,22 @@ async function openOwningLock(dir: string, logger = log): Promise<StateStore> {
   return store;
 }
 
+/**
+ * Opens a store on `dir` over a lock naming `pid`, which must be taken over with exactly one
+ * log line about the lock; the store is closed again. Returns the reason that line gives.
+ */
+async function takenOver(dir: string, pid: number): Promise<string> {
+  await writeFile(lockOf(dir), `${pid}\n`);
+  const { log: watched, records } = captureLog('info');
+  const store = await openOwningLock(dir, watched);
+  await store.close();
+  const lines = records.filter((r) => String(r.msg).includes('lock'));
+  assert.equal(lines.length, 1, JSON.stringify(lines));
+  assert.equal(lines[0]?.msg, 'taking over a stale relay lock');
+  assert.equal(lines[0]?.stalePid, pid);
+  return String(lines[0]?.reason);
+}
+
 describe('state folder lock', () => {
   it('writes our pid to relay.lock and removes it on close', async () => {
     const dir = await freshDir();
@@ -113,35 +129,18 @@ describe('state folder lock', () => {
   it('takes over, with one log line, a lock naming pid 1: alive, but no relay', {
     ...READS_PROC,
   }, async () => {
-    const dir = await freshDir();
-    await writeFile(lockOf(dir), '1\n');
-    const { log: watched, records } = captureLog('info');
-    const store = await openOwningLock(dir, watched);
-    try {
-      const lines = records.filter((r) => String(r.msg).includes('lock'));
-      assert.equal(lines.length, 1, JSON.stringify(lines));
-      assert.equal(lines[0]?.msg, 'taking over a stale relay lock');
-      assert.equal(lines[0]?.stalePid, 1);
-      assert.match(String(lines[0]?.reason), /^pid 1 (\(.+\) )?is not a relay/);
-    } finally {
-      await store.close();
-    }
+    assert.match(await takenOver(await freshDir(), 1), /^pid 1 (\(.+\) )?is not a relay/);
   });
 
   it('takes over a lock naming a live process that is not a relay', {
     ...READS_PROC,
   }, async () => {
-    const dir = await freshDir();
     const sleeper = startNode('setTimeout(() => {}, 120_000)');
     try {
-      await writeFile(lockOf(dir), `${sleeper.pid}\n`);
-      const { log: watched, records } = captureLog('warn');
-      const store = await openOwningLock(dir, watched);
       assert.equal(
-        records[0]?.reason,
+        await takenOver(await freshDir(), sleeper.pid),
         `pid ${sleeper.pid} (${process.execPath} -e setTimeout(() => {}, 120_000)) is not a relay using this state folder`,
       );
-      await store.close();
     } finally {
       sleeper.child.kill();
       await sleeper.exited;
@@ -152,25 +151,19 @@ describe('state folder lock', () => {
     ...READS_PROC,
   }, async () => {
     const held = await freshDir();
-    const copy = await freshDir();
     const relay = await holdLockInChild(held);
     try {
-      await writeFile(lockOf(copy), `${relay.pid}\n`);
-      const store = await openOwningLock(copy);
+      await takenOver(await freshDir(), relay.pid);
       assert.equal(await readFile(lockOf(held), 'utf8'), `${relay.pid}\n`, 'the other left alone');
-      await store.close();
     } finally {
       await relay.stop();
     }
   });
 
   it('takes over a lock whose process has exited', async () => {
-    const dir = await freshDir();
     const gone = startNode('');
     await gone.exited;
-    await writeFile(lockOf(dir), `${gone.pid}\n`);
-    const store = await openOwningLock(dir);
-    await store.close();
+    await takenOver(await freshDir(), gone.pid);
   });
 
   it('takes over a lock with our own pid left by an earlier process (pid reuse)', async () => {
