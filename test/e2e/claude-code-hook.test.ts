@@ -10,6 +10,7 @@ import { relayHookEntries } from '../../src/core/claude-code/hook-settings.js';
 import { DENIED_MESSAGE } from '../../src/core/claude-code/permission-hook.js';
 import { ACTION_KINDS, actionId } from '../../src/core/slack/controls/ids.js';
 import { claudeCli, startClaude } from '../support/claude-under-tmux.js';
+import type { FakeSlack } from '../support/fake-slack/index.js';
 import {
   CLAUDE_WAIT_MS,
   resultText,
@@ -18,7 +19,15 @@ import {
 } from '../support/model-standin.js';
 import { needs } from '../support/preconditions.js';
 import { NODE_LOADER_ARGS, projectModule } from '../support/project-paths.js';
-import { ALICE, CHANNEL, elementsOf, type Harness, visibleText } from '../support/relay-harness.js';
+import {
+  ALICE,
+  BOB,
+  CHANNEL,
+  elementsOf,
+  type Harness,
+  type RelayHarnessOptions,
+  visibleText,
+} from '../support/relay-harness.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
 import {
@@ -26,16 +35,19 @@ import {
   choose,
   click,
   current,
+  directCopy,
   elementById,
+  handOffBatch,
   holdMessageUpdates,
   nextEphemeral,
   relayStarter,
 } from './relay-steps.js';
 
 const PROJECTS_CHANNEL = 'C0PROJS01';
+const CAROL = 'U0CAROL01';
 
 /** The settings `hook install` writes, pointed at this build and the test relay's state. */
-const hookSettings = (stateDir: string) => {
+const hookSettings = (stateDir: string, hookArgs: readonly string[] = []) => {
   const command = [
     process.execPath,
     ...NODE_LOADER_ARGS,
@@ -43,6 +55,7 @@ const hookSettings = (stateDir: string) => {
     'hook',
     '--state-dir',
     stateDir,
+    ...hookArgs,
   ]
     .map((word) => `'${word}'`)
     .join(' ');
@@ -127,12 +140,20 @@ function scene() {
       relay?: boolean;
       /** the project lies in a watched folder of its own channel */
       projectChannel?: boolean;
+      /** sets the stand-in up before the relay starts, e.g. with one more person */
+      stage?: (slack: FakeSlack) => void;
+      /** settings laid over the relay's, e.g. an allow list */
+      config?: RelayHarnessOptions['config'];
+      /** more arguments of the hook's command line, e.g. `--wait` */
+      hookArgs?: readonly string[];
     },
   ) => {
     t.after(after);
     const h = await startRelay({
       mode: opts.mode,
+      ...(opts.config ? { config: opts.config } : {}),
       prepare: (slack, root) => {
+        opts.stage?.(slack);
         if (!opts.projectChannel) return {};
         slack.addChannel({ id: PROJECTS_CHANNEL, name: 'projects', members: [ALICE] });
         return {
@@ -152,7 +173,7 @@ function scene() {
       root: dir,
       project: path.join(opts.projectChannel ? path.join(h.root, 'projects') : dir, 'proj'),
       modelUrl: model.url,
-      settings: hookSettings(stateDir),
+      settings: hookSettings(stateDir, opts.hookArgs),
       prompt: opts.prompt,
     });
     cleanups.push(() => claude.stop());
@@ -250,6 +271,50 @@ describe(
       const next = await model.turnRequest(1);
       assert.equal(resultText(toolResults(next)[0]), 'Exit code 7', 'allowed at the terminal');
       assert.equal(h.slack.messages(CHANNEL).length, 0, 'nothing was posted');
+    });
+
+    test('nobody answers within --wait: the Slack message closes and the terminal still asks (socket mode)', async (t) => {
+      const { h, claude, model } = await start(t, {
+        mode: 'socket',
+        ...probing('wait'),
+        hookArgs: ['--wait', '2s'],
+      });
+      const posted = await hookMessage(h);
+      const closed = await messageClosed(h, posted.ts);
+      assert.match(visibleText(closed), /Closed: answered in the terminal, or left to it/);
+      await claude.waitForScreen(/Do you want to proceed\?/);
+      await claude.keys('1');
+      const next = await model.turnRequest(1);
+      assert.equal(resultText(toolResults(next)[0]), 'Exit code 7', 'allowed at the terminal');
+    });
+
+    test('a permission prompt handed off to Bob is allowed by him from his copy; Carol, off the allow list, changes nothing (HTTP mode)', async (t) => {
+      const { h, model } = await start(t, {
+        mode: 'http',
+        ...probing('handed'),
+        stage: (slack) => {
+          slack.addUser({ id: CAROL, name: 'carol' });
+          slack.addChannel({ id: CHANNEL, name: 'o7-relay', members: [ALICE, BOB, CAROL] });
+        },
+        config: { allowedUsers: { users: [ALICE, BOB], groups: [] } },
+      });
+      const posted = await hookMessage(h);
+      const allow = `${actionId(ACTION_KINDS.oneTap, 0)}:0`;
+      await click(h.slack, posted.ts, allow, CAROL);
+      assert.match(
+        (await nextEphemeral(h.slack, CAROL, 0)).text,
+        /may answer these questions.*Nothing was changed/,
+      );
+      assert.ok(elementsOf(current(h.slack, posted.ts).blocks).length > 0, 'still open');
+
+      await handOffBatch(h.slack, { channel: CHANNEL, ts: posted.ts, from: ALICE, to: BOB });
+      const copy = await directCopy(h.slack, BOB);
+      const button = elementById(h.slack.message(copy.channel, copy.ts)?.blocks ?? [], allow);
+      await h.slack.clickButton({ ...at(copy.ts, button, BOB), channel: copy.channel });
+      const next = await model.turnRequest(1);
+      assert.equal(resultText(toolResults(next)[0]), 'Exit code 7', 'curl ran');
+      const closed = await messageClosed(h, posted.ts);
+      assert.match(visibleText(closed), new RegExp(`Answered by <@${BOB}>`));
     });
 
     test('Esc at the terminal closes the Slack message, and a click after it is told so', async (t) => {
