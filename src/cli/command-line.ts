@@ -1,6 +1,6 @@
 import { HOOK_OPTIONS, type HookArgs, toHookArgs } from '../claude-code/hook-args.js';
 import { err, ok, type Result } from '../core/result.js';
-import { MCP_OPTIONS, type McpArgs, toMcpArgs } from '../mcp/mcp-command.js';
+import { MCP_OPTIONS, type McpArgs, toMcpArgs } from '../mcp/mcp-args.js';
 import { ASK_OPTIONS, type AskArgs, toAskArgs } from './ask-args.js';
 import { closestName } from './closest-name.js';
 import {

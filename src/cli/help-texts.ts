@@ -1,5 +1,5 @@
 import { DURATION_FORMAT } from '../config/parse-duration.js';
-import { MCP_HELP } from '../mcp/mcp-command.js';
+import { MCP_HELP } from '../mcp/mcp-args.js';
 import { ASK_EXIT_CODE_HELP } from './ask-exit-codes.js';
 
 /** The commands, in the order the overview lists them. */

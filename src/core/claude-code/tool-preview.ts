@@ -1,4 +1,4 @@
-import { asCodeBlock } from '../slack/text/defuse-markdown-links.js';
+import { asCodeBlock } from '../slack/text/code-block.js';
 
 /** A field of a tool's input when it is a string; tool input is the model's, so nothing is assumed. */
 const text = (input: unknown, key: string): string | undefined => {

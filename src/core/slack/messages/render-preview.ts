@@ -9,12 +9,8 @@ import {
 } from '../controls/ids.js';
 import { actionsBlock, button, plainContext } from '../layout/block-builders.js';
 import { BLOCK_KIT_LIMITS } from '../layout/block-kit-limits.js';
-import {
-  asCodeBlock,
-  codeFenceFor,
-  type DefusedMarkdown,
-  defusedMarkdown,
-} from '../text/defuse-markdown-links.js';
+import { asCodeBlock, codeFenceFor } from '../text/code-block.js';
+import { type DefusedMarkdown, defusedMarkdown } from '../text/defuse-markdown-links.js';
 import { defuseMentions } from '../text/escape-mrkdwn.js';
 import type { Cut } from '../text/markdown-cuts.js';
 import { showControls } from '../text/show-controls.js';

@@ -1,3 +1,4 @@
+import { asCodeBlock } from './code-block.js';
 import { type Cut, cutsOf, type LineSpan } from './markdown-cuts.js';
 import { applyEdits, type Edit } from './markdown-edits.js';
 import {
@@ -184,15 +185,3 @@ function asText(link: Link, span: Span, inside: readonly Edit[], source: string)
 
 /** Characters that could start or end markup around the destination are backslash-escaped. */
 const escapeDestination = (url: string): string => url.replace(/[\\`*_[\]<>&~|]/g, '\\$&');
-
-/** A fenced code block, whose fence is longer than any run of backticks in the text. */
-export const asCodeBlock = (text: string): string => {
-  const fence = codeFenceFor(text);
-  return `${fence}\n${text}\n${fence}`;
-};
-
-/** A fence of backticks longer than any run of them in `text`, and at least three. */
-export function codeFenceFor(text: string): string {
-  const longest = (text.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 0);
-  return '`'.repeat(Math.max(3, longest + 1));
-}
