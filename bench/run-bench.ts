@@ -8,6 +8,7 @@ import { measureBurst } from './burst-figure.js';
 import { callsLines, measureCallsPerBatch } from './calls-figure.js';
 import { DETECTORS, measureDetection } from './detection-figure.js';
 import { homeLines, measureHome } from './home-figure.js';
+import { hookLines, measureHook } from './hook-figure.js';
 import { duplicatePosts, measureLatency, openManyRuns } from './latency-figures.js';
 import { mcpLines, measureMcp } from './mcp-figure.js';
 import { measurePostScaling, slopeLine } from './post-scaling-figure.js';
@@ -18,8 +19,9 @@ import { measureStartup } from './startup-figure.js';
 /**
  * `npm run bench`: the real relay process against the loopback Slack stand-in. Prints one line
  * per figure. Sizes can be shrunk for a quick look with BENCH_SCALE=0.1;
- * BENCH_ONLY=1c,4,8,9,10,11,rest picks figures (1c: scaling with open runs, 4: start-up, 8: shared
- * mode, 9: the Home tab, 10: Slack calls per answered batch, 11: the MCP tools, rest: the others),
+ * BENCH_ONLY=1c,4,8,9,10,11,12,rest picks figures (1c: scaling with open runs, 4: start-up,
+ * 8: shared mode, 9: the Home tab, 10: Slack calls per answered batch, 11: the MCP tools, 12: the
+ * Claude Code hook, rest: the others),
  * BENCH_OPEN_RUNS and BENCH_ANSWERED_RUNS the run counts of 1c and 4 (comma-separated). The
  * defaults keep the bench within minutes; issue 15's sizes take about 12 more:
  * BENCH_OPEN_RUNS=0,500,2000,10000 BENCH_ANSWERED_RUNS=1000,10000.
@@ -60,6 +62,8 @@ async function main() {
   if (wanted('10')) for (const line of callsLines(await measureCallsPerBatch())) say(line);
   // Figure 11: an MCP tool call through `o7-slack-relay mcp` and the relay.
   if (wanted('11')) for (const line of mcpLines(await measureMcp(n(30, 5)))) say(line);
+  // Figure 12: Claude Code's permission prompts through `o7-slack-relay hook` and the relay.
+  if (wanted('12')) for (const line of hookLines(await measureHook(n(30, 5)))) say(line);
   if (!wanted('rest')) return;
 
   // Figures 1–3: one relay, first with one run, then with many open runs beside it.
