@@ -57,7 +57,7 @@ function isAlive(pid: number): boolean {
 }
 
 /**
- * Starts `claude --settings <file> -- <prompt>` in `project` with a HOME of its own under
+ * Starts `claude --settings <file> [--mcp-config <file>] -- <prompt>` in `project` with a HOME of its own under
  * `root` whose `.claude.json` has onboarding done, the project trusted and the key approved.
  */
 export async function startClaude(opts: {
@@ -66,6 +66,10 @@ export async function startClaude(opts: {
   modelUrl: string;
   settings: unknown;
   prompt: string;
+  /** MCP servers, as `--mcp-config` takes them (the only ones it uses) */
+  mcpServers?: Record<string, unknown>;
+  /** more environment for Claude Code */
+  env?: Record<string, string>;
 }): Promise<ClaudeSession> {
   const home = path.join(opts.root, `home-${++sessions}`);
   await mkdir(home, { recursive: true });
@@ -80,6 +84,8 @@ export async function startClaude(opts: {
   );
   const settingsFile = path.join(home, 'run-settings.json');
   await writeFile(settingsFile, JSON.stringify(opts.settings));
+  const mcpFile = path.join(home, 'run-mcp.json');
+  if (opts.mcpServers) await writeFile(mcpFile, JSON.stringify({ mcpServers: opts.mcpServers }));
   const env: Record<string, string> = {
     HOME: home,
     PATH: process.env.PATH ?? '',
@@ -92,6 +98,7 @@ export async function startClaude(opts: {
     DISABLE_UPDATES: '1',
     DISABLE_INSTALLATION_CHECKS: '1',
     CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1',
+    ...opts.env,
   };
   const name = `o7-claude-${process.pid}-${sessions}`;
   const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
@@ -106,6 +113,7 @@ export async function startClaude(opts: {
     quote(CLAUDE_BIN),
     '--settings',
     quote(settingsFile),
+    ...(opts.mcpServers ? ['--strict-mcp-config', '--mcp-config', quote(mcpFile)] : []),
     '--',
     quote(opts.prompt),
   ].join(' ');
