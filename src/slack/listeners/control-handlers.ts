@@ -174,13 +174,18 @@ const claim: Handler<'claim'> = async (click, action, deps) => {
 
 /**
  * "Snooze": the next reminder put off an hour from the press; everyone sees its line move. A
- * reminder already due later than that stays where it is (the store saw no change).
+ * reminder already due later than that stays where it is. Decided on the record as stored,
+ * which may have moved on since the click was checked (the last reminder sent, say).
  */
 const snooze: Handler<'snooze'> = async (click, action, deps) => {
   const at = deps.now();
-  const done = await deps.actions.amendOpen(action.key, (record) => snoozed(record, at));
-  const next = (done ?? snoozed(click.record, at))?.nextReminderAt;
-  if (!next) return click.tell(NOTHING_TO_SNOOZE);
+  let next: string | undefined;
+  await deps.actions.amendOpen(action.key, (record) => {
+    const later = snoozed(record, at);
+    next = later?.nextReminderAt;
+    return later;
+  });
+  if (next === undefined) return click.tell(NOTHING_TO_SNOOZE);
   click.log.info({ until: next }, 'reminders snoozed');
   await click.tell(SNOOZED);
 };

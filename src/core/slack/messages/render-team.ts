@@ -78,6 +78,8 @@ function nextReminder(team: TeamView): Date | undefined {
   return team.reminders && team.nextReminderAt ? new Date(team.nextReminderAt) : undefined;
 }
 
+const SNOOZE_HOURS = SNOOZE_MS / 3_600_000;
+
 /**
  * "I'm on it" (or "Release" once someone is on it) and "Hand off", for an open batch; and
  * "Snooze" beside the next reminder's line while it shows.
@@ -88,12 +90,11 @@ export function teamButtons(team: TeamView): Button[] {
     : button("I'm on it", ACTION_KINDS.claim, { value: CLAIM_VALUES.claim });
   const buttons = [claim, button('Hand off', ACTION_KINDS.handOff, { value: 'hand-off' })];
   if (!nextReminder(team)) return buttons;
-  const hours = SNOOZE_MS / 3_600_000;
-  return [...buttons, button(`Snooze ${hours} h`, ACTION_KINDS.snooze, { value: 'snooze' })];
+  return [...buttons, button(`Snooze ${SNOOZE_HOURS} h`, ACTION_KINDS.snooze, { value: 'snooze' })];
 }
 
 /** What the person who pressed Snooze is told (plain text: the message shows the time). */
-export const SNOOZED = `:alarm_clock: The next reminder comes no sooner than ${SNOOZE_MS / 3_600_000} h from now; the message says when.`;
+export const SNOOZED = `:alarm_clock: The next reminder comes no sooner than ${SNOOZE_HOURS} h from now; the message says when.`;
 
 /** What a press of a Snooze button is told once no reminder is due any more. */
 export const NOTHING_TO_SNOOZE =
