@@ -61,6 +61,18 @@ export async function until<T>(
   }
 }
 
+/** Waits until the relay has a Socket Mode connection to the stand-in. */
+export const socketConnected = (slack: FakeSlack, timeoutMs = 60_000) =>
+  until(() => slack.connectionCount > 0 || undefined, 'socket connection', timeoutMs);
+
+/**
+ * The fields of `/proc/<pid>/stat` after the command name (Linux): field n of proc(5) is at
+ * index n - 3, so utime is [11], stime [12], cutime [13] and cstime [14], in 1/100 s.
+ */
+export async function procStat(pid: number | 'self'): Promise<string[]> {
+  return (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
+}
+
 /** Successful chat.postMessage calls so far. */
 export function okPosts(slack: FakeSlack) {
   return slack.calls.filter(
@@ -165,7 +177,7 @@ export function startRelay(
       return kb / 1024;
     },
     async cpuSeconds() {
-      const fields = (await stat('stat')).split(') ')[1]?.split(' ') ?? [];
+      const fields = await procStat(child.pid ?? 0);
       const ticks = Number(fields[11]) + Number(fields[12]);
       return ticks / 100;
     },

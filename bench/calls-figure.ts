@@ -9,6 +9,7 @@ import {
   hrNow,
   okPosts,
   renameIntoPlace,
+  socketConnected,
   startRelay,
   USER,
   until,
@@ -58,7 +59,7 @@ export async function measureCallsPerBatch(): Promise<{ burst: CallCounts; paced
   await mkdir(path.join(dir, 'runs'), { recursive: true });
   const relay = startRelay(slack, dir);
   try {
-    await until(() => slack.connectionCount > 0 || undefined, 'socket connection', 60_000);
+    await socketConnected(slack);
     const one = async (name: string, pauseMs: number): Promise<CallCounts> => {
       const before = slack.calls.length;
       const postsBefore = okPosts(slack).length;

@@ -15,6 +15,7 @@ import {
   oneTapBatch,
   percentile,
   type RelayChild,
+  socketConnected,
   startRelay,
   USER,
   until,
@@ -173,7 +174,7 @@ async function measureHomeAt(open: number): Promise<HomeSample> {
     const postsBefore = okPosts(slack).length;
     const relay = startRelay(slack, dir);
     try {
-      await until(() => slack.connectionCount > 0 || undefined, 'socket connection', 120_000);
+      await socketConnected(slack, 120_000);
       await until(
         () => okPosts(slack).length >= postsBefore + PROBES || undefined,
         'probe batches posted',

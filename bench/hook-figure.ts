@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startFakeSlack } from '../test/support/fake-slack/index.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
@@ -9,6 +8,8 @@ import {
   ms,
   okPosts,
   percentile,
+  procStat,
+  socketConnected,
   startRelay,
   tapOneTap,
   until,
@@ -32,9 +33,8 @@ export interface HookFigure {
 
 /** CPU ms of this process's children that have exited and been waited for (Linux /proc). */
 async function childrenCpuMs(): Promise<number> {
-  const fields = (await readFile('/proc/self/stat', 'utf8')).split(') ')[1]?.split(' ') ?? [];
-  // cutime and cstime, in clock ticks of 1/100 s
-  return (Number(fields[13]) + Number(fields[14])) * 10;
+  const fields = await procStat('self');
+  return (Number(fields[13]) + Number(fields[14])) * 10; // cutime + cstime
 }
 
 /** A permission prompt as Claude Code writes it on the hook's stdin. */
@@ -86,7 +86,7 @@ export async function measureHook(samples: number): Promise<HookFigure> {
     bareNode: [],
   };
   try {
-    await until(() => slack.connectionCount > 0 || undefined, 'socket connection', 60_000);
+    await socketConnected(slack);
     for (let i = 0; i < samples; i++) {
       const bareAt = hrNow();
       await new Promise((resolve) => spawn(process.execPath, ['-e', '']).once('close', resolve));

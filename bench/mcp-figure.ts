@@ -11,6 +11,7 @@ import {
   ms,
   okPosts,
   percentile,
+  socketConnected,
   startRelay,
   USER,
   until,
@@ -46,7 +47,7 @@ export async function measureMcp(samples: number): Promise<McpFigure> {
   const relay = startRelay(slack, dir);
   const client = new Client({ name: 'o7-bench', version: '0.0.0' });
   try {
-    await until(() => slack.connectionCount > 0 || undefined, 'socket connection', 60_000);
+    await socketConnected(slack);
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,

@@ -10,6 +10,7 @@ import {
   percentile,
   type RelayChild,
   renameIntoPlace,
+  socketConnected,
   startRelay,
   tapOneTap,
   until,
@@ -151,7 +152,7 @@ export async function measurePostScaling(
   const floorDir = await makeTempDir('o7-bench-floor-');
   const points: ScalePoint[] = [];
   try {
-    await until(() => slack.connectionCount > 0 || undefined, 'socket connection', 60_000);
+    await socketConnected(slack);
     const watched = path.join(runsRoot, 'watched');
     let seq = 1;
     await postAndAnswer(slack, watched, seq); // its first batch: answered, the run is watched

@@ -3,7 +3,7 @@ import { availableParallelism, cpus, totalmem } from 'node:os';
 import path from 'node:path';
 import { startFakeSlack } from '../test/support/fake-slack/index.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
-import { hrNow, ms, percentile, startRelay, until } from './bench-support.js';
+import { hrNow, ms, percentile, socketConnected, startRelay } from './bench-support.js';
 import { measureBurst } from './burst-figure.js';
 import { callsLines, measureCallsPerBatch } from './calls-figure.js';
 import { DETECTORS, measureDetection } from './detection-figure.js';
@@ -72,7 +72,7 @@ async function main() {
   const runsRoot = path.join(dir, 'runs');
   await mkdir(runsRoot, { recursive: true });
   const relay = startRelay(slack, dir);
-  await until(() => slack.connectionCount > 0 || undefined, 'socket connection', 60_000);
+  await socketConnected(slack);
   await new Promise((resolve) => setTimeout(resolve, 500));
 
   const one = await measureLatency(slack, path.join(runsRoot, 'solo'), samples);
@@ -120,7 +120,7 @@ async function main() {
   const burstDir = await makeTempDir('o7-bench-burst-');
   await mkdir(path.join(burstDir.dir, 'runs'), { recursive: true });
   const burstRelay = startRelay(burstSlack, burstDir.dir);
-  await until(() => burstSlack.connectionCount > 0 || undefined, 'socket connection', 60_000);
+  await socketConnected(burstSlack);
   const burstRuns = n(100, 10);
   const burst = await measureBurst(burstSlack, path.join(burstDir.dir, 'runs'), burstRuns, 5, {
     rateLimited: n(25, 2),
