@@ -4,7 +4,7 @@
 // chose reaches the model as the tool_result.
 import assert from 'node:assert/strict';
 import { describe, type TestContext, test } from 'node:test';
-import { claudeCli, startClaude } from '../support/claude-under-tmux.js';
+import { type ClaudeSession, claudeCli, startClaude } from '../support/claude-under-tmux.js';
 import { resultText, startModelStandin, toolResults } from '../support/model-standin.js';
 import { needs } from '../support/preconditions.js';
 import { NODE_LOADER_ARGS, projectModule } from '../support/project-paths.js';
@@ -27,10 +27,15 @@ describe('Claude Code calls the relay’s MCP tools (the real CLI)', needs(claud
       { toolUse: { name: TOOL, input: { action: ACTION, details: 'Adds the `plan` column.' } } },
       { text: 'Migrated.' },
     ]);
-    t.after(() => model.close());
     const { dir, cleanup } = await makeTempDir('o7-claude-mcp-');
-    t.after(cleanup);
-    const claude = await startClaude({
+    let claude: ClaudeSession | undefined;
+    // t.after runs hooks in the order they were added: Claude Code first, then its home
+    t.after(async () => {
+      await claude?.stop();
+      await cleanup();
+      await model.close();
+    });
+    claude = await startClaude({
       root: dir,
       project: `${dir}/proj`,
       modelUrl: model.url,
@@ -45,7 +50,6 @@ describe('Claude Code calls the relay’s MCP tools (the real CLI)', needs(claud
         },
       },
     });
-    t.after(() => claude.stop());
 
     const waited = await model.turnRequest(1);
     const offered = ((waited.body?.tools as { name?: string }[] | undefined) ?? []).map(
