@@ -79,8 +79,8 @@ export interface SlackAvailability {
 
 /**
  * The relay's one notion of whether Slack is down, from every request's outcome. An outage is
- * logged once: one warning when requests stop getting answers, one line when one is answered
- * again (with how long it took and how many batches wait). While it lasts Slack is probed at a
+ * logged once: one warning when requests stop getting answers, one line when a method that
+ * failed is answered again (with how long it took and how many batches wait). While it lasts Slack is probed at a
  * steady, short interval, so that what waits on Slack (see `createSlackWait`) goes on as soon
  * as it answers, not after a back-off that grew through the outage. The retries in between are
  * the Web API client's and the queue's, and are not logged one by one.
@@ -91,6 +91,8 @@ export function createSlackReachability(deps: SlackReachabilityDeps) {
   const setTimer = deps.setTimer ?? unrefTimer;
   const listeners = new Set<SlackComeback>();
   let downSince: number | undefined;
+  /** the methods Slack did not answer since the outage began */
+  const failing = new Set<string>();
   let probing: { cancel(): void } | undefined;
   let closed = false;
 
@@ -98,6 +100,7 @@ export function createSlackReachability(deps: SlackReachabilityDeps) {
     if (downSince === undefined) return;
     const downForMs = now() - downSince;
     downSince = undefined;
+    failing.clear();
     probing?.cancel();
     probing = undefined;
     deps.log.info({ downForMs, batchesWaiting: deps.waiting() }, 'Slack can be reached again');
@@ -116,13 +119,20 @@ export function createSlackReachability(deps: SlackReachabilityDeps) {
         }),
       );
       if (closed || downSince === undefined) return;
-      if (!isUnreachable(outcome)) {
-        let tried = false;
-        for (const listener of listeners) tried = listener.answering() || tried;
-        if (!tried) backNow();
-      }
+      if (!isUnreachable(outcome)) answeredOther();
       probeLater();
     }, probeEveryMs);
+  }
+
+  /**
+   * Slack answered a call other than those it failed (the probe, or a Socket Mode connection
+   * opening while posts fail): the calls that failed may still fail, so one is tried, and Slack
+   * counts as back when none is.
+   */
+  function answeredOther(): void {
+    let tried = false;
+    for (const listener of listeners) tried = listener.answering() || tried;
+    if (!tried) backNow();
   }
 
   return {
@@ -133,9 +143,11 @@ export function createSlackReachability(deps: SlackReachabilityDeps) {
     /** Takes the outcome of one of the relay's own requests to Slack. */
     report(outcome: WebApiOutcome): void {
       if (!isUnreachable(outcome)) {
-        backNow();
+        if (downSince === undefined || failing.has(outcome.method)) backNow();
+        else answeredOther();
         return;
       }
+      failing.add(outcome.method);
       if (downSince !== undefined) return;
       downSince = now();
       deps.log.warn(

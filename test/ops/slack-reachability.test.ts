@@ -191,6 +191,35 @@ describe('probing while Slack is down', () => {
     assert.deepEqual(timers.pending(), []);
   });
 
+  test("another method answered while posts fail is the probe's news: an outage still, while a post is tried", () => {
+    let posting = true;
+    const { reachability, state, lines } = probing(() => posting);
+    reachability.report(down);
+    // Socket Mode opens a connection while chat.postMessage still fails
+    reachability.report({ method: 'apps.connections.open', kind: 'ok' });
+    assert.equal(reachability.reachable, false, 'posts were not said to go through');
+    reachability.report(down);
+    reachability.report(post({ kind: 'ok' }));
+    assert.equal(reachability.reachable, true, 'the method that failed went through');
+    assert.deepEqual(state.news, ['answering', 'back']);
+    // another outage, and this time nothing waits to be tried: another method's answer ends it
+    posting = false;
+    reachability.report(down);
+    reachability.report({ method: 'chat.update', kind: 'ok' });
+    assert.equal(reachability.reachable, true);
+    assert.deepEqual(
+      lines.map((l) => l.msg),
+      [
+        'Slack cannot be reached; the relay keeps trying and logs once it is back',
+        'Slack can be reached again',
+        'Slack cannot be reached; the relay keeps trying and logs once it is back',
+        'Slack can be reached again',
+      ],
+      'each outage one line each way, the connection opening in between not one of them',
+    );
+    reachability.close();
+  });
+
   test('close stops the probe', async () => {
     const { reachability, timers } = probing(() => true);
     reachability.report(down);
