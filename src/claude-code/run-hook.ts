@@ -180,7 +180,8 @@ async function askPermission(
   const read = readAnswers(outcome);
   if ('line' in read) return read.line;
   const choice = read.answers[PERMISSION_QUESTION_ID];
-  const output = typeof choice === 'string' ? permissionHookOutput(input, choice) : undefined;
+  const note = read.followUpText[PERMISSION_QUESTION_ID];
+  const output = typeof choice === 'string' ? permissionHookOutput(input, choice, note) : undefined;
   if (!output)
     return noDecision(`the answer ${JSON.stringify(choice)} is not one of the choices offered`);
   deps.out(JSON.stringify(output));

@@ -3,6 +3,7 @@ import type { BatchRecord } from '../core/batch/batch-record.js';
 import { BATCH_STATUSES } from '../core/batch/batch-record.js';
 import type { CancelOutcome, SubmitOutcome } from '../core/batch/outcomes.js';
 import type { Answer } from '../core/protocol/questions/question.js';
+import { BLOCK_KIT_LIMITS } from '../core/slack/layout/block-kit-limits.js';
 import type { CancelInput, SubmitInput } from '../queue/actions/action-inputs.js';
 
 /**
@@ -46,7 +47,11 @@ const requestFields = z.object({
   tapped: z.string().optional(),
 });
 const unsavedSchema = z.array(z.tuple([z.string().max(200), answer])).max(100);
-const tappedSchema = z.object({ questionId: z.string().max(200), answer });
+const tappedSchema = z.object({
+  questionId: z.string().max(200),
+  answer,
+  note: z.string().max(BLOCK_KIT_LIMITS.plainTextInputMax).optional(),
+});
 
 /** A request read back from the stream, or why it cannot be done. */
 export function decodeRequest(fields: Record<string, unknown>): WorkRequest | string {

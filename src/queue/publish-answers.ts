@@ -9,6 +9,7 @@ import {
   buildAnswerFile,
   serializeAnswerFile,
 } from '../core/protocol/answers/build-answer-file.js';
+import { notesFor } from '../core/protocol/questions/note-options.js';
 import type { AnswerFile, QuestionBatch } from '../core/protocol/questions/question.js';
 import { answerFileName, qaDirOf } from '../core/protocol/run-folder.js';
 import type { publishFileNoClobber } from '../fs/publish-file.js';
@@ -72,14 +73,20 @@ export async function publishAnswers(
 
 /**
  * Envelope batches carry the text people typed (`followUpText`) and who submitted
- * (`answeredBy`) in extra top-level fields.
+ * (`answeredBy`) in extra top-level fields; another batch the relay wrote carries the notes
+ * given with one-tap answers (`followUpText` too), when there are any. Any other answer
+ * file keeps exactly the protocol's shape.
  */
 function withEnvelopeExtras(
   batch: QuestionBatch,
   file: AnswerFile,
   record: BatchRecord,
 ): AnswerFile & EnvelopeAnswerExtras {
-  if (!isEnvelopeBatch(batch)) return file;
-  const followUpText = followUpTextFor(batch.questions, record.drafts, record.followUps ?? {});
+  const typed = record.followUps ?? {};
+  if (!isEnvelopeBatch(batch)) {
+    const notes = batch.writtenByRelay ? notesFor(batch.questions, record.drafts, typed) : {};
+    return Object.keys(notes).length > 0 ? { ...file, followUpText: notes } : file;
+  }
+  const followUpText = followUpTextFor(batch.questions, record.drafts, typed);
   return { ...file, followUpText, ...(record.answeredBy ? { answeredBy: record.answeredBy } : {}) };
 }

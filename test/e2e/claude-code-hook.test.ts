@@ -7,8 +7,13 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, type TestContext, test } from 'node:test';
 import { relayHookEntries } from '../../src/core/claude-code/hook-settings.js';
-import { DENIED_MESSAGE } from '../../src/core/claude-code/permission-hook.js';
-import { ACTION_KINDS, actionId } from '../../src/core/slack/controls/ids.js';
+import { deniedBecause } from '../../src/core/claude-code/permission-hook.js';
+import {
+  ACTION_KINDS,
+  actionId,
+  CALLBACK_IDS,
+  NOTE_INPUT,
+} from '../../src/core/slack/controls/ids.js';
 import { claudeCli, startClaude } from '../support/claude-under-tmux.js';
 import type { FakeSlack } from '../support/fake-slack/index.js';
 import {
@@ -41,6 +46,7 @@ import {
   holdMessageUpdates,
   nextEphemeral,
   relayStarter,
+  submitFormOf,
 } from './relay-steps.js';
 
 const PROJECTS_CHANNEL = 'C0PROJS01';
@@ -213,7 +219,7 @@ describe(
       );
     });
 
-    test('a permission prompt denied in one tap reaches the model as its error; secrets are not posted (HTTP mode)', async (t) => {
+    test('a permission prompt denied in Slack, with a reason typed in its form, reaches the model as its error; secrets are not posted (HTTP mode)', async (t) => {
       const { h, model, claude } = await start(t, {
         mode: 'http',
         ...probing('deny', `-H 'Authorization: Bearer ${SECRET}' `),
@@ -224,20 +230,32 @@ describe(
       assert.ok(!seen.includes(SECRET.slice(8)), 'the token is masked');
       assert.match(seen, /Authorization: Bearer \[masked\]/);
       assert.match(seen, /curl -s -m 1/);
-      const labels = elementsOf(posted.blocks)
-        .filter((e) => e.actionId.startsWith(`${actionId(ACTION_KINDS.oneTap, 0)}:`))
-        .map((e) => (e.element.text as { text: string }).text);
+      const answers = elementsOf(posted.blocks)
+        .filter((e) => /^o7\.(one-tap|note):0:/.test(e.actionId))
+        .map((e) => [(e.element.text as { text: string }).text, e.actionId] as const);
+      const labels = answers.map(([label]) => label);
       assert.equal(labels[0], 'Allow');
       assert.match(
         labels[1] ?? '',
         /^Always allow Bash\(curl .*\(in \.claude\/settings\.local\.json\)$/,
       );
-      assert.deepEqual(labels.slice(2), ['Deny', 'Deny and stop Claude']);
-      await click(h.slack, posted.ts, `${ACTION_KINDS.oneTap}:0:${labels.indexOf('Deny')}`);
+      assert.deepEqual(labels.slice(2), ['Deny…', 'Deny and stop Claude']);
+      assert.equal(answers[2]?.[1], actionId(ACTION_KINDS.note, 0, 2), 'Deny opens its form');
+      const reason = 'the deploy service is frozen until Monday';
+      const { form } = await submitFormOf(h.slack, posted.ts, actionId(ACTION_KINDS.note, 0, 2), {
+        [NOTE_INPUT.blockId]: { [NOTE_INPUT.actionId]: reason },
+      });
+      assert.deepEqual(
+        [form.callback_id, (form.title as { text?: string }).text],
+        [CALLBACK_IDS.note, 'Deny'],
+      );
       const next = await model.turnRequest(1);
       const [result] = toolResults(next);
-      assert.equal(resultText(result), DENIED_MESSAGE);
+      assert.equal(resultText(result), deniedBecause(reason));
       assert.equal(result?.is_error, true);
+      const final = visibleText(await messageClosed(h, posted.ts));
+      assert.match(final, /Answered by <@U0ALICE01>/);
+      assert.match(final, /Note: the deploy service is frozen until Monday/, 'the team sees why');
     });
 
     test("Always allow keeps the rule in the project's settings, and the batch went to the project's channel (socket mode)", async (t) => {

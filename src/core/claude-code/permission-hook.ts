@@ -3,6 +3,7 @@ import type {
   PermissionUpdate,
 } from '@anthropic-ai/claude-agent-sdk';
 import type { BatchOrigin } from '../protocol/questions/batch-origin.js';
+import { NOTE_OPTIONS_FIELD } from '../protocol/questions/note-options.js';
 import { BLOCK_KIT_LIMITS } from '../slack/layout/block-kit-limits.js';
 import { truncatePlain } from '../slack/text/text-cut.js';
 import type { PermissionRequestInput, PermissionSuggestion } from './hook-input.js';
@@ -97,6 +98,8 @@ export interface PermissionHookBatch {
       prompt: string;
       options: string[];
       preview: { type: 'markdown'; content: string };
+      /** Deny's index: its button opens a form for a reason the model reads */
+      [NOTE_OPTIONS_FIELD]: number[];
     },
   ];
 }
@@ -107,7 +110,8 @@ const PROMPT_SHOWN = 300;
  * The batch that puts a permission prompt to people: what Claude wants to do as the
  * question's preview (masked for secrets), and the choices Allow, one "Always allow …" per
  * suggestion, Deny, and Deny and stop. It has at most five choices when Claude Code makes up
- * to two suggestions, as it does, and so shows as one-tap buttons.
+ * to two suggestions, as it does, and so shows as one-tap buttons; Deny opens a form for an
+ * optional reason first.
  */
 export function permissionHookBatch(input: PermissionRequestInput): PermissionHookBatch {
   const always = alwaysChoices(input.permission_suggestions ?? []);
@@ -147,6 +151,7 @@ export function permissionHookBatch(input: PermissionRequestInput): PermissionHo
           PERMISSION_CHOICES.stop,
         ],
         preview: { type: 'markdown', content },
+        [NOTE_OPTIONS_FIELD]: [always.length + 1],
       },
     ],
   };
@@ -155,24 +160,32 @@ export function permissionHookBatch(input: PermissionRequestInput): PermissionHo
 /** The PermissionRequest output Claude Code reads. */
 export type PermissionHookOutput = { hookSpecificOutput: PermissionRequestHookSpecificOutput };
 
-/** The message the model gets when people deny in Slack. */
+/** The message the model gets when people deny in Slack without a reason. */
 export const DENIED_MESSAGE = 'Denied in Slack: the person does not want this tool call to run.';
+
+/** The message the model gets when people deny in Slack and say why. */
+export const deniedBecause = (reason: string): string =>
+  `Denied in Slack. The person's reason: ${reason.trim()}`;
 
 /**
  * The decision for the choice people made: Allow; allow and keep that suggestion's rule;
- * deny, with the message the model reads; or deny and stop Claude. Undefined for a choice
- * the batch did not offer (Claude Code then asks in the terminal). Never allows by default.
+ * deny, with the message the model reads (their reason, when they gave one); or deny and stop
+ * Claude. Undefined for a choice the batch did not offer (Claude Code then asks in the
+ * terminal). Never allows by default.
  */
 export function permissionHookOutput(
   input: PermissionRequestInput,
   choice: string,
+  reason?: string,
 ): PermissionHookOutput | undefined {
   const decide = (decision: PermissionRequestHookSpecificOutput['decision']) => ({
     hookSpecificOutput: { hookEventName: 'PermissionRequest' as const, decision },
   });
   if (choice === PERMISSION_CHOICES.allow) return decide({ behavior: 'allow' });
-  if (choice === PERMISSION_CHOICES.deny)
-    return decide({ behavior: 'deny', message: DENIED_MESSAGE });
+  if (choice === PERMISSION_CHOICES.deny) {
+    const given = reason !== undefined && reason.trim() !== '';
+    return decide({ behavior: 'deny', message: given ? deniedBecause(reason) : DENIED_MESSAGE });
+  }
   if (choice === PERMISSION_CHOICES.stop) {
     return decide({ behavior: 'deny', message: DENIED_MESSAGE, interrupt: true });
   }

@@ -6,8 +6,8 @@ export interface SubmitInput {
   by: string;
   /** choices a person's screen reports with Submit; they only fill questions without a draft */
   unsaved?: ReadonlyMap<string, Answer>;
-  /** a one-tap answer: the person's answer itself */
-  tapped?: { questionId: string; answer: Answer };
+  /** a one-tap answer: the person's answer itself, and the note typed with it (its form's) */
+  tapped?: { questionId: string; answer: Answer; note?: string };
 }
 
 /** What Cancel carries besides the batch's key (and what another relay is asked to cancel). */

@@ -1,4 +1,4 @@
-import { submitting } from '../../core/batch/batch-changes.js';
+import { submitting, withFollowUp } from '../../core/batch/batch-changes.js';
 import type { BatchRecord } from '../../core/batch/batch-record.js';
 import type { SubmitOutcome } from '../../core/batch/outcomes.js';
 import { refusalFor } from '../../core/batch/refusal.js';
@@ -67,7 +67,10 @@ async function submitOwn(
     const decided = refusal ?? submission(current, read.batch, input);
     if ('drafts' in decided) {
       outcome = undefined;
-      return submitting(current, decided.drafts, input.by, at);
+      const sending = submitting(current, decided.drafts, input.by, at);
+      // a tap answers with the note typed in its form, or with none
+      const { tapped } = input;
+      return tapped ? withFollowUp(sending, tapped.questionId, tapped.note ?? '') : sending;
     }
     outcome = decided;
     return undefined;

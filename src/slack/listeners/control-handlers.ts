@@ -19,6 +19,7 @@ import {
 } from '../../core/slack/outcome-text.js';
 import { renderHandOffModal } from '../../core/slack/views/render-hand-off-modal.js';
 import { renderFreeWriteModal, renderOptionsModal } from '../../core/slack/views/render-modals.js';
+import { renderNoteModal } from '../../core/slack/views/render-note-modal.js';
 import type { BatchActions } from '../../queue/actions/batch-actions.js';
 import type { ModalSeal } from '../access/modal-seal.js';
 import { followUpModal, followUpModalForChoice } from '../presenting/follow-up-form.js';
@@ -101,6 +102,12 @@ const showPreview: Handler<'showPreview'> = async (click, action, deps) => {
 const openFollowUp: Handler<'openFollowUp'> = async (click, action) => {
   const answer = click.record.drafts[action.questionId];
   await click.open(followUpModal(click, { questionId: action.questionId, answer }));
+};
+
+/** A one-tap answer that takes a note: its form, whose submit gives the answer (3 s trigger). */
+const openNote: Handler<'openNote'> = async (click, action) => {
+  const view = toBatchView(click.record, { batch: click.batch });
+  await click.open(renderNoteModal({ view, questionId: action.questionId, answer: action.answer }));
 };
 
 /** Cancel on an envelope batch. */
@@ -196,6 +203,7 @@ export const CONTROLS: { [K in DecodedAction['kind']]: Control<K> } = {
   oneTap: { handle: submit },
   openFreeWrite: { handle: openForm },
   openFollowUp: { handle: openFollowUp },
+  openNote: { handle: openNote },
   showPreview: { handle: showPreview },
   showOptions: { handle: openForm },
   submit: { handle: submit },

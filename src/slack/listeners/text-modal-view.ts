@@ -3,12 +3,14 @@ import type { Logger } from 'pino';
 import type { BatchRecord } from '../../core/batch/batch-record.js';
 import type { DraftOutcome } from '../../core/batch/outcomes.js';
 import { refusalFor } from '../../core/batch/refusal.js';
+import { noteOptions } from '../../core/protocol/questions/note-options.js';
 import { type Question, TYPES_WITH_OPTIONS } from '../../core/protocol/questions/question.js';
 import { CALLBACK_IDS } from '../../core/slack/controls/ids.js';
 import { modalMetadataKey, parseModalMetadata } from '../../core/slack/controls/modal-metadata.js';
-import { explainRefusal } from '../../core/slack/outcome-text.js';
+import { explainRefusal, explainSubmit } from '../../core/slack/outcome-text.js';
 import { readFollowUpSubmission } from '../../core/slack/views/render-follow-up-modal.js';
 import { readFreeWriteSubmission } from '../../core/slack/views/render-modals.js';
+import { readNoteSubmission } from '../../core/slack/views/render-note-modal.js';
 import type { BatchActions } from '../../queue/actions/batch-actions.js';
 import { type ModalSeal, UNKNOWN_FORM } from '../access/modal-seal.js';
 import { acceptOnce, type SubmittedViews } from '../access/submitted-views.js';
@@ -26,6 +28,17 @@ export interface TextModalDeps {
   submittedViews: SubmittedViews;
 }
 
+/** What a text modal's submission saves: the text, for whom, against which question. */
+export interface TextInput {
+  revision: string;
+  questionId: string;
+  text: string;
+  /** the person who submitted the form */
+  user: string;
+  /** the option the form answers with (the note form's) */
+  answer?: string;
+}
+
 /** A modal whose one text input is saved against a question of a batch. */
 export interface TextModal {
   /** the modal's `callback_id` */
@@ -34,32 +47,63 @@ export interface TextModal {
   component: string;
   /** the typed text, from the submitted `view.state.values` */
   read(values: Record<string, Record<string, { value?: string | null }>>): string;
-  /** whether the form is one this question has (a free-write answer, text for a choice) */
-  fits(question: Question): boolean;
-  /** stores the text for the question */
-  save(
-    actions: BatchActions,
-    key: string,
-    input: { revision: string; questionId: string; text: string },
-  ): Promise<DraftOutcome>;
+  /**
+   * Whether the form is one this question has (a free-write answer, text for a choice, a note
+   * for one of its note options): undefined when not, and the option it answers with when it
+   * answers (`option` is the index its metadata gives).
+   */
+  fits(question: Question, option: number | undefined): { answer?: string } | undefined;
+  /** stores the text for the question; what to tell the person when that changed nothing */
+  save(actions: BatchActions, key: string, input: TextInput): Promise<string | undefined>;
 }
 
-/** The text forms, one entry each: a free-write answer, and the text an envelope choice asks for. */
+/** What to tell about a text that could not be kept. */
+const toldDraft = (outcome: DraftOutcome) =>
+  outcome.kind === 'saved' ? undefined : explainRefusal(outcome);
+
+/**
+ * The text forms, one entry each: a free-write answer, the text an envelope choice asks for,
+ * and the note a one-tap answer takes, which answers the batch.
+ */
 export const TEXT_FORMS: readonly TextModal[] = [
   {
     callbackId: CALLBACK_IDS.freeWrite,
     component: 'free-write',
     read: readFreeWriteSubmission,
-    fits: (question) => question.type === 'free-write',
-    save: (actions, key, { revision, questionId, text }) =>
-      actions.saveDraft(key, { revision, questionId, answer: text }),
+    fits: (question) => (question.type === 'free-write' ? {} : undefined),
+    save: async (actions, key, { revision, questionId, text }) =>
+      toldDraft(await actions.saveDraft(key, { revision, questionId, answer: text })),
   },
   {
     callbackId: CALLBACK_IDS.followUp,
     component: 'follow-up',
     read: readFollowUpSubmission,
-    fits: (question) => TYPES_WITH_OPTIONS.includes(question.type),
-    save: (actions, key, input) => actions.saveFollowUp(key, input),
+    fits: (question) => (TYPES_WITH_OPTIONS.includes(question.type) ? {} : undefined),
+    save: async (actions, key, input) => toldDraft(await actions.saveFollowUp(key, input)),
+  },
+  {
+    callbackId: CALLBACK_IDS.note,
+    component: 'note',
+    read: readNoteSubmission,
+    fits: (question, option) => {
+      const answer = option === undefined ? undefined : question.options?.[option];
+      return answer !== undefined && noteOptions(question).includes(answer)
+        ? { answer }
+        : undefined;
+    },
+    save: async (actions, key, { revision, questionId, text, user, answer }) => {
+      if (answer === undefined) return explainRefusal({ kind: 'unknown' });
+      const outcome = await actions.submit(key, {
+        revision,
+        by: user,
+        tapped: { questionId, answer, ...(text !== '' ? { note: text } : {}) },
+      });
+      // a one-tap batch lacks nothing once its answer is tapped
+      if (outcome.kind === 'incomplete' || outcome.kind === 'needs-text') {
+        return explainRefusal({ kind: 'unknown' });
+      }
+      return outcome.kind === 'answered' ? undefined : explainSubmit(outcome);
+    },
   },
 ];
 
@@ -86,7 +130,8 @@ export function registerTextModal(app: App, deps: TextModalDeps, modal: TextModa
     const questions = found?.batch?.questions ?? [];
     const meta = found && metadata ? parseModalMetadata(metadata, questions) : undefined;
     const question = meta && questions.find((q) => q.id === meta.questionId);
-    if (metadata === undefined || (found && (!question || !modal.fits(question)))) {
+    const form = question ? modal.fits(question, meta?.option) : undefined;
+    if (metadata === undefined || (found && form === undefined)) {
       log.warn({ key, user: body.user.id }, 'refused a form the relay cannot check');
       await refuse(UNKNOWN_FORM);
       return;
@@ -99,15 +144,17 @@ export function registerTextModal(app: App, deps: TextModalDeps, modal: TextModa
     const once = { submitted: deps.submittedViews, submission: view, ack, refuse, log };
     if (!(await acceptOnce(once))) return;
     const user = body.user.id;
-    const outcome = await modal.save(actions, meta.key, {
+    const told = await modal.save(actions, meta.key, {
       revision: meta.revision,
       questionId: meta.questionId,
       text: modal.read(view.state.values),
+      user,
+      ...form,
     });
-    log.debug({ key: meta.key, user, outcome: outcome.kind }, 'modal text saved');
-    if (outcome.kind !== 'saved') {
+    log.debug({ key: meta.key, user, saved: told === undefined }, 'modal text saved');
+    if (told !== undefined) {
       // the batch changed between the check above and the save: the modal is already closed
-      await tellUser(client, log, placeOf(found.record, user), explainRefusal(outcome));
+      await tellUser(client, log, placeOf(found.record, user), told);
     }
   });
 }

@@ -6,7 +6,9 @@ import {
   permissionHookBatch,
   permissionHookOutput,
 } from '../../../src/core/claude-code/permission-hook.js';
+import { noteOptions } from '../../../src/core/protocol/questions/note-options.js';
 import { parseQuestionFile } from '../../../src/core/protocol/questions/parse-question-file.js';
+import type { Question } from '../../../src/core/protocol/questions/question.js';
 import { isOneTapBatch } from '../../../src/core/slack/controls/one-tap.js';
 import { permissionRequest } from './samples.js';
 
@@ -30,6 +32,7 @@ describe('permissionHookBatch', () => {
     const parsed = parseQuestionFile(JSON.stringify(batch), '/s/asks/a/qa/q-out-001.json');
     assert.ok(parsed.ok, JSON.stringify(parsed));
     assert.equal(isOneTapBatch(parsed.value.questions), true);
+    assert.deepEqual(noteOptions(parsed.value.questions[0] as Question), ['Deny']);
   });
 
   it('shows the command as code and the rule in full where its button is cut', () => {
@@ -106,6 +109,16 @@ describe('permissionHookOutput', () => {
       message: DENIED_MESSAGE,
       interrupt: true,
     });
+  });
+
+  it('denies with the reason typed in Slack, when one was', () => {
+    const denied = (reason: string) =>
+      permissionHookOutput(permissionRequest, 'Deny', reason)?.hookSpecificOutput.decision;
+    assert.deepEqual(denied('  the deploy is frozen until Monday\n'), {
+      behavior: 'deny',
+      message: "Denied in Slack. The person's reason: the deploy is frozen until Monday",
+    });
+    assert.deepEqual(denied('   '), { behavior: 'deny', message: DENIED_MESSAGE }, 'blank: none');
   });
 
   it('passes back the suggestion of the Always allow chosen, as Claude Code made it', () => {

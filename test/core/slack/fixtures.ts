@@ -123,3 +123,12 @@ export const blocksOf = (messages: SlackMessage[]): KnownBlock[] =>
 
 /** All text of the blocks, joined, for "does it say X" checks. */
 export const textOf = (blocks: unknown): string => JSON.stringify(blocks);
+
+/** A permission prompt's question as the hook writes it: Deny opens a form for a note. */
+export const noteQuestion: Question = {
+  id: 'permission',
+  type: 'choose-one',
+  prompt: 'Claude Code wants to use Bash.',
+  options: ['Allow', 'Deny', 'Deny and stop Claude'],
+  noteOptions: [1],
+};

@@ -5,6 +5,7 @@ import type { App, BlockAction } from '@slack/bolt';
 import { pino } from 'pino';
 import type { DraftOutcome } from '../../../src/core/batch/outcomes.js';
 import { modalMetadata } from '../../../src/core/slack/controls/modal-metadata.js';
+import { explainRefusal } from '../../../src/core/slack/outcome-text.js';
 import type { BatchActions } from '../../../src/queue/actions/batch-actions.js';
 import { RedisUnavailableError } from '../../../src/redis/redis-connection.js';
 import { createModalSeal } from '../../../src/slack/access/modal-seal.js';
@@ -37,7 +38,7 @@ async function openForm(
   actions: BatchActions,
   save: (
     key: string,
-    input: { revision: string; questionId: string; text: string },
+    input: { revision: string; questionId: string; text: string; user: string },
   ) => DraftOutcome,
 ) {
   fake = await startFakeSlack();
@@ -51,8 +52,11 @@ async function openForm(
       callbackId: CALLBACK,
       component: 'test',
       read: (values) => values.text?.value?.value ?? '',
-      fits: (question) => question.type === 'free-write',
-      save: async (_actions, key, input) => save(key, input),
+      fits: (question) => (question.type === 'free-write' ? {} : undefined),
+      save: async (_actions, key, input) => {
+        const outcome = save(key, input);
+        return outcome.kind === 'saved' ? undefined : explainRefusal(outcome);
+      },
     },
   );
   started.action<BlockAction>('open', async ({ ack, body, client }) => {
@@ -125,7 +129,7 @@ test('text modal save refused after ack: the person is told with an ephemeral, n
   assert.equal(notice.channel, CHANNEL);
   assert.equal(notice.text, 'This batch is already answered; nothing was changed.');
   assert.deepEqual(saved, [
-    { key: record.key, revision: 'abcd1234', questionId: 'notes', text: 'late text' },
+    { key: record.key, revision: 'abcd1234', questionId: 'notes', text: 'late text', user: ALICE },
   ]);
 });
 

@@ -1,3 +1,4 @@
+import { noteOptions } from '../../protocol/questions/note-options.js';
 import {
   type Answer,
   type Question,
@@ -35,6 +36,8 @@ export type DecodedAction =
   | { kind: 'draft'; key: string; revision: string; questionId: string; answer: Answer | undefined }
   /** a one-tap batch was answered: record and submit at once */
   | { kind: 'oneTap'; key: string; revision: string; questionId: string; answer: Answer }
+  /** a one-tap answer that takes a note: its form opens, and submitting it answers */
+  | { kind: 'openNote'; key: string; revision: string; questionId: string; answer: string }
   | { kind: 'openFreeWrite'; key: string; revision: string; questionId: string }
   /** the text an envelope question's choice asks for is to be written or edited */
   | { kind: 'openFollowUp'; key: string; revision: string; questionId: string }
@@ -131,6 +134,12 @@ export function decodeAction(
       return answer === undefined
         ? undefined
         : { kind: 'oneTap', key, revision, questionId, answer };
+    }
+    case ACTION_KINDS.note: {
+      const answer = optionAt(question, action.value ?? undefined);
+      return answer !== undefined && noteOptions(question).includes(answer)
+        ? { kind: 'openNote', key, revision, questionId, answer }
+        : undefined;
     }
     case ACTION_KINDS.freeWrite:
       return question.type === 'free-write'

@@ -23,6 +23,8 @@ export const QUESTION_CONTROLS = {
   showOptions: 'o7.show-options',
   /** opens the modal for the text an envelope question's choice asks for */
   followUp: 'o7.follow-up',
+  /** a one-tap answer that opens a form for an optional note first (see `noteOptions`) */
+  note: 'o7.note',
 } as const;
 
 /**
@@ -171,12 +173,13 @@ export function withIteration(blockId: string, iteration: number): string {
 }
 
 /**
- * Modal callback ids (`app.view(...)`); the free-write, follow-up and hand-off modals have a
- * submit button.
+ * Modal callback ids (`app.view(...)`); the free-write, follow-up, note and hand-off modals
+ * have a submit button.
  */
 export const CALLBACK_IDS = {
   freeWrite: 'o7.free-write',
   followUp: 'o7.follow-up',
+  note: 'o7.note',
   handOff: 'o7.hand-off',
   preview: 'o7.preview',
   options: 'o7.options',
@@ -192,6 +195,12 @@ export const FREE_WRITE_INPUT = {
 export const FOLLOW_UP_INPUT = {
   blockId: 'o7.follow-up.input',
   actionId: 'o7.follow-up.value',
+} as const;
+
+/** Block and action id of the note modal's text input, read back on submission. */
+export const NOTE_INPUT = {
+  blockId: 'o7.note.input',
+  actionId: 'o7.note.value',
 } as const;
 
 /** Block and action ids of the hand-off modal's inputs, read back on submission. */

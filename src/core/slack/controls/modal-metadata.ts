@@ -6,19 +6,22 @@ export interface ModalTarget {
   key: string;
   revision: string;
   questionId: string;
+  /** the option a form answers with (the note form's), by its index */
+  option?: number;
 }
 
 /** What the metadata may take of Slack's 3000 characters: the edge seals it (see `ModalSeal`). */
 const METADATA_ROOM = BLOCK_KIT_LIMITS.privateMetadata - 64;
 
 /**
- * `private_metadata` for a modal: `{ key, revision, questionId, questionIndex }` as JSON. The
- * id is left out (the index stands in) in the unlikely case it would not fit in 3000.
+ * `private_metadata` for a modal: `{ key, revision, questionId, questionIndex, option? }` as
+ * JSON. The id is left out (the index stands in) in the unlikely case it would not fit in 3000.
  */
 export function modalMetadata(target: ModalTarget, questionIndex: number): string {
   const full = JSON.stringify({ ...target, questionIndex });
   if (full.length <= METADATA_ROOM) return full;
-  return JSON.stringify({ key: target.key, revision: target.revision, questionIndex });
+  const { questionId: _, ...short } = target;
+  return JSON.stringify({ ...short, questionIndex });
 }
 
 function readJson(text: string): Record<string, unknown> | undefined {
@@ -52,9 +55,10 @@ export function parseModalMetadata(
 ): ModalTarget | undefined {
   const data = readJson(text);
   if (!data) return undefined;
-  const { key, revision, questionId, questionIndex } = data;
+  const { key, revision, questionId, questionIndex, option } = data;
   if (typeof key !== 'string' || typeof revision !== 'string') return undefined;
-  if (typeof questionId === 'string') return { key, revision, questionId };
+  const chosen = Number.isSafeInteger(option) ? { option: option as number } : {};
+  if (typeof questionId === 'string') return { key, revision, questionId, ...chosen };
   const byIndex = typeof questionIndex === 'number' ? questions[questionIndex] : undefined;
-  return byIndex ? { key, revision, questionId: byIndex.id } : undefined;
+  return byIndex ? { key, revision, questionId: byIndex.id, ...chosen } : undefined;
 }

@@ -25,20 +25,27 @@ export function isOneTapBatch(questions: readonly Question[]): boolean {
 }
 
 /**
- * One button per answer in a single actions block; tapping one submits the batch. A drafted
- * answer (left from a failed submit) is primary and ticked.
+ * One button per answer in a single actions block; tapping one submits the batch, except an
+ * answer that takes a note (`notes`): its button, marked with an ellipsis as Slack's buttons
+ * that ask for more are, opens the note's form, and submitting that answers. A drafted answer
+ * (left from a failed submit) is primary and ticked.
  */
 export function renderOneTapControl(
   place: QuestionPlace,
   question: Question,
   draft: Answer | undefined,
+  notes: readonly string[] = [],
 ): KnownBlock[] {
   const qi = place.questionIndex;
-  const tap = (label: string, value: string, chosen: boolean) =>
-    button(chosen ? `✓ ${label}` : label, actionId(ACTION_KINDS.oneTap, qi, value), {
+  const tap = (label: string, value: string, chosen: boolean) => {
+    const note = question.type === 'choose-one' && notes.includes(label);
+    const shown = note ? `${label}…` : label;
+    const kind = note ? ACTION_KINDS.note : ACTION_KINDS.oneTap;
+    return button(chosen ? `✓ ${shown}` : shown, actionId(kind, qi, value), {
       value,
       primary: chosen,
     });
+  };
   const elements =
     question.type === 'yes-no'
       ? [tap('Yes', 'yes', draft === true), tap('No', 'no', draft === false)]

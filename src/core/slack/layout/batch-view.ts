@@ -41,6 +41,11 @@ export interface BatchView {
   envelope?: EnvelopeView;
   /** Where a batch the relay wrote comes from (a Claude Code hook): its title and line. */
   origin?: BatchOrigin;
+  /**
+   * On a batch the relay wrote, the one-tap answers that open a form for a note, by question
+   * id (see `noteOptions`), and the notes given with an answer.
+   */
+  notes?: { options: Record<string, string[]>; typed: Record<string, string> };
   /** The batch's record, for the team lines and buttons; absent, no team controls are shown. */
   team?: TeamView;
 }

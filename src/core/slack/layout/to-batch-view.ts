@@ -4,6 +4,7 @@ import type { BatchRecord } from '../../batch/batch-record.js';
 import { isEnvelopeBatch } from '../../envelope/envelope-batch.js';
 import { readOrigin } from '../../protocol/questions/batch-origin.js';
 import { idRecord } from '../../protocol/questions/id-record.js';
+import { noteOptions } from '../../protocol/questions/note-options.js';
 import type { Answer, QuestionBatch } from '../../protocol/questions/question.js';
 import type { BatchView } from './batch-view.js';
 
@@ -40,9 +41,11 @@ export function toBatchView(record: BatchRecord, ctx: ViewContext): BatchView {
       ? { followUpText: record.followUps ?? idRecord<string>() }
       : undefined;
   const origin = ctx.batch && readOrigin(ctx.batch);
+  const notes = ctx.batch?.writtenByRelay ? notesView(ctx.batch, record) : undefined;
   return {
     ...(envelope ? { envelope } : {}),
     ...(origin ? { origin } : {}),
+    ...(notes ? { notes } : {}),
     key: record.key,
     revision: revisionOf(record.fingerprint),
     runName: path.basename(record.runDir),
@@ -72,4 +75,13 @@ function shownAnswers(record: BatchRecord, ctx: ViewContext): BatchRecord['draft
     default:
       return record.drafts;
   }
+}
+
+/** The note options of a batch the relay wrote, and the notes typed; none when it has none. */
+function notesView(batch: QuestionBatch, record: BatchRecord): BatchView['notes'] {
+  const options = idRecord(
+    batch.questions.map((question) => [question.id, noteOptions(question)] as const),
+  );
+  if (!Object.values(options).some((labels) => labels.length > 0)) return undefined;
+  return { options, typed: record.followUps ?? idRecord<string>() };
 }

@@ -1,4 +1,5 @@
 import type { KnownBlock } from '@slack/types';
+import { notesFor } from '../../protocol/questions/note-options.js';
 import { type Question, TYPES_WITH_OPTIONS } from '../../protocol/questions/question.js';
 import { ACTION_KINDS, actionId, type QuestionPlace, submitBlockId } from '../controls/ids.js';
 import { isOneTapBatch, renderOneTapControl } from '../controls/one-tap.js';
@@ -48,7 +49,7 @@ function questionParts(view: BatchView, question: Question, questionIndex: numbe
   if (isFinalViewState(view.state)) {
     const body = view.envelope
       ? envelopeQuestionBlocks(view, view.envelope, question, place)
-      : renderFinalQuestion(questionIndex, question, draft, view.seq);
+      : renderFinalQuestion(questionIndex, question, draft, view.seq, noteShown(view, question));
     return { body };
   }
   if (view.envelope) {
@@ -61,12 +62,18 @@ function questionParts(view: BatchView, question: Question, questionIndex: numbe
   const body = isOneTap(view)
     ? [
         ...promptSections(questionIndex, question.prompt),
-        ...renderOneTapControl(place, question, draft),
+        ...renderOneTapControl(place, question, draft, view.notes?.options[question.id]),
       ]
     : renderOpenQuestion(place, question, draft);
   const preview = question.preview;
   if (!hasPreview(preview)) return { body };
   return { preview: (room) => renderPreview(place, preview, room), body };
+}
+
+/** The note given with a question's answer, on a batch answered here. */
+function noteShown(view: BatchView, question: Question): string | undefined {
+  if (view.state.kind !== 'answered' || !view.notes) return undefined;
+  return notesFor([question], view.drafts, view.notes.typed)[question.id];
 }
 
 /** An envelope question, open or final; a cancelled batch shows no answers. */

@@ -18,20 +18,21 @@ export function answerText(answer: Answer | undefined): string {
   return answer === '' ? EMPTY_ANSWER : answer;
 }
 
-/** A question of a finished batch: its prompt and the answer given, with no controls. */
+/**
+ * A question of a finished batch: its prompt and the answer given, with the note typed with
+ * it if any, and no controls.
+ */
 export function renderFinalQuestion(
   questionIndex: number,
   question: Question,
   answer: Answer | undefined,
   seq: number,
+  note?: string,
 ): KnownBlock[] {
+  const text = note === undefined ? answerText(answer) : `${answerText(answer)}\nNote: ${note}`;
   return [
     ...promptSections(questionIndex, question.prompt),
-    quotedSection(
-      '*Answer:*\n',
-      answerText(answer),
-      `the full answer is in ${answerFileName(seq)}`,
-    ),
+    quotedSection('*Answer:*\n', text, `the full answer is in ${answerFileName(seq)}`),
   ];
 }
 

@@ -18,7 +18,7 @@ import {
 } from '../../../../src/core/slack/controls/ids.js';
 import { renderBatchMessages } from '../../../../src/core/slack/messages/render-batch-messages.js';
 import { questionsOf, reposQuestion } from '../../envelope/envelope-samples.js';
-import { elementsOf, KEY, makeView, REVISION } from '../fixtures.js';
+import { elementsOf, KEY, makeView, noteQuestion, REVISION } from '../fixtures.js';
 
 const questions: Question[] = [
   { id: 'format', type: 'choose-one', prompt: 'Format?', options: ['JSON', 'CSV', 'plain text'] },
@@ -165,6 +165,23 @@ describe('decodeAction', () => {
     );
   });
 
+  it("decodes a note option's button as its form opening, and no note for another option", () => {
+    const tap = (index: number) => ({
+      block_id: block(0),
+      action_id: actionId(ACTION_KINDS.note, 0, index),
+      type: 'button',
+      value: String(index),
+    });
+    assert.deepEqual(decodeAction(tap(1), [noteQuestion]), {
+      kind: 'openNote',
+      ...ids,
+      questionId: 'permission',
+      answer: 'Deny',
+    });
+    assert.equal(decodeAction(tap(0), [noteQuestion]), undefined, 'Allow takes no note');
+    assert.equal(decodeAction(tap(1), questions), undefined, 'a question without note options');
+  });
+
   it('ignores foreign ids, missing questions and kinds that do not fit the question', () => {
     const cases = [
       { block_id: 'someone-else', action_id: actionId(choose, 0), type: 'static_select' },
@@ -195,6 +212,7 @@ describe('decodeAction', () => {
       }),
       makeView([{ id: 'go', type: 'yes-no', prompt: 'Go?' }], { team }),
       makeView(envelope, { envelope: { followUpText: {} }, drafts: { q1: 'Multi-repo' } }),
+      makeView([noteQuestion], { notes: { options: { permission: ['Deny'] }, typed: {} } }),
       makeView([
         {
           id: 'long',
