@@ -5,12 +5,17 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, type TestContext, test } from 'node:test';
-import { ACTION_KINDS, actionId, CALLBACK_IDS } from '../../src/core/slack/controls/ids.js';
+import {
+  ACTION_KINDS,
+  actionId,
+  CALLBACK_IDS,
+  NOTE_INPUT,
+} from '../../src/core/slack/controls/ids.js';
 import { jsonBlock, reposQuestion } from '../core/envelope/envelope-samples.js';
 import { type CpuHogs, startCpuHogs } from '../support/cpu-hogs.js';
 import type { DeliveredPayload, FakeSlack } from '../support/fake-slack/index.js';
 import { ALICE, allConnected, BOB, CHANNEL, visibleText } from '../support/relay-harness.js';
-import { relayProcessPerTest, spawnRelayFor } from '../support/spawn-relay.js';
+import { relayProcessPerTest, spawnRelay, spawnRelayFor } from '../support/spawn-relay.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
 import { exitCodeOf, spawnAsk } from './ask-process.js';
@@ -31,6 +36,7 @@ import {
   publishRun,
   relayStarter,
   saveFollowUp,
+  submitFormOf,
   thread,
   waitForAnswerFile,
   waitForBatchMessage,
@@ -233,6 +239,33 @@ describe('ack times beside two CPU-bound processes (socket mode)', () => {
     await click(slack, reminded.ts, ACTION_KINDS.snooze);
     await waitFor(() => slack.ephemerals(ALICE)[told], 'the snooze told');
 
+    // A Claude Code permission prompt through `hook`: Deny… opens its form for a reason.
+    const hook = spawnRelay(['hook', '--state-dir', path.join(root, 'state')], {
+      env: {},
+      cwd: root,
+      stdin: JSON.stringify({
+        session_id: 'session-acks',
+        transcript_path: path.join(root, 'transcript.jsonl'),
+        cwd: root,
+        hook_event_name: 'PermissionRequest',
+        tool_name: 'Bash',
+        tool_input: { command: 'curl -s -m 1 http://127.0.0.1:9/acks' },
+      }),
+    });
+    const prompt = await waitFor(
+      () =>
+        slack
+          .messages(CHANNEL)
+          .find((m) => JSON.stringify(m.blocks[0] ?? {}).includes('"Claude Code')),
+      "the hook's message",
+    );
+    // no permission suggestions, so no Always allow: Allow, Deny…, Deny and stop Claude
+    await submitFormOf(slack, prompt.ts, actionId(ACTION_KINDS.note, 0, 1), {
+      [NOTE_INPUT.blockId]: { [NOTE_INPUT.actionId]: 'not while busy' },
+    });
+    assert.equal((await hook.exited).code, 0, hook.stderr());
+    assert.match(hook.stdout(), /"behavior":"deny"/);
+
     // The Home tab (an event).
     await openHome(slack, ALICE);
 
@@ -254,6 +287,7 @@ describe('ack times beside two CPU-bound processes (socket mode)', () => {
       `view_submission ${CALLBACK_IDS.freeWrite}`,
       `view_submission ${CALLBACK_IDS.followUp}`,
       `view_submission ${CALLBACK_IDS.handOff}`,
+      `view_submission ${CALLBACK_IDS.note}`,
       'event_callback app_home_opened',
     ]) {
       assert.ok(kinds.has(kind), `measured: ${kind}`);
