@@ -10,8 +10,7 @@ import type { BatchFile } from '../ask/ask-folder.js';
 import type { askRelay, RelayAsk } from '../ask/ask-relay.js';
 import { noRelayMessage } from '../ask/no-relay-message.js';
 import type { Envelope } from '../core/envelope/envelope.js';
-import { envelopeSchema } from '../core/envelope/envelope-schema.js';
-import { envelopeToBatch } from '../core/envelope/envelope-to-batch.js';
+import { askUserEnvelopeSchema } from '../core/envelope/envelope-schema.js';
 import { formatResumeMessage } from '../core/envelope/resume-message.js';
 import {
   type ApprovalRequest,
@@ -19,6 +18,7 @@ import {
   choicesProblem,
   readApproval,
 } from '../core/mcp/approval-batch.js';
+import { askUserBatch } from '../core/mcp/ask-user-batch.js';
 import { userAnswers } from '../core/mcp/user-answers.js';
 import { problemsFromZod } from '../core/protocol/schema-messages.js';
 import {
@@ -76,12 +76,12 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
     {
       title: 'Ask people in Slack',
       description:
-        'Ask people in Slack one to four multiple-choice questions (AskUserQuestion\'s shape) and wait for their answer. Each question also offers "Other…" for typed text. Returns the answers as text and, in structuredContent, by question text.',
+        'Ask people in Slack one to four questions (AskUserQuestion\'s shape) and wait for their answer. A question with options also offers "Other…" for typed text; one without options is answered in the person\'s own words. Returns the answers as text and, in structuredContent, by question text.',
       inputSchema: askUserInput,
       outputSchema: askUserOutput,
     },
     async (args, extra) => {
-      const checked = envelopeSchema.safeParse({ openQuestions: args.questions });
+      const checked = askUserEnvelopeSchema.safeParse({ openQuestions: args.questions });
       if (!checked.success) {
         const lines = problemsFromZod(checked.error).map(
           (p) => `  - at ${p.path.replace(/^openQuestions/, 'questions')}: ${p.message}`,
@@ -89,7 +89,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
         return toolError(['ask_user: the questions cannot be asked:', ...lines].join('\n'));
       }
       const envelope: Envelope = checked.data;
-      const ended = await askPeople(envelopeToBatch(envelope), extra, deps);
+      const ended = await askPeople(askUserBatch(envelope), extra, deps);
       if (ended.kind !== 'answered') return ended.result;
       const text = formatResumeMessage(envelope, ended.answers, ended.typed);
       const structured = userAnswers(envelope, ended.answers, ended.typed);

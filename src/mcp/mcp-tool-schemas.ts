@@ -16,7 +16,10 @@ export const askUserInput = {
           )
           .min(2)
           .max(4)
-          .describe('The answers offered; an "Other…" option for typed text is added last.'),
+          .optional()
+          .describe(
+            'The answers offered; an "Other…" option for typed text is added last. Leave out to ask for an answer in the person\'s own words.',
+          ),
         multiSelect: z.boolean().optional().describe('Let the person pick several options.'),
       }),
     )
@@ -29,7 +32,7 @@ export const askUserOutput = {
   answers: z
     .record(z.string(), z.union([z.string(), z.array(z.string())]))
     .describe(
-      'By question text: the label picked, the labels of a multi-select, or the text typed for "Other…".',
+      'By question text: the label picked, the labels of a multi-select, the text typed for "Other…", or the text written for a question without options.',
     ),
   followUps: z
     .record(z.string(), z.string())

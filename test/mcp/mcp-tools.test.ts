@@ -15,6 +15,7 @@ import {
   saveFollowUp,
   type TestRelay,
   waitForText,
+  writeFreeText,
 } from '../e2e/relay-steps.js';
 import { type CpuHogs, startCpuHogs } from '../support/cpu-hogs.js';
 import { ALICE, elementsOf } from '../support/relay-harness.js';
@@ -105,7 +106,7 @@ describe('o7-slack-relay mcp: ask_user (socket mode)', () => {
     assert.equal(questions.minItems, 1);
     assert.equal(questions.maxItems, 4);
     const item = questions.items as { required: string[]; properties: Record<string, unknown> };
-    assert.deepEqual(item.required.sort(), ['header', 'options', 'question']);
+    assert.deepEqual(item.required.sort(), ['header', 'question'], 'options may be left out');
     assert.deepEqual(Object.keys(ask?.outputSchema?.properties ?? {}).sort(), [
       'answers',
       'followUps',
@@ -160,6 +161,33 @@ describe('o7-slack-relay mcp: ask_user (socket mode)', () => {
         [REGION.question]: 'us-east-1',
         [CHECKS.question]: ['Unit tests', 'End to end'],
         [NAMING.question]: 'answer-desk',
+      },
+      followUps: {},
+    });
+  });
+
+  test('a question without options is answered in a form, in the words written there, beside a choose-one', async () => {
+    const session = await mcp();
+    const WHY = { question: 'Why does the migration need a maintenance window?', header: 'Reason' };
+    const call = callTool(session, 'ask_user', { questions: [REGION, WHY] });
+    const posted = await askMessage(h.slack);
+    assert.match(JSON.stringify(posted.blocks), /\*Reason\*/, 'its header is shown');
+    await choose(h.slack, posted.ts, 0, [0]); // eu-west-1
+    await writeFreeText(h.slack, posted.ts, 1, 'It rewrites the users table.\nAbout a minute.');
+    await pressSubmit(h.slack, posted.ts);
+
+    const result = await call;
+    assert.equal(result.isError, undefined, textOf(result));
+    assert.equal(
+      textOf(result),
+      ['Region: eu-west-1', 'Reason:', '  It rewrites the users table.', '  About a minute.'].join(
+        '\n',
+      ),
+    );
+    assert.deepEqual(result.structuredContent, {
+      answers: {
+        [REGION.question]: 'eu-west-1',
+        [WHY.question]: 'It rewrites the users table.\nAbout a minute.',
       },
       followUps: {},
     });

@@ -42,29 +42,45 @@ function checkLabels(options: unknown[], ctx: z.RefinementCtx): void {
 
 const OPTIONS_EXPECTED = 'a non-empty array of {"label", "description"} objects';
 
-const questionSchema = z.looseObject(
-  {
-    question: filledString('question', 'the question put to the user'),
-    header: filledString('header', 'a short label for the question'),
-    options: z
-      .array(optionSchema, { error: expecting('options', OPTIONS_EXPECTED) })
-      .min(1, { error: expecting('options', OPTIONS_EXPECTED) })
-      .superRefine(checkLabels, { when: (payload) => Array.isArray(payload.value) }),
-    multiSelect: z.boolean({ error: expecting('multiSelect', 'true or false') }).optional(),
-  },
-  { error: expecting('question', 'an object with "question", "header" and "options"') },
-);
+const choiceOptions = z
+  .array(optionSchema, { error: expecting('options', OPTIONS_EXPECTED) })
+  .min(1, { error: expecting('options', OPTIONS_EXPECTED) })
+  .superRefine(checkLabels, { when: (payload) => Array.isArray(payload.value) });
+
+const questionSchemaWith = (options: z.ZodType<Envelope['openQuestions'][number]['options']>) =>
+  z.looseObject(
+    {
+      question: filledString('question', 'the question put to the user'),
+      header: filledString('header', 'a short label for the question'),
+      options,
+      multiSelect: z.boolean({ error: expecting('multiSelect', 'true or false') }).optional(),
+    },
+    { error: expecting('question', 'an object with "question", "header" and "options"') },
+  );
 
 const QUESTIONS_EXPECTED = 'a non-empty array of question objects';
+
+const envelopeOf = (question: ReturnType<typeof questionSchemaWith>) =>
+  z.looseObject({
+    openQuestions: z
+      .array(question, { error: expecting('openQuestions', QUESTIONS_EXPECTED) })
+      .min(1, {
+        error: `expected ${QUESTIONS_EXPECTED}, found an empty array (with nothing to ask, leave the envelope out)`,
+      }),
+  });
 
 /**
  * The envelope object found in a message; unknown fields are kept at every level. An empty
  * `openQuestions` breaks the contract: with nothing to ask, the envelope is left out.
  */
-export const envelopeSchema: z.ZodType<Envelope, unknown> = z.looseObject({
-  openQuestions: z
-    .array(questionSchema, { error: expecting('openQuestions', QUESTIONS_EXPECTED) })
-    .min(1, {
-      error: `expected ${QUESTIONS_EXPECTED}, found an empty array (with nothing to ask, leave the envelope out)`,
-    }),
-});
+export const envelopeSchema: z.ZodType<Envelope, unknown> = envelopeOf(
+  questionSchemaWith(choiceOptions),
+);
+
+/**
+ * The questions of the `ask_user` tool, as an envelope: the same rules, except that a question
+ * may leave `options` out, to be answered in the person's own words (its `options` are `[]`).
+ */
+export const askUserEnvelopeSchema: z.ZodType<Envelope, unknown> = envelopeOf(
+  questionSchemaWith(choiceOptions.optional().transform((options) => options ?? [])),
+);

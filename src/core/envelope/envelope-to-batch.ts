@@ -1,4 +1,4 @@
-import type { Envelope } from './envelope.js';
+import type { Envelope, EnvelopeQuestion } from './envelope.js';
 import { askedQuestions } from './envelope.js';
 import { asksForFollowUpText } from './follow-up-hint.js';
 import { OTHER_DESCRIPTION, OTHER_OPTION } from './other-option.js';
@@ -40,9 +40,15 @@ export interface EnvelopeBatchFile {
  * choose-one (choose-many when `multiSelect`) with an {@link OTHER_OPTION} option last.
  */
 export function envelopeToBatch(envelope: Envelope, seq = 1): EnvelopeBatchFile {
-  const questions = askedQuestions(envelope).map((question, index) => ({
+  const questions = askedQuestions(envelope).map(choiceQuestionOf);
+  return { seq, source: ENVELOPE_BATCH_SOURCE, questions };
+}
+
+/** The batch question made from envelope question `index` (0-based): see {@link envelopeToBatch}. */
+export function choiceQuestionOf(question: EnvelopeQuestion, index: number): EnvelopeBatchQuestion {
+  return {
     id: questionIdAt(index),
-    type: question.multiSelect === true ? ('choose-many' as const) : ('choose-one' as const),
+    type: question.multiSelect === true ? 'choose-many' : 'choose-one',
     prompt: question.question,
     options: [...question.options.map((option) => option.label), OTHER_OPTION],
     header: question.header,
@@ -50,10 +56,9 @@ export function envelopeToBatch(envelope: Envelope, seq = 1): EnvelopeBatchFile 
       ...question.options.map((option) => option.description),
       OTHER_DESCRIPTION,
     ],
-    allowOther: true as const,
+    allowOther: true,
     followUps: question.options.flatMap((option, at) =>
       asksForFollowUpText(option.description) ? [at] : [],
     ),
-  }));
-  return { seq, source: ENVELOPE_BATCH_SOURCE, questions };
+  };
 }

@@ -12,6 +12,10 @@ export interface EnvelopeOption {
 export interface EnvelopeQuestion {
   question: string;
   header: string;
+  /**
+   * Empty for a question answered in the person's own words: the `ask_user` tool's free-text
+   * questions. An envelope in an agent's message always has options (`envelopeSchema`).
+   */
   options: EnvelopeOption[];
   multiSelect?: boolean;
   [extra: string]: unknown;

@@ -35,7 +35,8 @@ function orderPicks(labels: readonly string[], answer: string | string[]): strin
  * The message that resumes the agent, one line per asked question: `<header>: <label>`
  * (several labels joined with `, ` in option order). Text typed for `Other…` follows it as
  * `Other: <text>`; text typed for an option that promised a follow-up goes on the next line
- * as `  Follow-up: <text>`. Text of several lines starts on its own lines, indented. Questions
+ * as `  Follow-up: <text>`; a question without options (`ask_user`'s free text) is
+ * `<header>: <text>`. Text of several lines starts on its own lines, indented. Questions
  * over the limit are named on a last `Not asked (…): a; b` line. Tests pin this text.
  */
 export function formatResumeMessage(
@@ -49,6 +50,10 @@ export function formatResumeMessage(
     const answer = Object.hasOwn(answers, id) ? answers[id] : undefined;
     if (answer === undefined) {
       lines.push(`${question.header}: (no answer)`);
+      return;
+    }
+    if (question.options.length === 0) {
+      lines.push(...withText(`${question.header}:`, [answer].flat().join(', '), '  '));
       return;
     }
     const labels = [...question.options.map((option) => option.label), OTHER_OPTION];
