@@ -17,6 +17,14 @@ type Outcome = WebApiOutcome extends infer O
   : never;
 const post = (outcome: Outcome) => ({ method: 'chat.postMessage', ...outcome }) as WebApiOutcome;
 
+/** What two outages log: one line as each begins and one as it ends. */
+const TWO_OUTAGES = [
+  'Slack cannot be reached; the relay keeps trying and logs once it is back',
+  'Slack can be reached again',
+  'Slack cannot be reached; the relay keeps trying and logs once it is back',
+  'Slack can be reached again',
+];
+
 describe('isUnreachable', () => {
   test('no answer, 5xx and Slack saying it is in trouble are down; a refusal or a rate limit is an answer', () => {
     assert.equal(isUnreachable(post({ kind: 'network', message: 'fetch failed' })), true);
@@ -82,12 +90,7 @@ describe('createSlackReachability', () => {
     }
     assert.deepEqual(
       lines.map((l) => l.msg),
-      [
-        'Slack cannot be reached; the relay keeps trying and logs once it is back',
-        'Slack can be reached again',
-        'Slack cannot be reached; the relay keeps trying and logs once it is back',
-        'Slack can be reached again',
-      ],
+      TWO_OUTAGES,
     );
     assert.equal(lines[0]?.problem, 'connect ECONNREFUSED 127.0.0.1:9');
   });
@@ -209,12 +212,7 @@ describe('probing while Slack is down', () => {
     assert.equal(reachability.reachable, true);
     assert.deepEqual(
       lines.map((l) => l.msg),
-      [
-        'Slack cannot be reached; the relay keeps trying and logs once it is back',
-        'Slack can be reached again',
-        'Slack cannot be reached; the relay keeps trying and logs once it is back',
-        'Slack can be reached again',
-      ],
+      TWO_OUTAGES,
       'each outage one line each way, the connection opening in between not one of them',
     );
     reachability.close();
