@@ -15,7 +15,14 @@ export type HookScope = 'user' | 'project';
 /** `hook`'s command line, read. */
 export type HookArgs =
   | { action: 'answer'; waitMs: number; stateDir?: string }
-  | { action: 'install' | 'uninstall'; scope: HookScope; print: boolean; stateDir?: string };
+  | {
+      action: 'install' | 'uninstall';
+      scope: HookScope;
+      print: boolean;
+      /** `--notify`: also the Notification hook, so Slack hears when Claude waits */
+      notify: boolean;
+      stateDir?: string;
+    };
 
 /** The options `hook` takes besides `--help`. */
 export const HOOK_OPTIONS = {
@@ -24,6 +31,7 @@ export const HOOK_OPTIONS = {
   user: { type: 'boolean' },
   project: { type: 'boolean' },
   print: { type: 'boolean' },
+  notify: { type: 'boolean' },
 } as const;
 
 type HookOptions = Extract<ReadOptions<typeof HOOK_OPTIONS>, { kind: 'read' }>;
@@ -35,8 +43,8 @@ export function toHookArgs({ values, positionals }: HookOptions): Result<HookArg
   const stateDir = values['state-dir'];
   const where = stateDir !== undefined ? { stateDir } : {};
   if (action === undefined) {
-    if (values.user || values.project || values.print) {
-      return err('--user, --project and --print go with install or uninstall');
+    if (values.user || values.project || values.print || values.notify) {
+      return err('--user, --project, --print and --notify go with install or uninstall');
     }
     if (values.wait === undefined)
       return ok({ action: 'answer', waitMs: DEFAULT_WAIT_MS, ...where });
@@ -55,6 +63,7 @@ export function toHookArgs({ values, positionals }: HookOptions): Result<HookArg
     action,
     scope: values.project ? 'project' : 'user',
     print: values.print === true,
+    notify: values.notify === true,
     ...where,
   });
 }

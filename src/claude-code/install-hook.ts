@@ -51,7 +51,7 @@ export async function runHookInstall(
   const program = deps.program ?? [process.execPath, process.argv[1] ?? 'o7-slack-relay'];
   const command = [...program, 'hook', '--state-dir', stateDir].map(shellWord).join(' ');
   if (args.print) {
-    deps.out(JSON.stringify({ hooks: relayHookEntries(command) }, null, 2));
+    deps.out(JSON.stringify({ hooks: relayHookEntries(command, args) }, null, 2));
     return 0;
   }
   const file = settingsFile(args.scope, deps.env, deps.cwd);
@@ -74,7 +74,7 @@ export async function runHookInstall(
   }
   const change =
     args.action === 'install'
-      ? installRelayHooks(settings, command, file)
+      ? installRelayHooks(settings, command, file, args)
       : uninstallRelayHooks(settings, file);
   if (!change.ok) {
     deps.err(`${change.error}. Nothing was changed.`);
@@ -95,7 +95,7 @@ export async function runHookInstall(
   await writeFileAtomic(file, `${JSON.stringify(change.value.settings, null, 2)}\n`);
   deps.out(
     args.action === 'install'
-      ? `Added the relay hooks (PreToolUse for AskUserQuestion, PermissionRequest) to ${file}; they ask the relay of ${stateDir}.`
+      ? `Added the relay hooks (PreToolUse for AskUserQuestion, PermissionRequest${args.notify ? ', Notification for idle_prompt' : ''}) to ${file}; they ask the relay of ${stateDir}.`
       : `Removed the relay hooks from ${file}.`,
   );
   return 0;

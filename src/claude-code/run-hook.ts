@@ -1,5 +1,6 @@
 import { readAskAnswers } from '../ask/ask-answers.js';
 import { type AskingProcess, askRelay, type RelayAsk } from '../ask/ask-relay.js';
+import { findRunningRelay } from '../ask/find-running-relay.js';
 import { resolveStateDir, stateDirEnvSchema } from '../config/config-schema.js';
 import {
   askUserQuestionSchema,
@@ -15,6 +16,7 @@ import {
 } from '../core/claude-code/permission-hook.js';
 import { questionHookBatch, questionHookOutput } from '../core/claude-code/question-hook.js';
 import type { HookArgs } from './hook-args.js';
+import { leaveIdleNotice } from './idle-notices.js';
 
 /** What `hook` needs from its process (Claude Code closes stdin at once). */
 export type HookDeps = AskingProcess;
@@ -91,8 +93,24 @@ async function answerHook(
         ? undefined
         : askPermission(input, stateDir, args, deps);
     case 'Notification':
-      return undefined;
+      // only "Claude is waiting for your input" is told in Slack; the rest stays in the terminal
+      return input.notification_type === 'idle_prompt' ? tellIdle(input, stateDir) : undefined;
   }
+}
+
+/** Leaves the relay a notice that Claude waits for the person; a line when none runs. */
+async function tellIdle(
+  input: Extract<HookInput, { hook_event_name: 'Notification' }>,
+  stateDir: string,
+): Promise<string | undefined> {
+  if ((await findRunningRelay(stateDir)) === undefined)
+    return `o7-slack-relay hook: no relay is running for ${stateDir}, so nobody is told in Slack that Claude waits (start one with o7-slack-relay start, or pass --state-dir).`;
+  await leaveIdleNotice(stateDir, {
+    project: input.cwd,
+    session: input.session_id,
+    message: input.message,
+  });
+  return undefined;
 }
 
 const ask = (

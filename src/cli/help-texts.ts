@@ -138,11 +138,12 @@ Examples:
 
   mcp: MCP_HELP,
   hook: `Usage: o7-slack-relay hook [options]
-       o7-slack-relay hook install|uninstall [--user|--project] [--print]
+       o7-slack-relay hook install|uninstall [--user|--project] [--print] [--notify]
 
 Without an action: a Claude Code command hook. Reads the hook call on standard input, puts
 AskUserQuestion (PreToolUse) or the permission prompt (PermissionRequest) to people in Slack
-through the running relay, waits, and prints the decision for Claude Code. With no relay, bad
+through the running relay, waits, and prints the decision for Claude Code. For a Notification
+of idle_prompt it posts a line in the project's channel saying that Claude waits. With no relay, bad
 input, no answer in time or when stopped, it prints no decision and one line on stderr, and
 Claude Code asks in the terminal. It always exits 0.
 
@@ -156,6 +157,7 @@ Options:
   --state-dir <dir>       the relay's state folder (default RELAY_STATE_DIR, else .7/slack-relay)
   --user, --project       install: which settings file
   --print                 install: print the entries instead of writing them
+  --notify                install: also the Notification hook for idle_prompt
 ${HELP_OPTION}
 
 See docs/claude-code.md.`,

@@ -3,8 +3,10 @@ import type { webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { asksRoot, watchedRoots } from '../ask/ask-folder.js';
 import { pruneFinishedAsks } from '../ask/prune-asks.js';
+import { noticesDir, watchIdleNotices } from '../claude-code/idle-notices.js';
 import { openSharedMode, type SharedMode } from '../cluster/shared-mode.js';
 import type { Config } from '../config/config-schema.js';
+import { idleNoticeText } from '../core/claude-code/idle-notice.js';
 import { readOrigin } from '../core/protocol/questions/batch-origin.js';
 import type { QuestionBatch } from '../core/protocol/questions/question.js';
 import { channelForPath, channelForProject, channelsOf } from '../core/slack/channel-routes.js';
@@ -209,6 +211,21 @@ export async function runStart(
   await mkdir(asks, { recursive: true }).catch((error: unknown) => {
     throw new FileWriteError('Creating the folder for ask', asks, error);
   });
+  // Claude Code's "waiting for your input", left by `hook`: a line in its project's channel
+  const notices = noticesDir(config.stateDir);
+  await mkdir(notices, { recursive: true }).catch((error: unknown) => {
+    throw new FileWriteError("Creating the folder for hook's notices", notices, error);
+  });
+  // to the project's RELAY_WATCH entry's channel, as its hook batches go; else the default one
+  const postToProject = createNoticePoster(app.client, (project) =>
+    channelForProject(config.watch, config.slack.channelId, project),
+  );
+  const idle = watchIdleNotices({
+    dir: notices,
+    post: (notice) => postToProject(idleNoticeText(notice), notice.project),
+    log: log.child({ component: 'notices' }),
+    usePolling: config.poll,
+  });
   // The first scan of the folders and the connection to Slack run side by side; the queue
   // collects what the scan finds and starts once both are done.
   const watcher = watchRuns(
@@ -233,6 +250,7 @@ export async function runStart(
       async () => shared?.stopServing(),
       () => reminders.close(),
       () => watcher.close(),
+      () => idle.close(),
       () => queue.close(),
       async () => groups.stop(),
       () => home.close(),

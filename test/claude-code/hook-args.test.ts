@@ -19,11 +19,15 @@ describe('o7-slack-relay hook, its command line', () => {
   it('reads install and uninstall with their scope', () => {
     assert.deepEqual(readCommandLine(['hook', 'install', '--project', '--print']), {
       command: 'hook',
-      hook: { action: 'install', scope: 'project', print: true },
+      hook: { action: 'install', scope: 'project', print: true, notify: false },
     });
     assert.deepEqual(readCommandLine(['hook', 'uninstall']), {
       command: 'hook',
-      hook: { action: 'uninstall', scope: 'user', print: false },
+      hook: { action: 'uninstall', scope: 'user', print: false, notify: false },
+    });
+    assert.deepEqual(readCommandLine(['hook', 'install', '--notify']), {
+      command: 'hook',
+      hook: { action: 'install', scope: 'user', print: false, notify: true },
     });
   });
 
@@ -35,5 +39,7 @@ describe('o7-slack-relay hook, its command line', () => {
       readCommandLine(['hook', 'install', '--user', '--project']).command,
       'usage-error',
     );
+    const notifying = readCommandLine(['hook', '--notify']);
+    assert.equal(notifying.command === 'hook' && notifying.hook.action, 'mistake');
   });
 });

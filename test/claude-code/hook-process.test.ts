@@ -51,6 +51,19 @@ describe('o7-slack-relay hook, the process', () => {
     });
   }
 
+  it('an idle_prompt notification with no relay running: one line saying nobody is told, exit 0', async () => {
+    const idle = { ...call, hook_event_name: 'Notification', message: 'Claude is waiting' };
+    const { code, stdout, stderr } = await hook(
+      JSON.stringify({ ...idle, notification_type: 'idle_prompt' }),
+    );
+    assert.deepEqual([code, stdout], [0, '']);
+    assert.match(
+      stderr,
+      /^o7-slack-relay hook: no relay is running for .*state, so nobody is told in Slack/,
+    );
+    assert.equal(stderr.trim().split('\n').length, 1, stderr);
+  });
+
   it('a usage mistake: one line, exit 0', async () => {
     const { code, stdout, stderr } = await hook('{}', ['--wait', 'soon']);
     assert.deepEqual([code, stdout], [0, '']);

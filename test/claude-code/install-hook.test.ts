@@ -10,16 +10,17 @@ async function inProject(
     dir: string,
     run: (
       action: 'install' | 'uninstall',
+      notify?: boolean,
     ) => Promise<{ code: number; out: string[]; err: string[] }>,
   ) => Promise<void>,
 ) {
   const { dir, cleanup } = await makeTempDir('o7-hook-install-');
   try {
-    const run = async (action: 'install' | 'uninstall') => {
+    const run = async (action: 'install' | 'uninstall', notify = false) => {
       const out: string[] = [];
       const err: string[] = [];
       const code = await runHookInstall(
-        { action, scope: 'project', print: false, stateDir: '/srv/state' },
+        { action, scope: 'project', print: false, notify, stateDir: '/srv/state' },
         {
           env: { HOME: dir },
           cwd: dir,
@@ -37,6 +38,25 @@ async function inProject(
 }
 
 describe('hook install and uninstall, on a real settings file', () => {
+  it('with --notify also adds the Notification hook for idle_prompt, which uninstall takes out too', async () => {
+    await inProject(async (dir, run) => {
+      const file = settingsFile('project', {}, dir);
+      const { out } = await run('install', true);
+      assert.match(out.join('\n'), /Notification for idle_prompt/);
+      const installed = JSON.parse(await readFile(file, 'utf8'));
+      assert.equal(installed.hooks.Notification[0].matcher, 'idle_prompt');
+      assert.match(
+        installed.hooks.Notification[0].hooks[0].command,
+        /hook --state-dir \/srv\/state/,
+      );
+      assert.equal((await run('install')).code, 0, 'installed again without it');
+      assert.equal(JSON.parse(await readFile(file, 'utf8')).hooks.Notification, undefined);
+      await run('install', true);
+      await run('uninstall');
+      assert.deepEqual(JSON.parse(await readFile(file, 'utf8')), {});
+    });
+  });
+
   it('merges into .claude/settings.local.json with a backup, is idempotent, and uninstall restores it', async () => {
     await inProject(async (dir, run) => {
       const file = settingsFile('project', {}, dir);

@@ -30,16 +30,29 @@ export const isRelayHook = (hook: unknown): boolean => {
   return typeof command === 'string' && command.trimEnd().endsWith(RELAY_HOOK_MARK);
 };
 
+/** The event `hook install --notify` adds: Claude Code's "waiting for your input". */
+export const IDLE_MATCHER = { Notification: 'idle_prompt' } as const;
+
+/** What `hook install` was asked for besides the command. */
+export interface HookEntryOptions {
+  /** Also tell Slack when Claude waits for the person (`--notify`). */
+  notify?: boolean;
+}
+
+type HookEvent = keyof typeof HOOK_MATCHERS | keyof typeof IDLE_MATCHER;
+
 /** The `hooks` entries `hook install` adds, by event: what `--print` shows. */
-export function relayHookEntries(command: string) {
+export function relayHookEntries(command: string, options: HookEntryOptions = {}) {
   const hook: CommandHook = {
     type: 'command',
     command: `${command} ${RELAY_HOOK_MARK}`,
     timeout: HOOK_TIMEOUT_S,
   };
+  const matchers = { ...HOOK_MATCHERS, ...(options.notify ? IDLE_MATCHER : {}) };
   return Object.fromEntries(
-    Object.entries(HOOK_MATCHERS).map(([event, matcher]) => [event, [{ matcher, hooks: [hook] }]]),
-  ) as Record<keyof typeof HOOK_MATCHERS, { matcher: string; hooks: CommandHook[] }[]>;
+    Object.entries(matchers).map(([event, matcher]) => [event, [{ matcher, hooks: [hook] }]]),
+  ) as Record<keyof typeof HOOK_MATCHERS, { matcher: string; hooks: CommandHook[] }[]> &
+    Partial<Record<HookEvent, { matcher: string; hooks: CommandHook[] }[]>>;
 }
 
 type Json = Record<string, unknown>;
@@ -94,11 +107,12 @@ export function installRelayHooks(
   settings: unknown,
   command: string,
   file: string,
+  options: HookEntryOptions = {},
 ): Result<SettingsChange, string> {
   const read = readHooks(settings, file);
   if (!read.ok) return read;
   const { hooks } = withoutRelayHooks(read.value.hooks);
-  for (const [event, groups] of Object.entries(relayHookEntries(command))) {
+  for (const [event, groups] of Object.entries(relayHookEntries(command, options))) {
     hooks[event] = [...((hooks[event] as unknown[] | undefined) ?? []), ...groups];
   }
   const next = { ...read.value.settings, hooks };

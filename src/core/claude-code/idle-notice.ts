@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { maskSecrets } from './mask-secrets.js';
+
+/** The longest message a notice keeps: Claude Code's are a line ("Claude is waiting for …"). */
+const MESSAGE_KEPT = 500;
+
+/** How much of a session id is shown (as under a hook batch's title). */
+const SESSION_SHOWN = 8;
+
+/**
+ * What `hook` leaves for the relay when Claude Code says it waits for the person (its
+ * `Notification` hook, `idle_prompt`): the project (`cwd`), the session and Claude's message.
+ * The relay reads it from a file anyone with the state folder could write: checked here.
+ */
+export const idleNoticeSchema = z.object({
+  project: z.string().min(1),
+  session: z.string(),
+  message: z.string().transform((text) => text.slice(0, MESSAGE_KEPT)),
+});
+export type IdleNotice = z.infer<typeof idleNoticeSchema>;
+
+/**
+ * The plain text posted for an idle notice (the poster escapes it): which project and session
+ * wait, and Claude's own words, with secrets masked as in every hook batch.
+ */
+export function idleNoticeText(notice: IdleNotice): string {
+  const said = notice.message.replace(/\s+/g, ' ').trim();
+  const where = `project ${notice.project} · session ${notice.session.slice(0, SESSION_SHOWN)}`;
+  const text = `Claude Code is waiting for you in the terminal (${where})${said === '' ? '.' : `: ${said}`}`;
+  return maskSecrets(text).text;
+}
