@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { parse as parseDotenv } from 'dotenv';
 import { askFolder, asksRoot } from '../../src/ask/ask-folder.js';
+import { noticesDir } from '../../src/claude-code/idle-notices.js';
 import { SERVICE_NODE_FLAGS } from '../../src/node-tuning.js';
 import { needs, program } from '../support/preconditions.js';
 import { REPO } from '../support/project-paths.js';
@@ -82,11 +83,15 @@ describe('the systemd unit', () => {
     assert.equal(0o644 & ~umask, 0o644);
   });
 
-  test("makes ask's folders writable by the group, setgid, at each start", () => {
+  test("makes ask's folders and hook's notices folder writable by the group, setgid, at each start", () => {
     const stateDir = `/var/lib/${one('StateDirectory')}`;
     const words = execWords(one('ExecStartPre'), { RELAY_STATE_DIR: stateDir });
     // `install -d -m` makes the folders, or sets the mode of those already there
-    const folders = [asksRoot(stateDir), path.dirname(askFolder(stateDir, 'id').stagingDir)];
+    const folders = [
+      asksRoot(stateDir),
+      path.dirname(askFolder(stateDir, 'id').stagingDir),
+      noticesDir(stateDir),
+    ];
     assert.deepEqual(words, ['/usr/bin/install', '-d', '-m', '2770', ...folders]);
     assert.equal(service.get('ExecStartPre')?.length, 1);
   });
