@@ -4,7 +4,12 @@ import path from 'node:path';
 import { watch } from 'chokidar';
 import type { Logger } from 'pino';
 import { newAskId } from '../ask/ask-folder.js';
-import { type IdleNotice, idleNoticeSchema } from '../core/claude-code/idle-notice.js';
+import {
+  IDLE_NOTICE_FRESH_MS,
+  type IdleNotice,
+  idleNoticeSchema,
+  isStaleNotice,
+} from '../core/claude-code/idle-notice.js';
 import { errnoCode } from '../fs/errno.js';
 import { readGuardedFile } from '../fs/read-protocol-file.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
@@ -19,11 +24,15 @@ const NOTICE_NAME = /^\d{8}T\d{9}Z-[0-9a-f]+\.json$/;
 const NOTICE_MAX_BYTES = 4096;
 
 /** Leaves `notice` for the relay of `stateDir`, whole or not at all (an atomic rename). */
-export async function leaveIdleNotice(stateDir: string, notice: IdleNotice): Promise<string> {
+export async function leaveIdleNotice(
+  stateDir: string,
+  notice: Omit<IdleNotice, 'at'>,
+  now = new Date(),
+): Promise<string> {
   const dir = noticesDir(stateDir);
   await mkdir(dir, { recursive: true });
-  const file = path.join(dir, `${newAskId(new Date(), randomBytes(4).toString('hex'))}.json`);
-  await writeFileAtomic(file, JSON.stringify(notice));
+  const file = path.join(dir, `${newAskId(now, randomBytes(4).toString('hex'))}.json`);
+  await writeFileAtomic(file, JSON.stringify({ ...notice, at: now.toISOString() }));
   return file;
 }
 
@@ -34,12 +43,14 @@ export interface IdleNoticeDeps {
   post: (notice: IdleNotice) => Promise<void>;
   log: Logger;
   usePolling?: boolean;
+  now?: () => Date;
 }
 
 /**
  * The relay's side: posts each idle notice `hook` leaves in `dir` (those there at start too),
  * one at a time, and removes its file once posted. A file that is not a notice is logged with
- * why and removed; one Slack refused stays, logged, and is posted at the next start.
+ * why and removed; one Slack refused stays, logged, for the next start; one found too late to
+ * be true (`isStaleNotice`) is logged and removed unposted.
  */
 export function watchIdleNotices(deps: IdleNoticeDeps): {
   ready: Promise<void>;
@@ -66,6 +77,14 @@ export function watchIdleNotices(deps: IdleNoticeDeps): {
       log.warn(
         { file, problem },
         'a file in the notices folder is not a notice hook left; removed',
+      );
+      await remove(file);
+      return;
+    }
+    if (isStaleNotice(notice, (deps.now ?? (() => new Date()))())) {
+      log.info(
+        { file, at: notice.at },
+        `an idle notice older than ${IDLE_NOTICE_FRESH_MS / 60_000} min was not posted (Claude may no longer wait); removed`,
       );
       await remove(file);
       return;

@@ -95,7 +95,7 @@ describe(`Claude Code waiting for the person, told in Slack (${E2E_MODE} mode)`,
     assert.deepEqual(await readdir(noticesDir(h.config.stateDir)), [], 'nothing left for it');
   });
 
-  test('a file in the notices folder that is not a notice is logged with why and removed; the next notice is posted', async () => {
+  test('a file in the notices folder that is not a notice is logged with why and removed, a stale one too; the next notice is posted', async () => {
     const { h, log } = await start();
     const dir = noticesDir(h.config.stateDir);
     const bad = path.join(dir, '20261206T120000000Z-0badf00d.json');
@@ -108,7 +108,20 @@ describe(`Claude Code waiting for the person, told in Slack (${E2E_MODE} mode)`,
       'the warning naming the file',
     );
     await waitFor(async () => !(await readdir(dir)).includes(path.basename(bad)), 'removed');
+    // one left an hour ago (the relay was down): Claude may long have gone on, so not posted
+    const stale = path.join(dir, '20261206T110000000Z-0000aaaa.json');
+    const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
+    await writeFile(
+      stale,
+      JSON.stringify({ project: h.root, session: 's', message: 'm', at: hourAgo }),
+    );
+    await waitFor(
+      () => log.records.some((r) => r.file === stale && /older than 10 min/.test(String(r.msg))),
+      'the stale notice logged',
+    );
+    await waitFor(async () => !(await readdir(dir)).includes(path.basename(stale)), 'removed');
     await notify(h.config.stateDir, h.root, 'idle_prompt', 'Claude is waiting for your input');
     await waitFor(() => noticesIn(h, CHANNEL).length === 1, 'the next note posted');
+    assert.equal(noticesIn(h, CHANNEL).length, 1, 'only that one');
   });
 });

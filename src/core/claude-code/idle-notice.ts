@@ -16,8 +16,20 @@ export const idleNoticeSchema = z.object({
   project: z.string().min(1),
   session: z.string(),
   message: z.string().transform((text) => text.slice(0, MESSAGE_KEPT)),
+  /** When the hook left it (ISO 8601) */
+  at: z.iso.datetime(),
 });
 export type IdleNotice = z.infer<typeof idleNoticeSchema>;
+
+/**
+ * How long an idle notice is worth posting: one the relay finds later (it was down, or Slack
+ * refused the post until a restart) would say Claude waits when it may long have gone on.
+ */
+export const IDLE_NOTICE_FRESH_MS = 10 * 60_000;
+
+/** Whether `notice` is too old to post at `now` (see {@link IDLE_NOTICE_FRESH_MS}). */
+export const isStaleNotice = (notice: IdleNotice, now: Date): boolean =>
+  now.getTime() - Date.parse(notice.at) > IDLE_NOTICE_FRESH_MS;
 
 /**
  * The plain text posted for an idle notice (the poster escapes it): which project and session
