@@ -5,17 +5,12 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, type TestContext, test } from 'node:test';
-import {
-  ACTION_KINDS,
-  actionId,
-  CALLBACK_IDS,
-  NOTE_INPUT,
-} from '../../src/core/slack/controls/ids.js';
+import { ACTION_KINDS, actionId, CALLBACK_IDS } from '../../src/core/slack/controls/ids.js';
 import { jsonBlock, reposQuestion } from '../core/envelope/envelope-samples.js';
 import { type CpuHogs, startCpuHogs } from '../support/cpu-hogs.js';
 import type { DeliveredPayload, FakeSlack } from '../support/fake-slack/index.js';
 import { ALICE, allConnected, BOB, CHANNEL, visibleText } from '../support/relay-harness.js';
-import { relayProcessPerTest, spawnRelay, spawnRelayFor } from '../support/spawn-relay.js';
+import { relayProcessPerTest, spawnRelayFor } from '../support/spawn-relay.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
 import { exitCodeOf, spawnAsk } from './ask-process.js';
@@ -36,12 +31,12 @@ import {
   publishRun,
   relayStarter,
   saveFollowUp,
-  submitFormOf,
   thread,
   waitForAnswerFile,
   waitForBatchMessage,
   waitForText,
 } from './relay-steps.js';
+import { askPermissionThroughHook, denyWithReason, hookPrompt } from './steps/hook-prompts.js';
 
 /** Slack's deadline for an ack. */
 const ACK_DEADLINE_MS = 3000;
@@ -240,29 +235,8 @@ describe('ack times beside two CPU-bound processes (socket mode)', () => {
     await waitFor(() => slack.ephemerals(ALICE)[told], 'the snooze told');
 
     // A Claude Code permission prompt through `hook`: Deny… opens its form for a reason.
-    const hook = spawnRelay(['hook', '--state-dir', path.join(root, 'state')], {
-      env: {},
-      cwd: root,
-      stdin: JSON.stringify({
-        session_id: 'session-acks',
-        transcript_path: path.join(root, 'transcript.jsonl'),
-        cwd: root,
-        hook_event_name: 'PermissionRequest',
-        tool_name: 'Bash',
-        tool_input: { command: 'curl -s -m 1 http://127.0.0.1:9/acks' },
-      }),
-    });
-    const prompt = await waitFor(
-      () =>
-        slack
-          .messages(CHANNEL)
-          .find((m) => JSON.stringify(m.blocks[0] ?? {}).includes('"Claude Code')),
-      "the hook's message",
-    );
-    // no permission suggestions, so no Always allow: Allow, Deny…, Deny and stop Claude
-    await submitFormOf(slack, prompt.ts, actionId(ACTION_KINDS.note, 0, 1), {
-      [NOTE_INPUT.blockId]: { [NOTE_INPUT.actionId]: 'not while busy' },
-    });
+    const hook = askPermissionThroughHook(path.join(root, 'state'), root, 'acks');
+    await denyWithReason(slack, (await hookPrompt(slack)).ts, 'not while busy');
     assert.equal((await hook.exited).code, 0, hook.stderr());
     assert.match(hook.stdout(), /"behavior":"deny"/);
 

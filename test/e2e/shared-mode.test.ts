@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { batchKey } from '../../src/core/batch/batch-key.js';
 import { deniedBecause } from '../../src/core/claude-code/permission-hook.js';
-import { ACTION_KINDS, actionId, NOTE_INPUT } from '../../src/core/slack/controls/ids.js';
+import { ACTION_KINDS } from '../../src/core/slack/controls/ids.js';
 import { needsRedis } from '../support/redis-server.js';
 import { ALICE, BOB, CHANNEL, freePort, visibleText } from '../support/relay-harness.js';
 import { startRoundRobinProxy } from '../support/round-robin-proxy.js';
@@ -18,10 +18,9 @@ import {
   sampleClicks,
   sharedClusterPerTest,
 } from '../support/shared-relays.js';
-import { spawnRelay } from '../support/spawn-relay.js';
 import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
-import { submitFormOf } from './relay-steps.js';
+import { askPermissionThroughHook, denyWithReason, hookPrompt } from './steps/hook-prompts.js';
 
 // What goes wrong (a relay killed, Redis away) is in shared-mode-outages.test.ts, a relay that
 // cannot join in shared-mode-join.test.ts: three files, so that they run side by side.
@@ -113,30 +112,10 @@ describe('shared mode: three relays on one Redis and one Slack app', needsRedis,
   test("a Claude Code permission prompt denied with a reason on any relay: the reason reaches the hook on the prompt's own machine", async () => {
     const { slack, nodes } = await cluster.start();
     const [, owner] = nodes as [SharedNode, SharedNode];
-    const hook = spawnRelay(['hook', '--state-dir', path.join(owner.root, 'state')], {
-      env: {},
-      cwd: owner.root,
-      stdin: JSON.stringify({
-        session_id: 'session-shared',
-        transcript_path: path.join(owner.root, 'transcript.jsonl'),
-        cwd: owner.root,
-        hook_event_name: 'PermissionRequest',
-        tool_name: 'Bash',
-        tool_input: { command: 'curl -s -m 1 http://127.0.0.1:9/shared' },
-      }),
-    });
-    const prompt = await waitFor(
-      () =>
-        slack
-          .messages(CHANNEL)
-          .find((m) => JSON.stringify(m.blocks[0] ?? {}).includes('"Claude Code')),
-      "the hook's message",
-    );
+    const hook = askPermissionThroughHook(path.join(owner.root, 'state'), owner.root, 'shared');
+    const prompt = await hookPrompt(slack);
     const reason = 'not during the freeze';
-    // no permission suggestions, so no Always allow: Allow, Deny…, Deny and stop Claude
-    await submitFormOf(slack, prompt.ts, actionId(ACTION_KINDS.note, 0, 1), {
-      [NOTE_INPUT.blockId]: { [NOTE_INPUT.actionId]: reason },
-    });
+    await denyWithReason(slack, prompt.ts, reason);
     assert.equal((await hook.exited).code, 0, hook.stderr());
     const decision = JSON.parse(hook.stdout());
     assert.deepEqual(decision.hookSpecificOutput.decision, {
