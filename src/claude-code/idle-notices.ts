@@ -10,15 +10,13 @@ import {
   idleNoticeSchema,
   isStaleNotice,
 } from '../core/claude-code/idle-notice.js';
+import { isDurableTempName } from '../fs/durable-io.js';
 import { errnoCode } from '../fs/errno.js';
 import { readGuardedFile } from '../fs/read-protocol-file.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 
 /** `<stateDir>/notices`: where `hook` leaves idle notices for the running relay. */
 export const noticesDir = (stateDir: string): string => path.join(stateDir, 'notices');
-
-/** A notice's file name: `newAskId`'s, so names sort by time; temp files never match. */
-const NOTICE_NAME = /^\d{8}T\d{9}Z-[0-9a-f]+\.json$/;
 
 /** The most a notice file may hold; the relay's own are a few hundred bytes. */
 const NOTICE_MAX_BYTES = 4096;
@@ -28,12 +26,31 @@ export async function leaveIdleNotice(
   stateDir: string,
   notice: Omit<IdleNotice, 'at'>,
   now = new Date(),
-): Promise<string> {
+): Promise<void> {
   const dir = noticesDir(stateDir);
   await mkdir(dir, { recursive: true });
+  // named as ask's folders are, so they sort by time
   const file = path.join(dir, `${newAskId(now, randomBytes(4).toString('hex'))}.json`);
   await writeFileAtomic(file, JSON.stringify({ ...notice, at: now.toISOString() }));
-  return file;
+}
+
+/** A notice file, read and checked: the notice, why it is none, or gone already. */
+async function readNotice(
+  file: string,
+): Promise<{ notice: IdleNotice } | { problem: string } | undefined> {
+  const read = await readGuardedFile(file, { maxBytes: NOTICE_MAX_BYTES, oneLinkOnly: true });
+  if (read.kind === 'missing') return undefined;
+  if (read.kind === 'refused') return { problem: read.reason };
+  let json: unknown;
+  try {
+    json = JSON.parse(read.bytes.toString('utf8'));
+  } catch {
+    return { problem: 'it is not JSON' };
+  }
+  const parsed = idleNoticeSchema.safeParse(json);
+  return parsed.success
+    ? { notice: parsed.data }
+    : { problem: `its fields do not fit (${parsed.error.issues[0]?.message ?? 'unknown'})` };
 }
 
 /** What the relay's notice watcher needs. */
@@ -52,70 +69,53 @@ export interface IdleNoticeDeps {
  * why and removed; one Slack refused stays, logged, for the next start; one found too late to
  * be true (`isStaleNotice`) is logged and removed unposted.
  */
-export function watchIdleNotices(deps: IdleNoticeDeps): {
-  ready: Promise<void>;
-  close(): Promise<void>;
-} {
-  const { dir, log } = deps;
-  let queue = Promise.resolve();
+export function watchIdleNotices(deps: IdleNoticeDeps): { close(): Promise<void> } {
+  const { dir, log, now = () => new Date() } = deps;
+  const remove = (file: string) =>
+    unlink(file).catch((error: unknown) => {
+      if (errnoCode(error) !== 'ENOENT')
+        log.warn({ err: error, file }, 'could not remove a notice');
+    });
   const handle = async (file: string) => {
-    const read = await readGuardedFile(file, { maxBytes: NOTICE_MAX_BYTES, oneLinkOnly: true });
-    if (read.kind === 'missing') return;
-    let notice: IdleNotice | undefined;
-    let problem: string | undefined;
-    if (read.kind === 'refused') problem = read.reason;
-    else {
-      try {
-        const parsed = idleNoticeSchema.safeParse(JSON.parse(read.bytes.toString('utf8')));
-        if (parsed.success) notice = parsed.data;
-        else problem = `its fields do not fit (${parsed.error.issues[0]?.message ?? 'unknown'})`;
-      } catch {
-        problem = 'it is not JSON';
-      }
-    }
-    if (notice === undefined) {
+    const read = await readNotice(file);
+    if (read === undefined) return;
+    if ('problem' in read) {
       log.warn(
-        { file, problem },
+        { file, problem: read.problem },
         'a file in the notices folder is not a notice hook left; removed',
       );
-      await remove(file);
-      return;
+      return remove(file);
     }
-    if (isStaleNotice(notice, (deps.now ?? (() => new Date()))())) {
+    const { notice } = read;
+    if (isStaleNotice(notice, now())) {
       log.info(
         { file, at: notice.at },
         `an idle notice older than ${IDLE_NOTICE_FRESH_MS / 60_000} min was not posted (Claude may no longer wait); removed`,
       );
-      await remove(file);
-      return;
+      return remove(file);
     }
     try {
       await deps.post(notice);
     } catch (err) {
       log.warn(
         { err, file },
-        'could not post an idle notice to Slack; it stays, and is posted at the next start',
+        'could not post an idle notice to Slack; it stays for the next start, which posts it if still fresh',
       );
       return;
     }
     await remove(file);
   };
-  const remove = (file: string) =>
-    unlink(file).catch((error: unknown) => {
-      if (errnoCode(error) !== 'ENOENT')
-        log.warn({ err: error, file }, 'could not remove a notice');
-    });
+  let queue = Promise.resolve();
   const watcher = watch(dir, { depth: 0, usePolling: deps.usePolling ?? false });
   watcher.on('add', (file) => {
-    if (!NOTICE_NAME.test(path.basename(file))) return;
+    // writeFileAtomic's temp file becomes the notice by a rename: the notice is what counts
+    if (isDurableTempName(path.basename(file))) return;
     queue = queue.then(() =>
       handle(file).catch((err: unknown) => log.warn({ err, file }, 'an idle notice failed')),
     );
   });
   watcher.on('error', (err) => log.warn({ err, dir }, 'watching the notices folder failed'));
-  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   return {
-    ready,
     async close() {
       await watcher.close();
       await queue;

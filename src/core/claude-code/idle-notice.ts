@@ -1,11 +1,9 @@
 import { z } from 'zod';
+import { shownId } from './hook-origin.js';
 import { maskSecrets } from './mask-secrets.js';
 
 /** The longest message a notice keeps: Claude Code's are a line ("Claude is waiting for …"). */
 const MESSAGE_KEPT = 500;
-
-/** How much of a session id is shown (as under a hook batch's title). */
-const SESSION_SHOWN = 8;
 
 /**
  * What `hook` leaves for the relay when Claude Code says it waits for the person (its
@@ -37,7 +35,7 @@ export const isStaleNotice = (notice: IdleNotice, now: Date): boolean =>
  */
 export function idleNoticeText(notice: IdleNotice): string {
   const said = notice.message.replace(/\s+/g, ' ').trim();
-  const where = `project ${notice.project} · session ${notice.session.slice(0, SESSION_SHOWN)}`;
+  const where = `project ${notice.project} · session ${shownId(notice.session)}`;
   const text = `Claude Code is waiting for you in the terminal (${where})${said === '' ? '.' : `: ${said}`}`;
   return maskSecrets(text).text;
 }
