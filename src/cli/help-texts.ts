@@ -143,9 +143,9 @@ Examples:
 Without an action: a Claude Code command hook. Reads the hook call on standard input, puts
 AskUserQuestion (PreToolUse) or the permission prompt (PermissionRequest) to people in Slack
 through the running relay, waits, and prints the decision for Claude Code. For a Notification
-of idle_prompt it posts a line in the project's channel saying that Claude waits. With no relay, bad
-input, no answer in time or when stopped, it prints no decision and one line on stderr, and
-Claude Code asks in the terminal. It always exits 0.
+of idle_prompt it has the relay post a line in the project's channel saying that Claude waits.
+With no relay, bad input, no answer in time or when stopped, it prints no decision and one line
+on stderr, and Claude Code asks in the terminal. It always exits 0.
 
 install merges the hook entries into ~/.claude/settings.json (--user, the default) or
 .claude/settings.local.json (--project), keeping every other setting and writing a backup;

@@ -39,7 +39,8 @@ export interface HookEntryOptions {
   notify?: boolean;
 }
 
-type HookEvent = keyof typeof HOOK_MATCHERS | keyof typeof IDLE_MATCHER;
+/** One matcher's hooks, as an event's list in Claude Code's settings holds them. */
+type HookGroup = { matcher: string; hooks: CommandHook[] };
 
 /** The `hooks` entries `hook install` adds, by event: what `--print` shows. */
 export function relayHookEntries(command: string, options: HookEntryOptions = {}) {
@@ -51,8 +52,8 @@ export function relayHookEntries(command: string, options: HookEntryOptions = {}
   const matchers = { ...HOOK_MATCHERS, ...(options.notify ? IDLE_MATCHER : {}) };
   return Object.fromEntries(
     Object.entries(matchers).map(([event, matcher]) => [event, [{ matcher, hooks: [hook] }]]),
-  ) as Record<keyof typeof HOOK_MATCHERS, { matcher: string; hooks: CommandHook[] }[]> &
-    Partial<Record<HookEvent, { matcher: string; hooks: CommandHook[] }[]>>;
+  ) as Record<keyof typeof HOOK_MATCHERS, HookGroup[]> &
+    Partial<Record<keyof typeof IDLE_MATCHER, HookGroup[]>>;
 }
 
 type Json = Record<string, unknown>;
