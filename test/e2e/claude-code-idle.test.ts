@@ -16,26 +16,19 @@ import {
   startRelayHarness,
   visibleText,
 } from '../support/relay-harness.js';
-import { spawnRelay } from '../support/spawn-relay.js';
 import { waitFor } from '../support/wait.js';
 import { E2E_MODE } from './relay-steps.js';
+import { spawnHook } from './steps/hook-prompts.js';
 
 const BETA = 'C0BETA001';
 const TOKEN = `xoxb-${'1234567890'.repeat(3)}-abcdefABCDEF`;
 
 /** `o7-slack-relay hook` given a Notification of `type` from a session in `project`. */
 async function notify(stateDir: string, project: string, type: string, message: string) {
-  const proc = spawnRelay(['hook', '--state-dir', stateDir], {
-    env: {},
-    cwd: project,
-    stdin: JSON.stringify({
-      session_id: 'f00dfeed-1234',
-      transcript_path: path.join(project, 'transcript.jsonl'),
-      cwd: project,
-      hook_event_name: 'Notification',
-      message,
-      notification_type: type,
-    }),
+  const proc = spawnHook(stateDir, project, 'f00dfeed-1234', {
+    hook_event_name: 'Notification',
+    message,
+    notification_type: type,
   });
   const { code } = await proc.exited;
   return { code, stdout: proc.stdout(), stderr: proc.stderr() };
