@@ -5,8 +5,8 @@ import pino from 'pino';
 import { runDoctor } from '../../src/cli/doctor-command.js';
 import { checkRedis, type RedisDoctorDeps } from '../../src/cli/doctor-redis.js';
 import type { SharedConfig } from '../../src/config/config-schema.js';
-import { acquireNodeLease } from '../../src/redis/node-lease.js';
-import { connectRedis, type RedisConnection } from '../../src/redis/redis-connection.js';
+import { acquireNodeLease, type NodeLease } from '../../src/redis/node-lease.js';
+import { connectRedis } from '../../src/redis/redis-connection.js';
 import { MIN_REDIS_VERSION, versionAtLeast } from '../../src/redis/redis-version.js';
 import { processIsAlive } from '../../src/store/state-dir-lock.js';
 import { startFakeSlack } from '../support/fake-slack/index.js';
@@ -48,16 +48,29 @@ test('versionAtLeast: 6.2 and later pass', () => {
   assert.equal(versionAtLeast('?', MIN_REDIS_VERSION), false);
 });
 
-/** A relay's lease on `node` from `host` in `namespace`, as doctor finds it held. */
-const leaseFor = (
-  connection: RedisConnection,
-  namespace: string,
-  held: { node: string; host: string; isAlive: (pid: number) => boolean; pid?: number },
-) => acquireNodeLease({ connection, log, namespace, ...held });
+type HeldLease = { node: string; host: string; isAlive: (pid: number) => boolean; pid?: number };
 
 describe('doctor in shared mode', () => {
   const redisServer = redisForSuite({ users: [{ name: 'relay', password: 'right' }] });
   const url = (password = 'right') => `redis://relay:${password}@127.0.0.1:${redisServer().port}`;
+
+  /**
+   * Relays' leases on their nodes in `namespace`, as doctor finds them held. `release` lets them
+   * go; `crash` drops the connection and leaves the leases in Redis, as a killed relay does.
+   */
+  async function holdLeases(namespace: string, ...held: HeldLease[]) {
+    const connection = await connectRedis({ url: url(), log });
+    const leases: NodeLease[] = [];
+    for (const lease of held)
+      leases.push(await acquireNodeLease({ connection, log, namespace, ...lease }));
+    return {
+      release: async () => {
+        await Promise.all(leases.map((lease) => lease.release()));
+        await connection.close();
+      },
+      crash: () => connection.close(),
+    };
+  }
 
   it(
     'passes a reachable Redis with a free RELAY_NODE, with notes on settings that lose data',
@@ -97,17 +110,11 @@ describe('doctor in shared mode', () => {
     needsRedis,
     async () => {
       const namespace = freshNamespace();
-      const connection = await connectRedis({ url: url(), log });
-      const other = await leaseFor(connection, namespace, {
-        node: 'ci-1',
-        host: 'other-box',
-        isAlive: () => true,
-      });
-      const mine = await leaseFor(connection, namespace, {
-        node: 'laptop',
-        host: 'this-box',
-        isAlive: processIsAlive,
-      });
+      const held = await holdLeases(
+        namespace,
+        { node: 'ci-1', host: 'other-box', isAlive: () => true },
+        { node: 'laptop', host: 'this-box', isAlive: processIsAlive },
+      );
       try {
         const taken = await check({ redisUrl: url(), node: 'ci-1' }, { namespace });
         assert.match(
@@ -131,8 +138,7 @@ describe('doctor in shared mode', () => {
           /^FAIL {2}RELAY_NODE=laptop is held by another relay on this machine/m,
         );
       } finally {
-        await Promise.all([other.release(), mine.release()]);
-        await connection.close();
+        await held.release();
       }
     },
   );
@@ -142,15 +148,14 @@ describe('doctor in shared mode', () => {
     needsRedis,
     async () => {
       const namespace = freshNamespace();
-      const connection = await connectRedis({ url: url(), log });
       const gone = spawnSync(process.execPath, ['-e', '']).pid;
-      await leaseFor(connection, namespace, {
+      const held = await holdLeases(namespace, {
         node: 'box',
         host: 'this-box',
         pid: gone,
         isAlive: processIsAlive,
       });
-      await connection.close();
+      await held.crash();
       const out = await check({ redisUrl: url(), node: 'box' }, { namespace });
       assert.match(
         out,
