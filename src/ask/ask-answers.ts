@@ -21,7 +21,7 @@ export interface AskAnswers extends ReadExtras {
 export function readAskAnswers(
   outcome: Extract<RelayAsk, { kind: 'answered' }>,
 ): Result<AskAnswers, string> {
-  const file = outcome.folder.answerFile;
+  const file = outcome.answerFile;
   const parsed = parseAnswerFile(outcome.text, file, outcome.batch);
   if (!parsed.ok) return err(formatProtocolError(parsed.error));
   const extras = readEnvelopeExtras(JSON.parse(outcome.text));

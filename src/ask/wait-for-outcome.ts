@@ -26,6 +26,11 @@ export interface WaitOptions {
   signal?: AbortSignal;
   /** The safety-net poll for when file system events are missed (network file systems). */
   pollMs?: number;
+  /**
+   * Leave the batch in Slack when the wait stops without an outcome (the ask API's long poll,
+   * which only looks): `timed-out` then means "still waiting".
+   */
+  leaveOnStop?: boolean;
 }
 
 const DEFAULT_POLL_MS = 1000;
@@ -42,7 +47,7 @@ async function readIfPresent(file: string): Promise<string | undefined> {
 }
 
 /** The outcome the folder shows now, if any: an answer wins over a cancellation. */
-async function readOutcome(folder: AskFolder): Promise<AskOutcome | undefined> {
+export async function readOutcome(folder: AskFolder): Promise<AskOutcome | undefined> {
   const answer = await readIfPresent(folder.answerFile);
   if (answer !== undefined) return { kind: 'answered', text: answer };
   const cancelled = await readIfPresent(path.join(folder.dir, CANCELLED_FILE_NAME));
@@ -50,6 +55,15 @@ async function readOutcome(folder: AskFolder): Promise<AskOutcome | undefined> {
     return { kind: 'cancelled', cancellation: parseCancellation(cancelled) };
   }
   return undefined;
+}
+
+/**
+ * Withdraws the batch in `folder` from Slack (its question file deleted, so the relay shows it
+ * withdrawn) and returns the outcome it had reached just before, if any: that still counts.
+ */
+export async function withdrawAsk(folder: AskFolder): Promise<AskOutcome | undefined> {
+  await removeIfPresent(folder.questionFile);
+  return readOutcome(folder);
 }
 
 /**
@@ -97,8 +111,7 @@ export async function waitForOutcome(
       const found = await readOutcome(folder);
       if (found) return found;
       if (stop !== undefined) {
-        await removeIfPresent(folder.questionFile);
-        const late = await readOutcome(folder);
+        const late = opts.leaveOnStop ? undefined : await withdrawAsk(folder);
         if (late) return late;
         return stop === 'aborted'
           ? { kind: 'aborted', reason: stopReason(opts.signal?.reason) }

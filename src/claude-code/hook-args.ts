@@ -14,7 +14,7 @@ export type HookScope = 'user' | 'project';
 
 /** `hook`'s command line, read. */
 export type HookArgs =
-  | { action: 'answer'; waitMs: number; stateDir?: string }
+  | { action: 'answer'; waitMs: number; stateDir?: string; relay?: string }
   | {
       action: 'install' | 'uninstall';
       scope: HookScope;
@@ -22,12 +22,15 @@ export type HookArgs =
       /** `--notify`: also the Notification hook, so Slack hears when Claude waits */
       notify: boolean;
       stateDir?: string;
+      /** `--relay URL`: the hooks ask the relay there (with `RELAY_TOKEN`) */
+      relay?: string;
     };
 
 /** The options `hook` takes besides `--help`. */
 export const HOOK_OPTIONS = {
   wait: { type: 'string' },
   'state-dir': { type: 'string' },
+  relay: { type: 'string' },
   user: { type: 'boolean' },
   project: { type: 'boolean' },
   print: { type: 'boolean' },
@@ -40,8 +43,13 @@ type HookOptions = Extract<ReadOptions<typeof HOOK_OPTIONS>, { kind: 'read' }>;
 export function toHookArgs({ values, positionals }: HookOptions): Result<HookArgs, string> {
   const [action, ...extra] = positionals;
   if (extra.length > 0) return err(`takes at most one action, got ${positionals.join(' ')}`);
-  const stateDir = values['state-dir'];
-  const where = stateDir !== undefined ? { stateDir } : {};
+  const { 'state-dir': stateDir, relay } = values;
+  if (stateDir !== undefined && relay !== undefined)
+    return err('--state-dir and --relay both say where to ask: pick one');
+  const where = {
+    ...(stateDir !== undefined ? { stateDir } : {}),
+    ...(relay !== undefined ? { relay } : {}),
+  };
   if (action === undefined) {
     if (values.user || values.project || values.print || values.notify) {
       return err('--user, --project, --print and --notify go with install or uninstall');

@@ -49,7 +49,9 @@ export async function runHookInstall(
     deps.cwd,
   );
   const program = deps.program ?? [process.execPath, process.argv[1] ?? 'o7-slack-relay'];
-  const command = [...program, 'hook', '--state-dir', stateDir].map(shellWord).join(' ');
+  // the token is not written here: the hook reads RELAY_TOKEN from Claude Code's environment
+  const where = args.relay !== undefined ? ['--relay', args.relay] : ['--state-dir', stateDir];
+  const command = [...program, 'hook', ...where].map(shellWord).join(' ');
   if (args.print) {
     deps.out(JSON.stringify({ hooks: relayHookEntries(command, args) }, null, 2));
     return 0;
@@ -95,7 +97,7 @@ export async function runHookInstall(
   await writeFileAtomic(file, `${JSON.stringify(change.value.settings, null, 2)}\n`);
   deps.out(
     args.action === 'install'
-      ? `Added the relay hooks (PreToolUse for AskUserQuestion, PermissionRequest${args.notify ? ', Notification for idle_prompt' : ''}) to ${file}; they ask the relay of ${stateDir}.`
+      ? `Added the relay hooks (PreToolUse for AskUserQuestion, PermissionRequest${args.notify ? ', Notification for idle_prompt' : ''}) to ${file}; they ask ${args.relay !== undefined ? `the relay at ${args.relay}, with the RELAY_TOKEN Claude Code is started with` : `the relay of ${stateDir}`}.`
       : `Removed the relay hooks from ${file}.`,
   );
   return 0;

@@ -1,7 +1,8 @@
 import { readAskAnswers } from '../ask/ask-answers.js';
-import { type AskingProcess, askRelay, type RelayAsk } from '../ask/ask-relay.js';
+import type { Asker, AskingProcess, RelayAsk } from '../ask/ask-relay.js';
+import { type AskTarget, askerFor, chooseTarget } from '../ask/choose-asker.js';
 import { findRunningRelay } from '../ask/find-running-relay.js';
-import { resolveStateDir, stateDirEnvSchema } from '../config/config-schema.js';
+import { leaveRemoteNotice } from '../ask/remote-asker.js';
 import {
   askUserQuestionSchema,
   type HookInput,
@@ -77,50 +78,52 @@ async function answerHook(
     );
   }
   const input: HookInput = parsed.data;
-  const stateDir = resolveStateDir(
-    args.stateDir ?? stateDirEnvSchema.parse(deps.env).RELAY_STATE_DIR,
-    deps.cwd,
-  );
+  const target = chooseTarget(args, deps.env, deps.cwd);
+  if (!target.ok) return noDecision(target.error);
+  const asker = askerFor(target.value, deps.err);
   switch (input.hook_event_name) {
     case 'PreToolUse':
       // only AskUserQuestion is answered before it runs; other tools ask permission later
       return input.tool_name === 'AskUserQuestion'
-        ? askQuestions(input, stateDir, args, deps)
+        ? askQuestions(input, asker, args, deps)
         : undefined;
     case 'PermissionRequest':
       // AskUserQuestion's own prompt is its questions, answered by the PreToolUse hook
       return input.tool_name === 'AskUserQuestion'
         ? undefined
-        : askPermission(input, stateDir, args, deps);
+        : askPermission(input, asker, args, deps);
     case 'Notification':
       // only "Claude is waiting for your input" is told in Slack; the rest stays in the terminal
-      return input.notification_type === 'idle_prompt' ? tellIdle(input, stateDir) : undefined;
+      return input.notification_type === 'idle_prompt' ? tellIdle(input, target.value) : undefined;
   }
 }
 
 /** Leaves the relay a notice that Claude waits for the person; a line when none runs. */
 async function tellIdle(
   input: Extract<HookInput, { hook_event_name: 'Notification' }>,
-  stateDir: string,
+  target: AskTarget,
 ): Promise<string | undefined> {
+  const notice = { project: input.cwd, session: input.session_id, message: input.message };
+  if (target.kind === 'remote') {
+    const problem = await leaveRemoteNotice(target.relay, notice);
+    return (
+      problem && `o7-slack-relay hook: ${problem}, so nobody is told in Slack that Claude waits.`
+    );
+  }
+  const { stateDir } = target;
   if ((await findRunningRelay(stateDir)) === undefined)
     return `o7-slack-relay hook: no relay is running for ${stateDir}, so nobody is told in Slack that Claude waits (start one with o7-slack-relay start, or pass --state-dir).`;
-  await leaveIdleNotice(stateDir, {
-    project: input.cwd,
-    session: input.session_id,
-    message: input.message,
-  });
+  await leaveIdleNotice(stateDir, notice);
   return undefined;
 }
 
 const ask = (
-  stateDir: string,
+  asker: Asker,
   batch: object & { seq: number; questions: readonly object[] },
   args: { waitMs: number },
   deps: HookDeps,
 ) =>
-  askRelay({
-    stateDir,
+  asker({
     batch,
     timeoutMs: args.waitMs,
     ...(deps.signal ? { signal: deps.signal } : {}),
@@ -136,6 +139,8 @@ function answerText(outcome: RelayAsk, waitMs: number): { text: string } | { lin
           `no relay is running for ${outcome.stateDir} (start one with o7-slack-relay start, or pass --state-dir)`,
         ),
       };
+    case 'refused':
+      return { line: noDecision(outcome.reason.split('\n')[0] ?? outcome.reason) };
     case 'answered':
       return { text: outcome.text };
     case 'cancelled':
@@ -163,14 +168,14 @@ function readAnswers(outcome: Extract<RelayAsk, { kind: 'answered' }>) {
 
 async function askQuestions(
   input: PreToolUseInput,
-  stateDir: string,
+  asker: Asker,
   args: { waitMs: number },
   deps: HookDeps,
 ) {
   const questions = askUserQuestionSchema.safeParse(input.tool_input);
   if (!questions.success)
     return noDecision(`AskUserQuestion's tool_input does not fit (${firstIssue(questions.error)})`);
-  const outcome = await ask(stateDir, questionHookBatch(input, questions.data), args, deps);
+  const outcome = await ask(asker, questionHookBatch(input, questions.data), args, deps);
   const got = answerText(outcome, args.waitMs);
   if ('line' in got || outcome.kind !== 'answered') return 'line' in got ? got.line : undefined;
   const read = readAnswers(outcome);
@@ -188,11 +193,11 @@ async function askQuestions(
 
 async function askPermission(
   input: PermissionRequestInput,
-  stateDir: string,
+  asker: Asker,
   args: { waitMs: number },
   deps: HookDeps,
 ) {
-  const outcome = await ask(stateDir, permissionHookBatch(input), args, deps);
+  const outcome = await ask(asker, permissionHookBatch(input), args, deps);
   const got = answerText(outcome, args.waitMs);
   if ('line' in got || outcome.kind !== 'answered') return 'line' in got ? got.line : undefined;
   const read = readAnswers(outcome);

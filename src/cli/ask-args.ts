@@ -11,6 +11,8 @@ export interface AskArgs {
   timeout?: { ms: number; text: string };
   /** Set with `--second-attempt`: a malformed envelope is recorded as a dispatch failure. */
   secondAttempt?: { planId: string; phase: string };
+  /** `--relay URL`: ask through the relay on another machine (with `RELAY_TOKEN`) */
+  relay?: string;
 }
 
 /** The options `ask` takes besides `--help`. */
@@ -19,6 +21,7 @@ export const ASK_OPTIONS = {
   'second-attempt': { type: 'boolean' },
   plan: { type: 'string' },
   phase: { type: 'string' },
+  relay: { type: 'string' },
 } as const;
 
 type AskOptions = Extract<ReadOptions<typeof ASK_OPTIONS>, { kind: 'read' }>;
@@ -28,7 +31,10 @@ export function toAskArgs({ values, positionals }: AskOptions): Result<AskArgs, 
   if (positionals.length > 1) {
     return err(`takes at most one FILE (or - for stdin), got ${positionals.join(' ')}`);
   }
-  const args: AskArgs = { input: positionals[0] ?? '-' };
+  const args: AskArgs = {
+    input: positionals[0] ?? '-',
+    ...(values.relay !== undefined ? { relay: values.relay } : {}),
+  };
   if (values.timeout !== undefined) {
     const ms = parseDuration(values.timeout);
     if (!ms.ok) return err(`--timeout ${ms.error}`);

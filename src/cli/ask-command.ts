@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readAskAnswers } from '../ask/ask-answers.js';
-import { type AskingProcess, askRelay, type RelayAsk } from '../ask/ask-relay.js';
+import type { AskingProcess, RelayAsk } from '../ask/ask-relay.js';
+import { askerFor, chooseTarget } from '../ask/choose-asker.js';
 import { noRelayMessage } from '../ask/no-relay-message.js';
 import { writeDispatchFailure } from '../ask/write-dispatch-failure.js';
-import { resolveStateDir, stateDirEnvSchema } from '../config/config-schema.js';
 import type { AskCancellation } from '../core/envelope/ask-cancellation.js';
 import { dispatchFailureRecord } from '../core/envelope/dispatch-failure.js';
 import type { Envelope } from '../core/envelope/envelope.js';
@@ -51,23 +51,31 @@ export async function runAsk(args: AskArgs, deps: AskDeps): Promise<AskExitCode>
     return recordDispatchFailure(args.secondAttempt, message, scan.error, now(), deps);
   }
 
-  const stateDir = resolveStateDir(stateDirEnvSchema.parse(deps.env).RELAY_STATE_DIR, deps.cwd);
+  const target = chooseTarget({ relay: args.relay }, deps.env, deps.cwd);
+  if (!target.ok) {
+    deps.err(`ask: ${target.error}`);
+    return ASK_EXIT_CODES.usage;
+  }
   const batchFile = envelopeToBatch(scan.envelope);
   const count = batchFile.questions.length;
-  const outcome = await askRelay({
-    stateDir,
+  const outcome = await askerFor(
+    target.value,
+    deps.err,
+  )({
     batch: batchFile,
     now,
-    onDelivered: ({ pid, folder }) =>
-      deps.err(
-        `Asked ${count} ${count === 1 ? 'question' : 'questions'} in Slack through the relay (pid ${pid}); waiting for an answer in ${folder.dir}`,
-      ),
+    onDelivered: (where) =>
+      deps.err(`Asked ${count} ${count === 1 ? 'question' : 'questions'} in Slack ${where}`),
     ...(args.timeout ? { timeoutMs: args.timeout.ms } : {}),
     ...(deps.signal ? { signal: deps.signal } : {}),
     ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}),
   });
   if (outcome.kind === 'no-relay') {
-    deps.err(noRelayMessage(stateDir, 'ask', 'run ask again'));
+    deps.err(noRelayMessage(outcome.stateDir, 'ask', 'run ask again'));
+    return ASK_EXIT_CODES.noRelay;
+  }
+  if (outcome.kind === 'refused') {
+    deps.err(outcome.reason);
     return ASK_EXIT_CODES.noRelay;
   }
   return report(outcome, { envelope: scan.envelope, args, deps });
@@ -111,7 +119,10 @@ interface ReportInput {
   deps: AskDeps;
 }
 
-function report(outcome: Exclude<RelayAsk, { kind: 'no-relay' }>, input: ReportInput): AskExitCode {
+function report(
+  outcome: Exclude<RelayAsk, { kind: 'no-relay' | 'refused' }>,
+  input: ReportInput,
+): AskExitCode {
   const { deps } = input;
   switch (outcome.kind) {
     case 'answered':

@@ -16,6 +16,8 @@ import { createRelayOps } from '../ops/relay-ops.js';
 import { type BatchQueueDeps, createBatchQueue } from '../queue/batch-queue.js';
 import type { Presenter } from '../queue/presenter.js';
 import { createReminders } from '../queue/reminders.js';
+import type { AskServer } from '../remote/ask-server.js';
+import { serveAskApi } from '../remote/serve-ask-api.js';
 import { isAllowed } from '../slack/access/allow-list.js';
 import { createGroupMembers } from '../slack/access/allow-list-groups.js';
 import { createModalSeal, loadModalSealKey } from '../slack/access/modal-seal.js';
@@ -241,11 +243,14 @@ export async function runStart(
   );
   log.info({ mode: config.slack.mode, apiUrl: config.slack.apiUrl }, 'connecting to Slack');
   let stopPruning: (() => void) | undefined;
+  // Other machines' `hook`, `mcp` and `ask` (RELAY_ASK_PORT): they put batches into asks/ too.
+  let askApi: AskServer | undefined;
   // Clicks stop first, so nothing reaches a closing queue or store; each part is closed even
   // if an earlier one fails, so the state lock is always released.
   const stop = () => {
     stopPruning?.();
     return stopInOrder(log, [
+      async () => askApi?.close(),
       () => app.stop(),
       async () => shared?.stopServing(),
       () => reminders.close(),
@@ -264,6 +269,12 @@ export async function runStart(
     // Health first: a metrics port in use stops the start before Slack is connected, and
     // /healthz says "connecting" meanwhile.
     await ops.start(watcher);
+    if (config.askServer)
+      askApi = await serveAskApi(
+        config.askServer,
+        config.stateDir,
+        log.child({ component: 'ask-api' }),
+      );
     await unlessStopped(
       Promise.all([
         groups.start(),
@@ -293,6 +304,7 @@ export async function runStart(
       ...(shared ? { node: shared.node } : {}),
       ...(config.slack.mode === 'http' ? { httpPort: config.slack.port } : {}),
       ...(ops.metricsPort !== undefined ? { metricsPort: ops.metricsPort } : {}),
+      ...(askApi ? { askPort: askApi.port } : {}),
     },
     'relay ready',
   );

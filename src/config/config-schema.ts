@@ -164,24 +164,56 @@ export function missingNodeName(
   return chosen.ok ? undefined : chosen.problem;
 }
 
+/** A port the relay serves on; unset or blank: not served, said by `off`. */
+const servedPort = (off: string) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === '') return undefined;
+      const port = /^\d{1,5}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+      if (port >= 1 && port <= 65535) return port;
+      ctx.addIssue({ code: 'custom', message: `must be a port number from 1 to 65535; ${off}` });
+      return z.NEVER;
+    });
+
 /**
  * Where operators read `/healthz` and `/metrics` (`RELAY_METRICS_PORT`); unset or blank: no
  * such server, since it is one more open port.
  */
-const metricsPort = z
-  .string()
-  .optional()
-  .transform((value, ctx) => {
-    if (value === undefined || value.trim() === '') return undefined;
-    const port = /^\d{1,5}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
-    if (port >= 1 && port <= 65535) return port;
-    ctx.addIssue({
-      code: 'custom',
-      message:
-        'must be a port number from 1 to 65535; leave it unset to serve no health and metrics',
-    });
-    return z.NEVER;
-  });
+const metricsPort = servedPort('leave it unset to serve no health and metrics');
+
+/**
+ * Where `hook`, `mcp` and `ask` on other machines ask through this relay (`RELAY_ASK_PORT`);
+ * unset or blank: nobody can, the default.
+ */
+const askPort = servedPort('leave it unset to serve no ask API');
+
+/**
+ * The ask API needs its tokens, a certificate needs its key, and it needs a port of its own.
+ * Checked on the raw values, beside the schema.
+ */
+export function askApiProblem(env: Record<string, string | undefined>): string | undefined {
+  const value = (name: string) => (env[name] ?? '').trim();
+  const port = value('RELAY_ASK_PORT');
+  const tls = ['RELAY_ASK_TLS_CERT', 'RELAY_ASK_TLS_KEY'].filter((name) => value(name) !== '');
+  if (port === '') {
+    const stray = ['RELAY_ASK_TOKENS', ...tls].filter((name) => value(name) !== '');
+    return stray.length > 0
+      ? `${stray.join(' and ')} ${stray.length === 1 ? 'is' : 'are'} set, but RELAY_ASK_PORT is not; set RELAY_ASK_PORT to serve the ask API (docs/remote-relay.md), or unset them`
+      : undefined;
+  }
+  if (value('RELAY_ASK_TOKENS') === '')
+    return 'RELAY_ASK_TOKENS is not set, but RELAY_ASK_PORT is; give the file of the tokens that may ask ("<name> <token>" per line; docs/remote-relay.md)';
+  if (tls.length === 1)
+    return `${tls[0]} is set without ${tls[0] === 'RELAY_ASK_TLS_CERT' ? 'RELAY_ASK_TLS_KEY' : 'RELAY_ASK_TLS_CERT'}; give both (PEM files), or neither and a TLS proxy in front`;
+  const slack = value('SLACK_APP_TOKEN') === '' ? value('PORT') || '3000' : undefined;
+  if (slack !== undefined && Number(slack) === Number(port))
+    return `RELAY_ASK_PORT is ${port}, the port Slack's requests come to (PORT); give it a port of its own (e.g. 8443)`;
+  if (Number(value('RELAY_METRICS_PORT')) === Number(port))
+    return `RELAY_ASK_PORT and RELAY_METRICS_PORT are both ${port}; give each a port of its own`;
+  return undefined;
+}
 
 /**
  * In HTTP mode the metrics port must be another port than Slack's: `PORT` faces Slack (the
@@ -270,6 +302,17 @@ export const envSchema = z.object({
   RELAY_REDIS_URL: redisUrl,
   RELAY_NODE: nodeName,
   RELAY_METRICS_PORT: metricsPort,
+  RELAY_ASK_PORT: askPort,
+  RELAY_ASK_HOST: optionalText,
+  RELAY_ASK_TOKENS: optionalText,
+  RELAY_ASK_TLS_CERT: optionalText,
+  RELAY_ASK_TLS_KEY: optionalText,
+  RELAY_ASK_MAX_OPEN: z.coerce
+    .number({ error: 'must be a whole number from 1 to 1000' })
+    .int({ error: 'must be a whole number from 1 to 1000' })
+    .min(1, { error: 'must be a whole number from 1 to 1000' })
+    .max(1000, { error: 'must be a whole number from 1 to 1000' })
+    .default(20),
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
@@ -303,6 +346,12 @@ export const VARIABLE_SHAPES: Readonly<Record<VariableName, string>> = {
   RELAY_REDIS_URL: 'a Redis URL like redis://host:6379 or rediss://user:password@host:6380',
   RELAY_NODE: NODE_NAME_RULE,
   RELAY_METRICS_PORT: 'a port number from 1 to 65535',
+  RELAY_ASK_PORT: 'a port number from 1 to 65535',
+  RELAY_ASK_HOST: 'the address the ask API listens on, like 127.0.0.1 behind a proxy',
+  RELAY_ASK_TOKENS: 'the file of the tokens that may ask, "<name> <token>" per line',
+  RELAY_ASK_TLS_CERT: "the ask API's certificate chain, a PEM file",
+  RELAY_ASK_TLS_KEY: "the ask API's private key, a PEM file",
+  RELAY_ASK_MAX_OPEN: 'a whole number from 1 to 1000',
   LOG_LEVEL: `one of ${LOG_LEVELS.join(', ')}`,
 };
 
@@ -353,11 +402,26 @@ export interface Config {
   };
   /** Where `/healthz` and `/metrics` are served (`RELAY_METRICS_PORT`); absent: not at all. */
   metricsPort?: number;
+  /** The ask API for other machines (`RELAY_ASK_PORT`); absent: not served. */
+  askServer?: AskServerConfig;
   /**
    * Shared mode (`RELAY_REDIS_URL`): batch records live in Redis and many relays, one per
    * machine, share one Slack app. Absent: the state folder holds everything, as always.
    */
   shared?: SharedConfig;
+}
+
+/** Where and how the ask API is served (docs/remote-relay.md). */
+export interface AskServerConfig {
+  port: number;
+  /** the address to listen on; absent: every interface */
+  host?: string;
+  /** absolute path of `RELAY_ASK_TOKENS` */
+  tokensFile: string;
+  /** absent: plain HTTP, for a TLS proxy in front or loopback */
+  tls?: { certFile: string; keyFile: string };
+  /** how many asks of one token may wait in Slack at once (`RELAY_ASK_MAX_OPEN`) */
+  maxOpen: number;
 }
 
 /** Where the relays meet, and which of them this one is. */
@@ -406,6 +470,28 @@ export function toConfig(env: z.infer<typeof envSchema>, cwd: string, hostName: 
     ...remindersOf(env),
     ...(shared ? { shared } : {}),
     ...(env.RELAY_METRICS_PORT !== undefined ? { metricsPort: env.RELAY_METRICS_PORT } : {}),
+    ...askServerOf(env, cwd),
+  };
+}
+
+/** The ask API's settings; `askApiProblem` has made sure they go together. */
+function askServerOf(env: z.infer<typeof envSchema>, cwd: string): Pick<Config, 'askServer'> {
+  if (env.RELAY_ASK_PORT === undefined || env.RELAY_ASK_TOKENS === undefined) return {};
+  const tls =
+    env.RELAY_ASK_TLS_CERT !== undefined && env.RELAY_ASK_TLS_KEY !== undefined
+      ? {
+          certFile: path.resolve(cwd, env.RELAY_ASK_TLS_CERT),
+          keyFile: path.resolve(cwd, env.RELAY_ASK_TLS_KEY),
+        }
+      : undefined;
+  return {
+    askServer: {
+      port: env.RELAY_ASK_PORT,
+      ...(env.RELAY_ASK_HOST !== undefined ? { host: env.RELAY_ASK_HOST } : {}),
+      tokensFile: path.resolve(cwd, env.RELAY_ASK_TOKENS),
+      ...(tls ? { tls } : {}),
+      maxOpen: env.RELAY_ASK_MAX_OPEN,
+    },
   };
 }
 

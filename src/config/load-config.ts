@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type { z } from 'zod';
 import { ErrorCode, RelayError } from '../errors.js';
 import {
+  askApiProblem,
   type Config,
   envSchema,
   metricsPortClash,
@@ -32,6 +33,18 @@ const CROSS_CHECKS: readonly CrossCheck[] = [
   { reads: ['RELAY_ESCALATE_AFTER', 'RELAY_ESCALATE_TO'], problem: missingEscalationPair },
   { reads: ['RELAY_REDIS_URL', 'RELAY_NODE'], problem: missingNodeName },
   { reads: ['RELAY_METRICS_PORT', 'SLACK_APP_TOKEN', 'PORT'], problem: metricsPortClash },
+  {
+    reads: [
+      'RELAY_ASK_PORT',
+      'RELAY_ASK_TOKENS',
+      'RELAY_ASK_TLS_CERT',
+      'RELAY_ASK_TLS_KEY',
+      'SLACK_APP_TOKEN',
+      'PORT',
+      'RELAY_METRICS_PORT',
+    ],
+    problem: askApiProblem,
+  },
 ];
 
 /**

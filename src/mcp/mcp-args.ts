@@ -8,12 +8,15 @@ export interface McpArgs {
   timeoutMs?: number;
   /** How often a waiting call reports progress (default 20 s). */
   progressMs: number;
+  /** `--relay URL`: ask through the relay on another machine (with `RELAY_TOKEN`) */
+  relay?: string;
 }
 
 /** The options `mcp` takes besides `--help`. */
 export const MCP_OPTIONS = {
   timeout: { type: 'string' },
   progress: { type: 'string' },
+  relay: { type: 'string' },
 } as const;
 
 const DEFAULT_PROGRESS_MS = 20_000;
@@ -41,7 +44,10 @@ type McpOptions = Extract<ReadOptions<typeof MCP_OPTIONS>, { kind: 'read' }>;
 /** Checks what `readOptions` read for `mcp`. */
 export function toMcpArgs({ values, positionals }: McpOptions): Result<McpArgs, string> {
   if (positionals.length > 0) return err(`takes no arguments (got ${positionals.join(' ')})`);
-  const args: McpArgs = { progressMs: DEFAULT_PROGRESS_MS };
+  const args: McpArgs = {
+    progressMs: DEFAULT_PROGRESS_MS,
+    ...(values.relay !== undefined ? { relay: values.relay } : {}),
+  };
   for (const name of ['timeout', 'progress'] as const) {
     const text = values[name];
     if (text === undefined) continue;

@@ -1,7 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { askRelay } from '../ask/ask-relay.js';
+import { askerFor, chooseTarget } from '../ask/choose-asker.js';
 import { packageVersion } from '../cli/package-version.js';
-import { resolveStateDir, stateDirEnvSchema } from '../config/config-schema.js';
 import { stopReason } from '../stop-signals.js';
 import type { McpArgs } from './mcp-args.js';
 import { createMcpServer } from './mcp-server.js';
@@ -21,12 +20,15 @@ export interface McpDeps {
  * the exit code.
  */
 export async function runMcp(args: McpArgs, deps: McpDeps): Promise<number> {
-  const stateDir = resolveStateDir(stateDirEnvSchema.parse(deps.env).RELAY_STATE_DIR, deps.cwd);
+  const target = chooseTarget({ relay: args.relay }, deps.env, deps.cwd);
+  if (!target.ok) {
+    deps.err(`o7-slack-relay mcp: ${target.error}`);
+    return 2;
+  }
   const stopping = new AbortController();
   const inFlight = new Set<Promise<unknown>>();
   const server = createMcpServer({
-    stateDir,
-    ask: askRelay,
+    ask: askerFor(target.value, deps.err),
     progressMs: args.progressMs,
     ...(args.timeoutMs !== undefined ? { timeoutMs: args.timeoutMs } : {}),
     signal: AbortSignal.any([stopping.signal, deps.signal]),

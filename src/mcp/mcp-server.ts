@@ -7,7 +7,7 @@ import type {
 } from '@modelcontextprotocol/sdk/types.js';
 import { readAskAnswers } from '../ask/ask-answers.js';
 import type { BatchFile } from '../ask/ask-folder.js';
-import type { askRelay, RelayAsk } from '../ask/ask-relay.js';
+import type { Asker, RelayAsk } from '../ask/ask-relay.js';
 import { noRelayMessage } from '../ask/no-relay-message.js';
 import type { Envelope } from '../core/envelope/envelope.js';
 import { askUserEnvelopeSchema } from '../core/envelope/envelope-schema.js';
@@ -30,9 +30,8 @@ import {
 
 /** What the MCP server needs; tests and `main` pass their own. */
 export interface McpServerDeps {
-  /** The relay's state folder (`RELAY_STATE_DIR`, resolved) */
-  stateDir: string;
-  ask: typeof askRelay;
+  /** Puts a batch to people through this machine's relay or one on another machine. */
+  ask: Asker;
   /** How often a client that sent a progress token hears that the wait goes on. */
   progressMs: number;
   /** Give up and withdraw a question after this long; none by default. */
@@ -65,7 +64,7 @@ const failed = (text: string) => ({ kind: 'error' as const, result: toolError(te
 
 /**
  * The MCP server `o7-slack-relay mcp` runs: tools `ask_user` and `request_approval`, each of
- * which puts a batch to people through the running relay (`askRelay`, never Slack itself) and
+ * which puts a batch to people through the running relay (its `Asker`, never Slack itself) and
  * answers the call when a person does. While it waits, a client that sent a progress token
  * hears so every `progressMs`; a cancelled call withdraws the batch from Slack.
  */
@@ -182,12 +181,11 @@ async function askPeople(
   let outcome: RelayAsk;
   try {
     const asked = deps.ask({
-      stateDir: deps.stateDir,
       batch,
       signal: AbortSignal.any([extra.signal, deps.signal]),
       ...(deps.timeoutMs !== undefined ? { timeoutMs: deps.timeoutMs } : {}),
-      onDelivered: ({ pid, folder }) => {
-        deps.err(`Asked in Slack through the relay (pid ${pid}); waiting in ${folder.dir}`);
+      onDelivered: (where) => {
+        deps.err(`Asked in Slack ${where}`);
         progress.start();
       },
     });
@@ -199,6 +197,8 @@ async function askPeople(
   switch (outcome.kind) {
     case 'no-relay':
       return failed(noRelayMessage(outcome.stateDir, 'The MCP server', 'call the tool again'));
+    case 'refused':
+      return failed(outcome.reason);
     case 'cancelled': {
       const by = outcome.cancellation
         ? ` by ${outcome.cancellation.cancelledBy} at ${outcome.cancellation.cancelledAt}`

@@ -1,9 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { ErrorCode, RelayError } from '../errors.js';
 import type { HealthReport } from './health.js';
+import { listenOnPort } from './listen-on-port.js';
 
 /** The two paths served, and what else a request gets. */
 export const OPS_PATHS = { health: '/healthz', metrics: '/metrics' } as const;
@@ -58,28 +57,9 @@ export function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
       else res.end();
     });
   });
-  return new Promise((resolve, reject) => {
-    const refused = (err: NodeJS.ErrnoException) =>
-      reject(
-        new RelayError(
-          ErrorCode.PortUnavailable,
-          `Cannot serve health and metrics on port ${options.port} (RELAY_METRICS_PORT): ${err.code ?? err.message}. ${err.code === 'EADDRINUSE' ? 'Another program (or another relay) listens there: ' : ''}set RELAY_METRICS_PORT to a free port, or leave it unset.`,
-          { cause: err },
-        ),
-      );
-    server.once('error', refused);
-    server.listen(options.port, () => {
-      server.off('error', refused);
-      server.on('error', (err) => log.error({ err }, 'health and metrics server error'));
-      resolve({
-        port: (server.address() as AddressInfo).port,
-        close: () =>
-          new Promise<void>((done) => {
-            server.close(() => done());
-            // Prometheus keeps its connection open between scrapes; it must not hold a stop.
-            server.closeAllConnections();
-          }),
-      });
-    });
-  });
+  return listenOnPort(
+    server,
+    { port: options.port, what: 'health and metrics', variable: 'RELAY_METRICS_PORT' },
+    log,
+  );
 }

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
+  askApiProblem,
   envSchema,
   metricsPortClash,
   missingChannel,
@@ -88,6 +89,21 @@ const VARIABLES: readonly Row[] = [
   ['RELAY_NODE', ' node-1 ', 'node-1'],
   ['RELAY_NODE', 'Web_2.eu', 'Web_2.eu'],
   ['RELAY_METRICS_PORT', undefined, undefined],
+  ['RELAY_ASK_PORT', undefined, undefined],
+  ['RELAY_ASK_PORT', ' 8443 ', 8443],
+  [
+    'RELAY_ASK_PORT',
+    '70000',
+    refused('must be a port number from 1 to 65535; leave it unset to serve no ask API'),
+  ],
+  ['RELAY_ASK_HOST', ' 127.0.0.1 ', '127.0.0.1'],
+  ['RELAY_ASK_TOKENS', ' /etc/o7/ask-tokens ', '/etc/o7/ask-tokens'],
+  ['RELAY_ASK_TLS_CERT', undefined, undefined],
+  ['RELAY_ASK_TLS_KEY', ' ', undefined],
+  ['RELAY_ASK_MAX_OPEN', undefined, 20],
+  ['RELAY_ASK_MAX_OPEN', '5', 5],
+  ['RELAY_ASK_MAX_OPEN', '0', refused('must be a whole number from 1 to 1000')],
+  ['RELAY_ASK_MAX_OPEN', '2.5', refused('must be a whole number from 1 to 1000')],
   ['LOG_LEVEL', undefined, 'info'],
   ...['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map(
     (v): Row => ['LOG_LEVEL', v, v],
@@ -192,6 +208,37 @@ describe('the rules across variables', () => {
       { ...HTTP_ENV, SLACK_APP_TOKEN: 'xapp-1', RELAY_METRICS_PORT: '3000' },
       undefined,
       metricsPortClash,
+    ],
+    ['ask API', { RELAY_ASK_PORT: '8443', RELAY_ASK_TOKENS: 'tokens' }, undefined, askApiProblem],
+    [
+      'ask API',
+      { RELAY_ASK_PORT: '8443' },
+      /^RELAY_ASK_TOKENS is not set, but RELAY_ASK_PORT is; give the file of the tokens/,
+      askApiProblem,
+    ],
+    [
+      'ask API',
+      { RELAY_ASK_TOKENS: 'tokens', RELAY_ASK_TLS_KEY: 'key.pem' },
+      /^RELAY_ASK_TOKENS and RELAY_ASK_TLS_KEY are set, but RELAY_ASK_PORT is not; /,
+      askApiProblem,
+    ],
+    [
+      'ask API',
+      { RELAY_ASK_PORT: '8443', RELAY_ASK_TOKENS: 't', RELAY_ASK_TLS_CERT: 'c.pem' },
+      /^RELAY_ASK_TLS_CERT is set without RELAY_ASK_TLS_KEY; give both/,
+      askApiProblem,
+    ],
+    [
+      'ask API',
+      { ...HTTP_ENV, RELAY_ASK_PORT: '3000', RELAY_ASK_TOKENS: 't' },
+      /^RELAY_ASK_PORT is 3000, the port Slack's requests come to \(PORT\)/,
+      askApiProblem,
+    ],
+    [
+      'ask API',
+      { RELAY_ASK_PORT: '9464', RELAY_ASK_TOKENS: 't', RELAY_METRICS_PORT: '9464' },
+      /^RELAY_ASK_PORT and RELAY_METRICS_PORT are both 9464; /,
+      askApiProblem,
     ],
   ];
   for (const [rule, env, problem, check] of rules) {

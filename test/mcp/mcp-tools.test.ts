@@ -198,7 +198,10 @@ describe('o7-slack-relay mcp: ask_user (socket mode)', () => {
     const stop = new AbortController();
     const call = callTool(session, 'ask_user', { questions: [REGION] }, { signal: stop.signal });
     const posted = await askMessage(h.slack);
-    await waitFor(() => session.stderr().includes('waiting in'), 'the server waiting');
+    await waitFor(
+      () => session.stderr().includes('waiting for an answer in'),
+      'the server waiting',
+    );
     stop.abort(new Error('answered at the terminal'));
     await assert.rejects(call, /answered at the terminal/);
     await waitFor(
@@ -215,7 +218,10 @@ describe('o7-slack-relay mcp: ask_user (socket mode)', () => {
     const session = await mcp();
     const call = callTool(session, 'ask_user', { questions: [REGION] });
     const posted = await askMessage(h.slack);
-    await waitFor(() => session.stderr().includes('waiting in'), 'the server waiting');
+    await waitFor(
+      () => session.stderr().includes('waiting for an answer in'),
+      'the server waiting',
+    );
     await session.close();
     await assert.rejects(call, /Connection closed/);
     await waitFor(

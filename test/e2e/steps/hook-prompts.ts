@@ -8,18 +8,30 @@ import { spawnRelay } from '../../support/spawn-relay.js';
 import { waitFor } from '../../support/wait.js';
 import { submitFormOf } from '../relay-steps.js';
 
+/** A relay on another machine, as `hook --relay` reaches it: its URL and the token sent. */
+export interface RemoteHookRelay {
+  url: string;
+  token: string;
+  /** more of the hook's environment, e.g. NODE_EXTRA_CA_CERTS for a test certificate */
+  env?: Record<string, string>;
+}
+
 /**
  * `o7-slack-relay hook` called as Claude Code calls it, by session `session` in `project`,
- * for the relay of `stateDir`; `call` holds the event's own fields.
+ * for the relay of state folder `where` (or the one at a URL); `call` holds the event's own
+ * fields; `flags` come after the relay's.
  */
 export function spawnHook(
-  stateDir: string,
+  where: string | RemoteHookRelay,
   project: string,
   session: string,
   call: Record<string, unknown>,
+  flags: readonly string[] = [],
 ) {
-  return spawnRelay(['hook', '--state-dir', stateDir], {
-    env: {},
+  const remote = typeof where === 'string' ? undefined : where;
+  const relay = remote ? ['--relay', remote.url] : ['--state-dir', where as string];
+  return spawnRelay(['hook', ...relay, ...flags], {
+    env: remote ? { RELAY_TOKEN: remote.token, ...remote.env } : {},
     cwd: project,
     stdin: JSON.stringify({
       session_id: session,
@@ -31,15 +43,26 @@ export function spawnHook(
 }
 
 /**
- * A hook process asking the relay of `stateDir` whether a session in `project` may run a
+ * A hook process asking the relay of `where` whether a session in `project` may run a
  * loopback curl (no permission suggestions, so no Always allow).
  */
-export const askPermissionThroughHook = (stateDir: string, project: string, tag: string) =>
-  spawnHook(stateDir, project, `session-${tag}`, {
-    hook_event_name: 'PermissionRequest',
-    tool_name: 'Bash',
-    tool_input: { command: `curl -s -m 1 http://127.0.0.1:9/${tag}` },
-  });
+export const askPermissionThroughHook = (
+  where: string | RemoteHookRelay,
+  project: string,
+  tag: string,
+  flags: readonly string[] = [],
+) =>
+  spawnHook(
+    where,
+    project,
+    `session-${tag}`,
+    {
+      hook_event_name: 'PermissionRequest',
+      tool_name: 'Bash',
+      tool_input: { command: `curl -s -m 1 http://127.0.0.1:9/${tag}` },
+    },
+    flags,
+  );
 
 /** The first message in `channel` a hook posted: its header says "Claude Code …". */
 export const hookPrompt = (slack: FakeSlack, channel = CHANNEL) =>
