@@ -8,16 +8,21 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, test } from 'node:test';
 import { ACTION_KINDS, actionId } from '../../src/core/slack/controls/ids.js';
+import { connectMcp, type McpSession } from '../mcp/mcp-process.js';
+import type { FakeSlack } from '../support/fake-slack/index.js';
 import { captureLog } from '../support/log-capture.js';
-import {
-  CHANNEL,
-  freePort,
-  type Harness,
-  startRelayHarness,
-  visibleText,
-} from '../support/relay-harness.js';
+import { CHANNEL, freePort, type Mode, visibleText } from '../support/relay-harness.js';
+import { spawnRelay } from '../support/spawn-relay.js';
 import { waitFor } from '../support/wait.js';
-import { click, current, E2E_MODE } from './relay-steps.js';
+import {
+  askMessage,
+  choose,
+  click,
+  current,
+  E2E_MODE,
+  pressSubmit,
+  relayStarter,
+} from './relay-steps.js';
 import {
   askPermissionThroughHook,
   hookPrompt,
@@ -29,17 +34,21 @@ const OLD = `${'b'.repeat(8)}0123456789abcdef0123456789abcdef`;
 const TOKENS = `# who may ask\nann-laptop ${ANN}\nold-runner ${OLD} revoked\n`;
 const ALLOW = actionId(ACTION_KINDS.oneTap, 0, 0);
 
-describe(`asking a relay on another machine (${E2E_MODE} mode)`, () => {
-  let h: Harness | undefined;
-  afterEach(async () => {
-    await h?.stop();
-    h = undefined;
-  });
+/** The first message a remote ask posted: its title names the token's holder. */
+const remoteAsk = (slack: FakeSlack) =>
+  waitFor(
+    () => slack.messages(CHANNEL).find((m) => visibleText(m).includes('Questions from ann-laptop')),
+    "ann-laptop's questions in Slack",
+  );
 
-  async function start(extra: { tls?: boolean } = {}) {
+/** A relay serving the ask API on a free port, with ann-laptop's and old-runner's tokens. */
+function relayWithAskApi() {
+  const startRelay = relayStarter();
+  return async (extra: { tls?: boolean; mode?: Mode } = {}) => {
     const capture = captureLog('info');
     const port = await freePort();
-    h = await startRelayHarness(E2E_MODE, {
+    const h = await startRelay({
+      ...(extra.mode ? { mode: extra.mode } : {}),
       log: capture.log,
       prepare: async (_slack, root) => {
         const tokensFile = path.join(root, 'ask-tokens');
@@ -50,7 +59,11 @@ describe(`asking a relay on another machine (${E2E_MODE} mode)`, () => {
     });
     const url = `${extra.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
     return { h, capture, url, root: h.root };
-  }
+  };
+}
+
+describe(`asking a relay on another machine (${E2E_MODE} mode)`, () => {
+  const start = relayWithAskApi();
 
   test('a permission prompt from a hook on another machine: posted naming the token, allowed in Slack, decided there', async () => {
     const { h, capture, url, root } = await start();
@@ -133,6 +146,78 @@ describe(`asking a relay on another machine (${E2E_MODE} mode)`, () => {
     await click(h.slack, prompt.ts, ALLOW);
     assert.equal((await hook.exited).code, 0, hook.stderr());
     assert.match(hook.stdout(), /"behavior":"allow"/);
+  });
+});
+
+describe('asking a relay on another machine from an MCP client and from ask (HTTP mode)', () => {
+  const start = relayWithAskApi();
+  let session: McpSession | undefined;
+  afterEach(async () => {
+    await session?.close();
+    session = undefined;
+  });
+
+  test("the MCP SDK's Client calls ask_user through RELAY_URL; the answer given in Slack comes back", async () => {
+    const { h, url, root } = await start({ mode: 'http' });
+    session = await connectMcp({ RELAY_URL: url, RELAY_TOKEN: ANN }, root);
+    const call = session.client.callTool({
+      name: 'ask_user',
+      arguments: {
+        questions: [
+          {
+            question: 'Which region should the cluster run in?',
+            header: 'Region',
+            options: [
+              { label: 'eu-west-1', description: 'Closest to most users.' },
+              { label: 'us-east-1', description: 'Cheapest.' },
+            ],
+          },
+        ],
+      },
+    });
+    const posted = await remoteAsk(h.slack);
+    assert.match(visibleText(posted), /asked by ann-laptop over the ask API/);
+    await choose(h.slack, posted.ts, 0, [1]);
+    await pressSubmit(h.slack, posted.ts);
+    const result = (await call) as { content: { type: string; text: string }[]; isError?: boolean };
+    assert.equal(result.isError, undefined, JSON.stringify(result));
+    assert.match(result.content[0]?.text ?? '', /Region: us-east-1/);
+    assert.match(
+      session.stderr(),
+      /Asked in Slack through the relay at http:\/\/127\.0\.0\.1:\d+ as ann-laptop/,
+    );
+  });
+
+  test("ask --relay puts an agent's open questions to Slack and prints the resume message", async () => {
+    const { h, url, root } = await start({ mode: 'http' });
+    const message = [
+      'I need one decision.',
+      '```json',
+      JSON.stringify({
+        openQuestions: [
+          {
+            question: 'Ship the release today?',
+            header: 'Ship',
+            options: [{ label: 'Today', description: 'Before five.' }, { label: 'Monday' }],
+          },
+        ],
+      }),
+      '```',
+    ].join('\n');
+    const ask = spawnRelay(['ask', '--relay', url], {
+      env: { RELAY_TOKEN: ANN },
+      cwd: root,
+      stdin: message,
+    });
+    const posted = await remoteAsk(h.slack);
+    await choose(h.slack, posted.ts, 0, [0]);
+    await pressSubmit(h.slack, posted.ts);
+    assert.equal((await ask.exited).code, 0, ask.stderr());
+    assert.match(ask.stdout(), /Ship: Today/);
+    assert.match(
+      ask.stderr(),
+      /Asked 1 question in Slack through the relay at http:\/\/127\.0\.0\.1:\d+ as ann-laptop/,
+    );
   });
 });
 

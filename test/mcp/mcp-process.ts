@@ -12,17 +12,19 @@ export interface McpSession {
 
 /**
  * Starts `o7-slack-relay mcp <args>` (the same build of the code as the test) with
- * `RELAY_STATE_DIR` set and nothing else but PATH, and connects the SDK's client to it.
+ * `RELAY_STATE_DIR` set to `where` (or, given variables, with those: `RELAY_URL` and
+ * `RELAY_TOKEN`, say) and nothing else but PATH, and connects the SDK's client to it.
  */
 export async function connectMcp(
-  stateDir: string,
+  where: string | Record<string, string>,
   cwd: string,
   args: string[] = [],
 ): Promise<McpSession> {
+  const vars = typeof where === 'string' ? { RELAY_STATE_DIR: where } : where;
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [...NODE_LOADER_ARGS, projectModule('src/main'), 'mcp', ...args],
-    env: { PATH: process.env.PATH ?? '', RELAY_STATE_DIR: stateDir },
+    env: { PATH: process.env.PATH ?? '', ...vars },
     cwd,
     stderr: 'pipe',
   });

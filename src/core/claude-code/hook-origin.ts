@@ -28,5 +28,6 @@ export function hookOrigin(input: HookInput, title: string, tool?: string): Batc
     title: maskSecrets(title).text,
     detail: maskSecrets(parts.join(' · ')).text,
     project: input.cwd,
+    inTerminal: true,
   };
 }

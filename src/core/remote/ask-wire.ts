@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ORIGIN_FIELD } from '../protocol/questions/batch-origin.js';
+import { type BatchOrigin, ORIGIN_FIELD } from '../protocol/questions/batch-origin.js';
 
 /**
  * The ask API (`RELAY_ASK_PORT`): what `hook`, `mcp` and `ask` on another machine send the
@@ -30,6 +30,7 @@ export const MOST_DEADLINE_MS = 24 * 60 * 60_000;
 const suggestedOrigin = z.object({
   title: z.string().max(300),
   detail: z.string().max(1000).optional(),
+  inTerminal: z.boolean().optional(),
 });
 
 /** `PUT /v1/asks/<id>`'s body. */

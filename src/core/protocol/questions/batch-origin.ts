@@ -10,6 +10,11 @@ export interface BatchOrigin {
   detail: string;
   /** absolute path; its channel is the one of the watched folder holding it */
   project?: string;
+  /**
+   * A terminal waits on the batch too (a Claude Code hook): withdrawn then means the question
+   * went back there, answered or dismissed, and the message says so.
+   */
+  inTerminal?: boolean;
 }
 
 /** The top-level field of a q-out file that holds its {@link BatchOrigin}. */
@@ -26,7 +31,7 @@ export function readOrigin(batch: QuestionBatch): BatchOrigin | undefined {
   if (batch.writtenByRelay !== true) return undefined;
   const field: unknown = batch.source[ORIGIN_FIELD];
   if (typeof field !== 'object' || field === null) return undefined;
-  const { title, detail, project } = field as Record<string, unknown>;
+  const { title, detail, project, inTerminal } = field as Record<string, unknown>;
   const shownTitle = text(title);
   if (shownTitle === undefined) return undefined;
   const where = text(project);
@@ -34,5 +39,6 @@ export function readOrigin(batch: QuestionBatch): BatchOrigin | undefined {
     title: shownTitle,
     detail: text(detail) ?? '',
     ...(where !== undefined ? { project: where } : {}),
+    ...(inTerminal === true ? { inTerminal } : {}),
   };
 }

@@ -170,7 +170,7 @@ function frameTop(view: BatchView, at: FramePlace): KnownBlock[] {
     blocks.push(plainContext(`${of} · message ${at.pageIndex + 1} of ${at.pageCount}`));
   }
   if (isFinalViewState(view.state)) {
-    blocks.push(mrkdwnContext(finalStatusLine(view.state, view.origin !== undefined)));
+    blocks.push(mrkdwnContext(finalStatusLine(view.state, view.origin?.inTerminal === true)));
   } else if (!continued && view.state.kind === 'open' && view.state.note) {
     blocks.push(mrkdwnContext(escapeMrkdwn(truncatePlain(view.state.note, NOTE_SHOWN))));
   }
