@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { batchKey } from '../../src/core/batch/batch-key.js';
 import { deniedBecause } from '../../src/core/claude-code/permission-hook.js';
-import { ACTION_KINDS } from '../../src/core/slack/controls/ids.js';
+import { ACTION_KINDS, actionId } from '../../src/core/slack/controls/ids.js';
 import { needsRedis } from '../support/redis-server.js';
 import { ALICE, BOB, CHANNEL, freePort, visibleText } from '../support/relay-harness.js';
 import { startRoundRobinProxy } from '../support/round-robin-proxy.js';
@@ -20,6 +21,7 @@ import {
 } from '../support/shared-relays.js';
 import { sampleBatch, writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
+import { click } from './relay-steps.js';
 import { askPermissionThroughHook, denyWithReason, hookPrompt } from './steps/hook-prompts.js';
 
 // What goes wrong (a relay killed, Redis away) is in shared-mode-outages.test.ts, a relay that
@@ -137,5 +139,36 @@ describe('shared mode: three relays on one Redis and one Slack app', needsRedis,
       handlers.some((name) => name !== owner.name),
       `the click and the form reached only ${handlers.join(', ')}`,
     );
+  });
+
+  test("a permission prompt from a laptop asks node-b's ask API; allowed by a click any relay takes, the laptop's hook decides", async () => {
+    const tokensFile = path.join(cluster.base, 'ask-tokens');
+    const token = `laptop-${'5'.repeat(40)}`;
+    await writeFile(tokensFile, `dev-laptop ${token}\n`);
+    const port = await freePort();
+    const { slack, nodes } = await cluster.start(undefined, {
+      'node-b': { RELAY_ASK_PORT: String(port), RELAY_ASK_TOKENS: tokensFile },
+    });
+    const [, owner] = nodes as [SharedNode, SharedNode];
+    const laptop = path.join(cluster.base, 'laptop');
+    await mkdir(laptop, { recursive: true });
+    const hook = askPermissionThroughHook(
+      { url: `http://127.0.0.1:${port}`, token },
+      laptop,
+      'remote',
+    );
+    const prompt = await hookPrompt(slack);
+    assert.match(visibleText(prompt), /asked by dev-laptop over the ask API/);
+    await click(slack, prompt.ts, actionId(ACTION_KINDS.oneTap, 0, 0));
+    assert.equal((await hook.exited).code, 0, hook.stderr());
+    assert.match(hook.stdout(), /"behavior":"allow"/);
+    const took = nodes.filter((node) => node.relay.logs.some((l) => l.msg === 'action'));
+    assert.equal(took.length, 1);
+    assert.ok(
+      owner.relay.logs.some(
+        (l) => l.msg === 'questions asked through the ask API' && l.asker === 'dev-laptop',
+      ),
+    );
+    assert.ok(!JSON.stringify(nodes.map((n) => n.relay.logs)).includes(token), 'no token logged');
   });
 });

@@ -34,6 +34,8 @@ async function startSharedNodes(
     httpPorts?: readonly number[];
     /** set after the relays start, e.g. a proxy in front of their HTTP ports */
     requestUrl?: string;
+    /** more variables for some of the relays, by name (RELAY_ASK_PORT, say) */
+    envOf?: Readonly<Record<string, Record<string, string>>>;
   },
 ): Promise<SharedNode[]> {
   const nodes = await Promise.all(
@@ -44,7 +46,7 @@ async function startSharedNodes(
       const spawn = () =>
         spawnRelayFor(slack, root, {
           ...(httpPort !== undefined ? { httpPort } : {}),
-          env: { RELAY_REDIS_URL: opts.redisUrl, RELAY_NODE: name },
+          env: { RELAY_REDIS_URL: opts.redisUrl, RELAY_NODE: name, ...opts.envOf?.[name] },
         });
       const node: SharedNode = {
         name,
@@ -264,13 +266,21 @@ export function sharedClusterPerTest() {
       if (!redis) throw new Error('sharedClusterPerTest: Redis starts before each test');
       return redis;
     },
-    async start(http?: { httpPorts: readonly number[]; requestUrl: string }) {
+    /** The folder the nodes' folders are in, for files they are given (a tokens file, say). */
+    get base(): string {
+      return base;
+    },
+    async start(
+      http?: { httpPorts: readonly number[]; requestUrl: string },
+      envOf?: Readonly<Record<string, Record<string, string>>>,
+    ) {
       slack = await startFakeSlack(http ? {} : { pickConnection: inTurn() });
       nodes = await startSharedNodes(slack, {
         base,
         redisUrl: this.redis.url,
         names: NAMES,
         ...(http ?? {}),
+        ...(envOf ? { envOf } : {}),
       });
       return { slack, nodes };
     },
