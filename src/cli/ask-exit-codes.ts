@@ -26,6 +26,6 @@ export const ASK_EXIT_CODE_HELP = [
   [ASK_EXIT_CODES.malformed, 'malformed envelope: stderr is the correction message, verbatim'],
   [ASK_EXIT_CODES.cancelled, 'cancelled in Slack, or stopped by SIGINT/SIGTERM'],
   [ASK_EXIT_CODES.timedOut, 'no answer within --timeout'],
-  [ASK_EXIT_CODES.noRelay, 'no relay is running for RELAY_STATE_DIR'],
+  [ASK_EXIT_CODES.noRelay, 'no relay is running for RELAY_STATE_DIR, or the --relay one refused'],
   [ASK_EXIT_CODES.dispatchFailure, 'second attempt malformed: dispatch-failure record written'],
 ] as const;

@@ -118,12 +118,14 @@ Examples:
 
 Ask the open questions in an agent's final message (FILE, or standard input) in Slack
 through the running relay, wait for the answer, and print the message that resumes the
-agent. It reads only RELAY_STATE_DIR: it hands the questions to the relay and never
-connects to Slack itself.
+agent. It reads only RELAY_STATE_DIR (or RELAY_URL and RELAY_TOKEN): it hands the questions
+to the relay and never connects to Slack itself.
 
 Options:
   --timeout <duration>    give up after this long and withdraw the questions; a duration is
                           ${DURATION_FORMAT}
+  --relay <url>           ask the relay on another machine (default RELAY_URL), with the
+                          token in RELAY_TOKEN; see docs/remote-relay.md
   --second-attempt        record a malformed envelope in docs/plans/<id>/dispatch-failure.md
   --plan <id>             with --second-attempt: the plan id
   --phase <phase>         with --second-attempt: the phase
@@ -139,6 +141,7 @@ Examples:
   mcp: MCP_HELP,
   hook: `Usage: o7-slack-relay hook [options]
        o7-slack-relay hook install|uninstall [--user|--project] [--print] [--notify]
+                                             [--state-dir <dir> | --relay <url>]
 
 Without an action: a Claude Code command hook. Reads the hook call on standard input, puts
 AskUserQuestion (PreToolUse) or the permission prompt (PermissionRequest) to people in Slack
@@ -155,6 +158,8 @@ Options:
   --wait <duration>       how long to wait for Slack (default 590s, under Claude Code's 600 s
                           hook timeout); a duration is ${DURATION_FORMAT}
   --state-dir <dir>       the relay's state folder (default RELAY_STATE_DIR, else .7/slack-relay)
+  --relay <url>           ask the relay on another machine instead (default RELAY_URL), with
+                          the token in RELAY_TOKEN; see docs/remote-relay.md
   --user, --project       install: which settings file
   --print                 install: print the entries instead of writing them
   --notify                install: also the Notification hook for idle_prompt

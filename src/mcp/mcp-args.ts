@@ -28,12 +28,15 @@ Serve the Model Context Protocol on standard input and output, for any MCP clien
 Code, Cursor, your own agent). Tools: ask_user (AskUserQuestion's questions) and
 request_approval (an action to approve or deny). Each call puts its question to people in
 Slack through the running relay, like ask, and returns when someone answers. It reads only
-RELAY_STATE_DIR and never connects to Slack itself. See docs/mcp.md.
+RELAY_STATE_DIR (or RELAY_URL and RELAY_TOKEN) and never connects to Slack itself. See
+docs/mcp.md.
 
 Options:
   --timeout <duration>    give up on a question after this long and withdraw it; a duration
                           is ${DURATION_FORMAT}
   --progress <duration>   how often a waiting call reports progress (default 20s)
+  --relay <url>           ask the relay on another machine (default RELAY_URL), with the
+                          token in RELAY_TOKEN; see docs/remote-relay.md
   -h, --help              show this help
 
 Example:

@@ -16,6 +16,26 @@ describe('o7-slack-relay hook, its command line', () => {
     });
   });
 
+  it('--relay names a relay on another machine, for the hook and for install; never beside --state-dir', () => {
+    assert.deepEqual(readCommandLine(['hook', '--relay', 'https://r.example']), {
+      command: 'hook',
+      hook: { action: 'answer', waitMs: DEFAULT_WAIT_MS, relay: 'https://r.example' },
+    });
+    assert.deepEqual(readCommandLine(['hook', 'install', '--relay', 'https://r.example']), {
+      command: 'hook',
+      hook: {
+        action: 'install',
+        scope: 'user',
+        print: false,
+        notify: false,
+        relay: 'https://r.example',
+      },
+    });
+    const both = readCommandLine(['hook', 'install', '--relay', 'https://r', '--state-dir', '/s']);
+    assert.equal(both.command, 'usage-error');
+    assert.match(JSON.stringify(both), /--state-dir and --relay both say where to ask: pick one/);
+  });
+
   it('reads install and uninstall with their scope', () => {
     assert.deepEqual(readCommandLine(['hook', 'install', '--project', '--print']), {
       command: 'hook',

@@ -38,6 +38,42 @@ async function inProject(
 }
 
 describe('hook install and uninstall, on a real settings file', () => {
+  it('with --relay the hooks ask the relay at that URL; the token is not written', async () => {
+    const { dir, cleanup } = await makeTempDir('o7-hook-install-');
+    try {
+      const out: string[] = [];
+      const code = await runHookInstall(
+        {
+          action: 'install',
+          scope: 'project',
+          print: false,
+          notify: false,
+          relay: 'https://r.example:8443',
+        },
+        {
+          env: { HOME: dir, RELAY_TOKEN: 'secret-token-value-0123456789abcdef' },
+          cwd: dir,
+          out: (l) => out.push(l),
+          err: () => undefined,
+          program: ['node', '/opt/relay.js'],
+        },
+      );
+      assert.equal(code, 0);
+      assert.match(
+        out.join('\n'),
+        /they ask the relay at https:\/\/r\.example:8443, with the RELAY_TOKEN Claude Code is started with/,
+      );
+      const text = await readFile(settingsFile('project', {}, dir), 'utf8');
+      assert.match(
+        JSON.parse(text).hooks.PermissionRequest[0].hooks[0].command,
+        /^node \/opt\/relay\.js hook --relay https:\/\/r\.example:8443 # o7-slack-relay hook$/,
+      );
+      assert.ok(!text.includes('secret-token-value'));
+    } finally {
+      await cleanup();
+    }
+  });
+
   it('with --notify also adds the Notification hook for idle_prompt, which uninstall takes out too', async () => {
     await inProject(async (dir, run) => {
       const file = settingsFile('project', {}, dir);

@@ -4,7 +4,7 @@
 // carries on across a relay restart; the deadline withdraws the batch; no token is logged.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, test } from 'node:test';
 import { ACTION_KINDS, actionId } from '../../src/core/slack/controls/ids.js';
@@ -27,6 +27,7 @@ import {
   askPermissionThroughHook,
   hookPrompt,
   type RemoteHookRelay,
+  spawnHook,
 } from './steps/hook-prompts.js';
 
 const ANN = `${'a'.repeat(8)}0123456789abcdef0123456789abcdef`;
@@ -103,6 +104,38 @@ describe(`asking a relay on another machine (${E2E_MODE} mode)`, () => {
     );
   });
 
+  test("a remote hook's idle notice is posted, naming the token's holder beside the laptop's folder", async () => {
+    const { h, url, root } = await start();
+    const shop = path.join(root, 'shop');
+    await mkdir(shop);
+    const proc = spawnHook({ url, token: ANN }, shop, 'f00dfeed-1234', {
+      hook_event_name: 'Notification',
+      message: 'Claude is waiting for your input',
+      notification_type: 'idle_prompt',
+    });
+    assert.equal((await proc.exited).code, 0);
+    assert.equal(proc.stderr(), '');
+    const line = await waitFor(
+      () =>
+        h.slack.messages(CHANNEL).find((m) => visibleText(m).includes('Claude Code is waiting')),
+      'the idle line',
+    );
+    assert.match(
+      visibleText(line),
+      /\(project ann-laptop:\S+\/shop · session f00dfeed\): Claude is waiting for your input/,
+    );
+    const refused = spawnHook({ url, token: OLD }, root, 's', {
+      hook_event_name: 'Notification',
+      message: 'm',
+      notification_type: 'idle_prompt',
+    });
+    await refused.exited;
+    assert.match(
+      refused.stderr(),
+      /refused the notice \(HTTP 403: The token of old-runner was revoked/,
+    );
+  });
+
   test('the wait carries on across a relay restart, and the answer still reaches the hook', async () => {
     const { h, url, root } = await start();
     const hook = askPermissionThroughHook({ url, token: ANN }, root, 'restart');
@@ -130,7 +163,8 @@ describe(`asking a relay on another machine (${E2E_MODE} mode)`, () => {
         /Closed: answered in the terminal, or left to it/.test(
           visibleText(current(h.slack, prompt.ts)),
         ) || undefined,
-      'the message says it went back to the terminal',
+      () =>
+        `the message says it went back to the terminal: ${JSON.stringify(current(h.slack, prompt.ts))}`,
     );
   });
 

@@ -84,12 +84,16 @@ export const refusalSchema = z.object({ error: z.string() });
  */
 export function remoteOrigin(
   name: string,
-  suggested: { title: string; detail?: string | undefined } | undefined,
-): { title: string; detail: string } {
+  suggested:
+    | { title: string; detail?: string | undefined; inTerminal?: boolean | undefined }
+    | undefined,
+): BatchOrigin {
   const title = suggested?.title.trim() || `Questions from ${name}`;
   const detail = suggested?.detail?.trim();
   return {
     title,
     detail: [`asked by ${name} over the ask API`, ...(detail ? [detail] : [])].join(' · '),
+    // a hook's terminal waits on it too: its message says where a withdrawn question went
+    ...(suggested?.inTerminal === true ? { inTerminal: true } : {}),
   };
 }

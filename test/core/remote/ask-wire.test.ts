@@ -19,6 +19,11 @@ test("a remote ask's origin always says who asked; the caller's title and line a
     },
   );
   assert.equal(remoteOrigin('ann', { title: '  ' }).title, 'Questions from ann');
+  assert.equal(
+    remoteOrigin('ann', { title: 'Claude Code wants to use Bash', inTerminal: true }).inTerminal,
+    true,
+    "a hook's terminal waits on it: kept",
+  );
   const put = askPutSchema.parse({
     batch: { seq: 1, questions: [], origin: { title: 't', detail: 'd', project: '/other' } },
   });
