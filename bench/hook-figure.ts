@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startFakeSlack } from '../test/support/fake-slack/index.js';
+import { freePort } from '../test/support/relay-harness.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
 import {
   hrNow,
@@ -29,6 +31,8 @@ export interface HookFigure {
   floorCpu: number[];
   /** `node -e ''`: a node process's start and exit alone, the least any hook process costs */
   bareNode: number[];
+  /** the same prompt through the relay's ask API (`hook --relay`, loopback HTTP) */
+  remote: { toPost: number[]; toDecision: number[]; cpu: number[] };
 }
 
 /** CPU ms of this process's children that have exited and been waited for (Linux /proc). */
@@ -49,11 +53,18 @@ const permissionCall = (cwd: string, i: number) =>
     tool_input: { command: `npm test -- --shard ${i}`, description: 'Run the tests' },
   });
 
-/** Runs `o7-slack-relay hook` with `stdin`; its stdout once it exits, and when it printed. */
-function runHook(stateDir: string, cwd: string, stdin: string) {
-  const child = spawn(process.execPath, [MAIN, 'hook', '--state-dir', stateDir], {
+/** The relay's ask API in the bench: its port and the one token it knows. */
+const ASK_TOKEN = `bench-${'0'.repeat(40)}`;
+
+/**
+ * Runs `o7-slack-relay hook` with `stdin`, asking the relay of `stateDir` (or, given an ask
+ * API URL, that one); its stdout once it exits, and when it printed.
+ */
+function runHook(where: { stateDir: string } | { url: string }, cwd: string, stdin: string) {
+  const relay = 'url' in where ? ['--relay', where.url] : ['--state-dir', where.stateDir];
+  const child = spawn(process.execPath, [MAIN, 'hook', ...relay], {
     cwd,
-    env: { PATH: process.env.PATH ?? '' },
+    env: { PATH: process.env.PATH ?? '', ...('url' in where ? { RELAY_TOKEN: ASK_TOKEN } : {}) },
     stdio: ['pipe', 'pipe', 'ignore'],
   });
   let out = '';
@@ -76,7 +87,14 @@ export async function measureHook(samples: number): Promise<HookFigure> {
   const slack = await startFakeSlack({ now: hrNow });
   const { dir, cleanup } = await makeTempDir('o7-bench-hook-');
   const stateDir = path.join(dir, 'state');
-  const relay = startRelay(slack, dir);
+  const tokensFile = path.join(dir, 'ask-tokens');
+  await writeFile(tokensFile, `bench ${ASK_TOKEN}\n`);
+  const askPort = await freePort();
+  const relay = startRelay(slack, dir, {
+    RELAY_ASK_PORT: String(askPort),
+    RELAY_ASK_TOKENS: tokensFile,
+    RELAY_ASK_MAX_OPEN: '1000',
+  });
   const figure: HookFigure = {
     toPost: [],
     toDecision: [],
@@ -84,6 +102,27 @@ export async function measureHook(samples: number): Promise<HookFigure> {
     floor: [],
     floorCpu: [],
     bareNode: [],
+    remote: { toPost: [], toDecision: [], cpu: [] },
+  };
+  /** One prompt through `where`, allowed with one tap; its times into `into`. */
+  const askOnce = async (
+    where: Parameters<typeof runHook>[0],
+    i: number,
+    into: HookFigure['remote'],
+  ) => {
+    const before = okPosts(slack).length;
+    const cpuAt = await childrenCpuMs();
+    const spawnedAt = hrNow();
+    const done = runHook(where, dir, permissionCall(dir, i));
+    const post = await until(() => okPosts(slack)[before], 'the permission prompt posted');
+    into.toPost.push(hrNow() - spawnedAt);
+    const tappedAt = hrNow();
+    await tapOneTap(slack, post); // the first button: Allow
+    const { out, printedAt, code } = await done;
+    if (code !== 0 || !out.includes('"behavior":"allow"') || printedAt === undefined)
+      throw new Error(`bench: the hook did not allow (exit ${code}): ${out}`);
+    into.toDecision.push(printedAt - tappedAt);
+    into.cpu.push((await childrenCpuMs()) - cpuAt);
   };
   try {
     await socketConnected(slack);
@@ -93,23 +132,13 @@ export async function measureHook(samples: number): Promise<HookFigure> {
       figure.bareNode.push(hrNow() - bareAt);
       const floorCpuAt = await childrenCpuMs();
       const floorAt = hrNow();
-      await runHook(stateDir, dir, 'not a hook call');
+      await runHook({ stateDir }, dir, 'not a hook call');
       figure.floor.push(hrNow() - floorAt);
       figure.floorCpu.push((await childrenCpuMs()) - floorCpuAt);
 
-      const before = okPosts(slack).length;
-      const cpuAt = await childrenCpuMs();
-      const spawnedAt = hrNow();
-      const done = runHook(stateDir, dir, permissionCall(dir, i));
-      const post = await until(() => okPosts(slack)[before], 'the permission prompt posted');
-      figure.toPost.push(hrNow() - spawnedAt);
-      const tappedAt = hrNow();
-      await tapOneTap(slack, post); // the first button: Allow
-      const { out, printedAt, code } = await done;
-      if (code !== 0 || !out.includes('"behavior":"allow"') || printedAt === undefined)
-        throw new Error(`bench: the hook did not allow (exit ${code}): ${out}`);
-      figure.toDecision.push(printedAt - tappedAt);
-      figure.cpu.push((await childrenCpuMs()) - cpuAt);
+      await askOnce({ stateDir }, i, figure);
+      // a hook whose relay is on another machine: the same, over the ask API on loopback
+      await askOnce({ url: `http://127.0.0.1:${askPort}` }, samples + i, figure.remote);
     }
     return figure;
   } finally {
@@ -127,6 +156,7 @@ export function hookLines(figure: HookFigure): string[] {
   const n = figure.toPost.length;
   return [
     `12. hook, ${n} permission prompts (a process each): spawned → chat.postMessage p50 ${p(figure.toPost, 50)}, p99 ${p(figure.toPost, 99)}; Allow tapped → decision printed p50 ${p(figure.toDecision, 50)}, p99 ${p(figure.toDecision, 99)}; CPU per call ${ms(mean(figure.cpu))}  (target p50 ≤ 150 ms and ≤ 50 ms)`,
+    `    through the ask API (hook --relay, loopback HTTP): spawned → chat.postMessage p50 ${p(figure.remote.toPost, 50)}, p99 ${p(figure.remote.toPost, 99)}; Allow tapped → decision printed p50 ${p(figure.remote.toDecision, 50)}, p99 ${p(figure.remote.toDecision, 99)}; CPU per call ${ms(mean(figure.remote.cpu))}`,
     `    floors: the same process refusing its input at once (its modules loaded, no relay asked) p50 ${p(figure.floor, 50)}, p99 ${p(figure.floor, 99)}, CPU ${ms(mean(figure.floorCpu))}; node -e '' p50 ${p(figure.bareNode, 50)}`,
   ];
 }

@@ -109,9 +109,13 @@ export const batchText = (batch: BatchFile): string => `${JSON.stringify(batch, 
  * by one in a new folder can slip past it before it watches that folder. The folder and the
  * file get the group and permissions of `asks/` (the file without execute bits), whatever this
  * process's umask: when the relay runs as another user (a service), it must write the answer
- * there.
+ * there. `besides` are more files for the folder itself (name → text), there from the start.
  */
-export async function deliverBatch(folder: AskFolder, batch: BatchFile): Promise<string> {
+export async function deliverBatch(
+  folder: AskFolder,
+  batch: BatchFile,
+  besides: Readonly<Record<string, string>> = {},
+): Promise<string> {
   const text = batchText(batch);
   const staged = path.join(folder.stagingDir, path.relative(folder.dir, folder.questionFile));
   const asks = path.dirname(folder.dir);
@@ -125,6 +129,8 @@ export async function deliverBatch(folder: AskFolder, batch: BatchFile): Promise
       }
       await writeFileAtomic(staged, text);
       if (shape) await takeShape(staged, shape, 0o7111);
+      for (const [name, content] of Object.entries(besides))
+        await writeFileAtomic(path.join(folder.stagingDir, name), content);
       await mkdir(asks, { recursive: true });
       await rename(folder.stagingDir, folder.dir);
     } catch (error) {

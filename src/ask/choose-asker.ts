@@ -11,6 +11,9 @@ const askerEnvSchema = z.object({
   RELAY_TOKEN: z.string().trim().optional(),
 });
 
+/** `--relay <url>`, taken by every command that asks through a relay (`ask`, `hook`, `mcp`). */
+export const RELAY_URL_OPTION = { relay: { type: 'string' } } as const;
+
 /** Where a command asks: this machine's relay, or one on another machine. */
 export type AskTarget =
   | { kind: 'local'; stateDir: string }

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { z } from 'zod';
 import {
   ASK_API,
   type AskState,
   askStateSchema,
   MOST_WAIT_SEC,
+  putReplySchema,
   refusalSchema,
 } from '../core/remote/ask-wire.js';
 import { stopReason } from '../stop-signals.js';
@@ -32,6 +32,9 @@ export interface RemoteAskerDeps {
 const RETRY_FIRST_MS = 1000;
 const RETRY_MOST_MS = 10_000;
 
+/** A request may take its long poll and this much more before it is taken for lost. */
+const REQUEST_SLACK_MS = 15_000;
+
 /** Connection errors that mean the request never reached a relay: no use trying again. */
 const NEVER_SENT = new Set([
   'ECONNREFUSED',
@@ -39,6 +42,8 @@ const NEVER_SENT = new Set([
   'EAI_AGAIN',
   'EHOSTUNREACH',
   'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
   'DEPTH_ZERO_SELF_SIGNED_CERT',
   'SELF_SIGNED_CERT_IN_CHAIN',
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
@@ -46,8 +51,11 @@ const NEVER_SENT = new Set([
   'CERT_HAS_EXPIRED',
 ]);
 
-/** A request's answer: its status and JSON body, or why there was none. */
-type Reply = { status: number; body: unknown } | { lost: string };
+/** Statuses a proxy or a relay starting or mid-edit gives for a while: waited out, not final. */
+const FOR_A_WHILE = new Set([502, 503, 504]);
+
+/** A request's answer: its status, JSON body and Retry-After, or why there was none. */
+type Reply = { status: number; body: unknown; retryAfterSec?: number } | { lost: string };
 
 const outcomeOf = (state: AskState): AskOutcome | undefined => {
   if (state.state === 'answered') return { kind: 'answered', text: state.text };
@@ -57,10 +65,11 @@ const outcomeOf = (state: AskState): AskOutcome | undefined => {
 
 /**
  * Asks through the relay at `relay.url` over its ask API (`core/remote/ask-wire.ts`), as
- * {@link localAsker} asks through this machine's: the batch is put under an id picked here (a
- * retry puts it once), its state is long-polled, a dropped connection is said and tried again
- * until the deadline, and a timeout or abort withdraws it (the relay withdraws it at the
- * deadline on its own too, should this process be gone).
+ * `localAsker` asks through this machine's: the batch is put under an id picked here (a retry
+ * puts it once), its state is long-polled, and a dropped connection, a proxy's 502–504 or a
+ * flood's 429 is said and waited out until the deadline, each time on stderr. A timeout, an
+ * abort or a refusal mid-wait withdraws it (the relay withdraws it at the deadline on its own
+ * too, should this process be gone).
  */
 export function remoteAsker(relay: RemoteRelay, deps: RemoteAskerDeps): Asker {
   const doFetch = deps.fetch ?? fetch;
@@ -71,7 +80,9 @@ export function remoteAsker(relay: RemoteRelay, deps: RemoteAskerDeps): Asker {
     path: string,
     body: object | undefined,
     signal: AbortSignal,
+    waitSec = 0,
   ): Promise<Reply> => {
+    const slow = AbortSignal.timeout(waitSec * 1000 + REQUEST_SLACK_MS);
     try {
       const res = await doFetch(`${base}${ASK_API}${path}`, {
         method,
@@ -80,7 +91,7 @@ export function remoteAsker(relay: RemoteRelay, deps: RemoteAskerDeps): Asker {
           ...(body ? { 'content-type': 'application/json' } : {}),
         },
         ...(body ? { body: JSON.stringify(body) } : {}),
-        signal,
+        signal: AbortSignal.any([signal, slow]),
       });
       const text = await res.text();
       let parsed: unknown;
@@ -89,9 +100,15 @@ export function remoteAsker(relay: RemoteRelay, deps: RemoteAskerDeps): Asker {
       } catch {
         parsed = undefined;
       }
-      return { status: res.status, body: parsed };
+      const retryAfter = Number(res.headers.get('retry-after'));
+      return {
+        status: res.status,
+        body: parsed,
+        ...(retryAfter > 0 ? { retryAfterSec: Math.min(retryAfter, 60) } : {}),
+      };
     } catch (error) {
       if (signal.aborted) return { lost: stopReason(signal.reason) };
+      if (slow.aborted) return { lost: 'no answer in time' };
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       return { lost: cause?.code ?? cause?.message ?? (error as Error).message };
     }
@@ -99,10 +116,6 @@ export function remoteAsker(relay: RemoteRelay, deps: RemoteAskerDeps): Asker {
   const refusal = (reply: { status: number; body: unknown }) => {
     const said = refusalSchema.safeParse(reply.body);
     return `The relay at ${shown} refused the ask (HTTP ${reply.status}): ${said.success ? said.data.error : 'no reason given'}`;
-  };
-  const read = <T>(schema: z.ZodType<T>, reply: { status: number; body: unknown }) => {
-    const parsed = schema.safeParse(reply.body);
-    return parsed.success ? parsed.data : undefined;
   };
 
   return async (input: AskInput): Promise<RelayAsk> => {
@@ -118,6 +131,23 @@ export function remoteAsker(relay: RemoteRelay, deps: RemoteAskerDeps): Asker {
         ? setTimeout(() => stop.abort('timeout'), input.timeoutMs)
         : undefined;
     const ended = (outcome: AskOutcome): RelayAsk => ({ ...outcome, batch: own, answerFile });
+    let retryMs = RETRY_FIRST_MS;
+    /** Waits out a lost connection or a passing refusal, said on stderr; false when stopped. */
+    const waitOut = async (doing: string, reply: Reply) => {
+      const why = 'lost' in reply ? reply.lost : `HTTP ${reply.status}`;
+      const pause =
+        'lost' in reply || reply.retryAfterSec === undefined ? retryMs : reply.retryAfterSec * 1000;
+      deps.report(
+        `o7-slack-relay: no answer from the relay at ${shown} while ${doing} (${why}); trying again in ${pause / 1000} s`,
+      );
+      await sleep(pause, undefined, { signal }).catch(() => undefined);
+      retryMs = Math.min(retryMs * 2, RETRY_MOST_MS);
+      return !signal.aborted;
+    };
+    const passing = (reply: Reply) =>
+      'lost' in reply ||
+      FOR_A_WHILE.has(reply.status) ||
+      (reply.status === 429 && reply.retryAfterSec !== undefined);
     try {
       const put = {
         batch: input.batch,
@@ -126,63 +156,52 @@ export function remoteAsker(relay: RemoteRelay, deps: RemoteAskerDeps): Asker {
           : {}),
       };
       let putReply = await call('PUT', `/asks/${id}`, put, signal);
-      // nothing reached the relay: said at once, as a local ask says no relay runs
-      if ('lost' in putReply && !signal.aborted && NEVER_SENT.has(putReply.lost)) {
+      // nothing reached a relay: said at once, as a local ask says no relay runs
+      if ('lost' in putReply && !signal.aborted && NEVER_SENT.has(putReply.lost))
         return {
           kind: 'refused',
           reason: `The relay at ${shown} cannot be reached (${putReply.lost}). Check RELAY_URL (or --relay), that the relay serves RELAY_ASK_PORT there, and the network between.`,
         };
-      }
       // dropped on the way back, maybe after the relay had it: the same id puts it once
-      let retryMs = RETRY_FIRST_MS;
-      while ('lost' in putReply) {
-        if (signal.aborted) return ended(await withdrawn(id, signal));
-        deps.report(
-          `o7-slack-relay: lost the connection to the relay at ${shown} while asking (${putReply.lost}); trying again in ${retryMs / 1000} s`,
-        );
-        await sleep(retryMs, undefined, { signal }).catch(() => undefined);
-        retryMs = Math.min(retryMs * 2, RETRY_MOST_MS);
+      while (passing(putReply)) {
+        if (!(await waitOut('asking', putReply))) return ended(await withdrawn(signal));
         putReply = await call('PUT', `/asks/${id}`, put, signal);
       }
+      if ('lost' in putReply) return ended(await withdrawn(signal)); // passing() saw to the rest
       if (putReply.status !== 200 && putReply.status !== 201)
         return { kind: 'refused', reason: refusal(putReply) };
-      const by = (putReply.body as { by?: unknown } | undefined)?.by;
+      const by = putReplySchema.safeParse(putReply.body);
       input.onDelivered?.(
-        `through the relay at ${shown}${typeof by === 'string' ? ` as ${by}` : ''}; waiting for an answer to ask ${id}`,
+        `through the relay at ${shown}${by.success ? ` as ${by.data.by}` : ''}; waiting for an answer to ask ${id}`,
       );
       retryMs = RETRY_FIRST_MS;
       for (;;) {
-        if (signal.aborted) return ended(await withdrawn(id, signal));
+        if (signal.aborted) return ended(await withdrawn(signal));
         const left =
           deadline === undefined ? MOST_WAIT_SEC : Math.ceil((deadline - Date.now()) / 1000);
-        const reply = await call(
-          'GET',
-          `/asks/${id}?wait=${Math.max(0, Math.min(MOST_WAIT_SEC, left))}`,
-          undefined,
-          signal,
-        );
-        if ('lost' in reply) {
-          if (signal.aborted) continue;
-          deps.report(
-            `o7-slack-relay: lost the connection to the relay at ${shown} while waiting for ask ${id} (${reply.lost}); trying again in ${retryMs / 1000} s`,
-          );
-          await sleep(retryMs, undefined, { signal }).catch(() => undefined);
-          retryMs = Math.min(retryMs * 2, RETRY_MOST_MS);
+        const waitSec = Math.max(0, Math.min(MOST_WAIT_SEC, left));
+        const reply = await call('GET', `/asks/${id}?wait=${waitSec}`, undefined, signal, waitSec);
+        if (signal.aborted) continue;
+        if (passing(reply)) {
+          await waitOut(`waiting for ask ${id}`, reply);
           continue;
         }
         retryMs = RETRY_FIRST_MS;
-        if (reply.status === 429) {
-          await sleep(1000, undefined, { signal }).catch(() => undefined);
-          continue;
+        const state =
+          'status' in reply && reply.status === 200
+            ? askStateSchema.safeParse(reply.body)
+            : undefined;
+        if (!state?.success) {
+          // refused for good mid-wait (say, the token revoked): not left waiting in Slack
+          await withdrawn(signal);
+          return { kind: 'refused', reason: refusal(reply as { status: number; body: unknown }) };
         }
-        const state = reply.status === 200 ? read(askStateSchema, reply) : undefined;
-        if (!state) return { kind: 'refused', reason: refusal(reply) };
-        if (state.state === 'withdrawn')
+        if (state.data.state === 'withdrawn')
           return {
             kind: 'refused',
-            reason: `The relay at ${shown} withdrew ask ${id}: ${state.why}`,
+            reason: `The relay at ${shown} withdrew ask ${id}: ${state.data.why}`,
           };
-        const outcome = outcomeOf(state);
+        const outcome = outcomeOf(state.data);
         if (outcome) return ended(outcome);
       }
     } finally {
@@ -190,14 +209,14 @@ export function remoteAsker(relay: RemoteRelay, deps: RemoteAskerDeps): Asker {
     }
 
     /** Withdraws the ask on the way out; an answer given just before still counts. */
-    async function withdrawn(askId: string, why: AbortSignal): Promise<AskOutcome> {
-      const reply = await call('DELETE', `/asks/${askId}`, undefined, AbortSignal.timeout(5000));
-      const state = 'lost' in reply ? undefined : read(askStateSchema, reply);
-      const late = state && outcomeOf(state);
+    async function withdrawn(why: AbortSignal): Promise<AskOutcome> {
+      const reply = await call('DELETE', `/asks/${id}`, undefined, AbortSignal.timeout(5000));
+      const state = 'lost' in reply ? undefined : askStateSchema.safeParse(reply.body);
+      const late = state?.success ? outcomeOf(state.data) : undefined;
       if (late) return late;
       if ('lost' in reply)
         deps.report(
-          `o7-slack-relay: could not withdraw ask ${askId} from the relay at ${shown} (${reply.lost}); it withdraws it itself at its deadline`,
+          `o7-slack-relay: could not withdraw ask ${id} from the relay at ${shown} (${reply.lost}); it withdraws it itself at its deadline`,
         );
       return why.reason === 'timeout' && !input.signal?.aborted
         ? { kind: 'timed-out' }

@@ -69,8 +69,8 @@ export async function withdrawAsk(folder: AskFolder): Promise<AskOutcome | undef
 /**
  * Waits until the relay answers or cancels the batch in `folder`. File system events wake
  * it; a slow poll covers events that never come. On timeout or abort the question file is
- * deleted, so the relay shows the batch as withdrawn; an answer that was published just
- * before that still counts.
+ * deleted, so the relay shows the batch as withdrawn (unless `leaveOnStop`); an answer that
+ * was published just before that still counts.
  */
 export async function waitForOutcome(
   folder: AskFolder,

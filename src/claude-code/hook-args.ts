@@ -1,3 +1,4 @@
+import { RELAY_URL_OPTION } from '../ask/choose-asker.js';
 import type { ReadOptions } from '../cli/read-options.js';
 import { parseDuration } from '../config/parse-duration.js';
 import { err, ok, type Result } from '../core/result.js';
@@ -30,7 +31,7 @@ export type HookArgs =
 export const HOOK_OPTIONS = {
   wait: { type: 'string' },
   'state-dir': { type: 'string' },
-  relay: { type: 'string' },
+  ...RELAY_URL_OPTION,
   user: { type: 'boolean' },
   project: { type: 'boolean' },
   print: { type: 'boolean' },

@@ -1,3 +1,4 @@
+import { RELAY_URL_OPTION } from '../ask/choose-asker.js';
 import { parseDuration } from '../config/parse-duration.js';
 import { checkPlanId } from '../core/envelope/dispatch-failure.js';
 import { err, ok, type Result } from '../core/result.js';
@@ -21,7 +22,7 @@ export const ASK_OPTIONS = {
   'second-attempt': { type: 'boolean' },
   plan: { type: 'string' },
   phase: { type: 'string' },
-  relay: { type: 'string' },
+  ...RELAY_URL_OPTION,
 } as const;
 
 type AskOptions = Extract<ReadOptions<typeof ASK_OPTIONS>, { kind: 'read' }>;

@@ -224,7 +224,9 @@ export async function runStart(
   );
   const idle = watchIdleNotices({
     dir: notices,
-    post: (notice) => postToProject(idleNoticeText(notice), notice.project),
+    // another machine's folder picks no channel here: '' is in no RELAY_WATCH entry
+    post: (notice) =>
+      postToProject(idleNoticeText(notice), notice.askedBy === undefined ? notice.project : ''),
     log: log.child({ component: 'notices' }),
     usePolling: config.poll,
   });

@@ -1,3 +1,4 @@
+import { RELAY_URL_OPTION } from '../ask/choose-asker.js';
 import type { ReadOptions } from '../cli/read-options.js';
 import { DURATION_FORMAT, parseDuration } from '../config/parse-duration.js';
 import { err, ok, type Result } from '../core/result.js';
@@ -16,7 +17,7 @@ export interface McpArgs {
 export const MCP_OPTIONS = {
   timeout: { type: 'string' },
   progress: { type: 'string' },
-  relay: { type: 'string' },
+  ...RELAY_URL_OPTION,
 } as const;
 
 const DEFAULT_PROGRESS_MS = 20_000;

@@ -14,14 +14,12 @@ import {
   noticeSchema,
   REMOTE_ASK_ID,
 } from '../core/remote/ask-wire.js';
-import { type Bucket, type FloodPolicy, takeRequest } from '../core/remote/flood-limit.js';
 import { ErrorCode, RelayError } from '../errors.js';
 import { listenOnPort } from '../ops/listen-on-port.js';
+import { readRequestBody } from '../slack/transport/read-request-body.js';
+import { AskRefusal, createAskAuth } from './ask-auth.js';
 import type { AskTokens } from './ask-tokens-file.js';
 import type { RemoteAsks } from './remote-asks.js';
-
-/** Each token's allowance: a burst of 30 requests, then one a second (a long poll is one per 25 s). */
-export const ASK_FLOOD_POLICY: FloodPolicy = { burst: 30, perSecond: 1 };
 
 /** A body holds one batch: a question file's most, and room for the JSON around it. */
 const BODY_MAX_BYTES = QA_LIMITS.fileBytes + 64 * 1024;
@@ -29,18 +27,16 @@ const BODY_MAX_BYTES = QA_LIMITS.fileBytes + 64 * 1024;
 /** How often asks past their deadline, or left alone, are withdrawn. */
 const SWEEP_EVERY_MS = 5000;
 
-/** The same refusal from the same address is logged once a minute at most. */
+/** The same refusal to the same address and holder is logged once a minute at most. */
 const LOG_REFUSAL_EVERY_MS = 60_000;
 
-class Refused extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly retryAfterSec?: number,
-  ) {
-    super(message);
-  }
-}
+/** How long a stop waits for requests being answered (long polls told "waiting"). */
+const CLOSE_GRACE_MS = 2000;
+
+/** An idle notice's parts as kept: a notice file holds at most 4 KiB. */
+const NOTICE_KEPT = { project: 300, session: 100, message: 500 } as const;
+
+const ASK_PATH = new RegExp(`^${ASK_API}/asks/([^/]+)$`);
 
 function send(
   res: ServerResponse,
@@ -58,27 +54,20 @@ function send(
   res.end(text);
 }
 
-/** The request's body, whole, refused past {@link BODY_MAX_BYTES} without reading it all. */
+/** The request's JSON body, refused past {@link BODY_MAX_BYTES} without holding it all. */
 async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   const type = req.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/json') throw new Refused(415, 'Send the body as application/json');
-  const declared = Number(req.headers['content-length'] ?? Number.NaN);
-  if (declared > BODY_MAX_BYTES) throw new Refused(413, `The body is over ${BODY_MAX_BYTES} bytes`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > BODY_MAX_BYTES) throw new Refused(413, `The body is over ${BODY_MAX_BYTES} bytes`);
-    chunks.push(chunk as Buffer);
-  }
+  if (type !== 'application/json') throw new AskRefusal(415, 'Send the body as application/json');
+  const read = await readRequestBody(req, BODY_MAX_BYTES);
+  if (!read.ok) throw new AskRefusal(413, `The body is over ${BODY_MAX_BYTES} bytes`);
   let body: unknown;
   try {
-    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    body = JSON.parse(read.bytes.toString('utf8'));
   } catch {
-    throw new Refused(400, `The body is not JSON (${size} bytes)`);
+    throw new AskRefusal(400, `The body is not JSON (${read.bytes.length} bytes)`);
   }
   if (nestsDeeperThan(body, MAX_BODY_DEPTH))
-    throw new Refused(400, `The body nests more than ${MAX_BODY_DEPTH} levels deep`);
+    throw new AskRefusal(400, `The body nests more than ${MAX_BODY_DEPTH} levels deep`);
   return body;
 }
 
@@ -87,7 +76,7 @@ function checked<T>(schema: z.ZodType<T>, body: unknown): T {
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const where = issue?.path.length ? issue.path.join('.') : 'the body';
-  throw new Refused(400, `The body does not fit: ${where}: ${issue?.message ?? 'invalid'}`);
+  throw new AskRefusal(400, `The body does not fit: ${where}: ${issue?.message ?? 'invalid'}`);
 }
 
 /** A listening ask API. */
@@ -107,80 +96,45 @@ export interface AskServerDeps {
 
 /**
  * The ask API on `RELAY_ASK_PORT` (see `core/remote/ask-wire.ts`), over TLS when given a
- * certificate. Every request shows a bearer token of `RELAY_ASK_TOKENS`; a missing, wrong or
- * revoked one, a flood (each token's own allowance, and its open asks' limit) and a body that
- * does not fit are refused with a status and a sentence, and change nothing. Tokens are never
- * logged: the logs name their holders.
+ * certificate. Every request shows a bearer token of `RELAY_ASK_TOKENS` (`ask-auth.ts`); a
+ * refusal (a missing, wrong or revoked token, a flood, too many open asks, a body that does
+ * not fit) is a status and a sentence, closes the connection and changes nothing. Tokens are
+ * never logged: the logs name their holders.
  */
 export async function startAskServer(deps: AskServerDeps): Promise<AskServer> {
-  const { config, tokens, asks, log } = deps;
+  const { config, asks, log } = deps;
   const now = deps.now ?? Date.now;
-  const buckets = new Map<string, Bucket>();
+  const holderOf = createAskAuth(deps.tokens, log, now);
   const refusalsLogged = new Map<string, number>();
   const closing = new AbortController();
-
-  const holderOf = async (req: IncomingMessage): Promise<string> => {
-    const header = req.headers.authorization ?? '';
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match?.[1])
-      throw new Refused(401, 'No bearer token: send "Authorization: Bearer <token>" (RELAY_TOKEN)');
-    const holder = await tokens.identify(match[1]);
-    if (holder.kind === 'broken') {
-      log.error(
-        { problem: holder.problem },
-        'the ask tokens file cannot be used; every ask is refused until it is fixed',
-      );
-      throw new Refused(
-        503,
-        "The relay's tokens file is broken; its operator is told in the relay's log",
-      );
-    }
-    if (holder.kind === 'unknown')
-      throw new Refused(
-        401,
-        "The token is not one this relay knows; check RELAY_TOKEN against the relay's RELAY_ASK_TOKENS",
-      );
-    if (holder.kind === 'revoked')
-      throw new Refused(
-        403,
-        `The token of ${holder.name} was revoked; ask the relay's operator for a new one`,
-      );
-    const verdict = takeRequest(buckets.get(holder.name), now(), ASK_FLOOD_POLICY);
-    buckets.set(holder.name, verdict.bucket);
-    if (!verdict.allowed)
-      throw new Refused(
-        429,
-        `Too many requests from ${holder.name}: at most ${ASK_FLOOD_POLICY.burst} at once and ${ASK_FLOOD_POLICY.perSecond} a second after that; try again in ${verdict.retryAfterSec} s`,
-        verdict.retryAfterSec,
-      );
-    return holder.name;
-  };
+  const answering = new Set<Promise<void>>();
 
   const route = async (req: IncomingMessage, res: ServerResponse, by: string) => {
     const url = new URL(req.url ?? '/', 'http://relay');
     if (url.pathname === `${ASK_API}/notices` && req.method === 'POST') {
       const notice = checked(noticeSchema, await readJsonBody(req));
-      // the project is the caller's machine's folder: said, never used to pick a channel
-      await leaveIdleNotice(deps.stateDir, { ...notice, project: `${by}:${notice.project}` });
+      // the project is a folder on the caller's machine: shown, never used to pick a channel
+      await leaveIdleNotice(deps.stateDir, {
+        project: notice.project.slice(0, NOTICE_KEPT.project),
+        session: notice.session.slice(0, NOTICE_KEPT.session),
+        message: notice.message.slice(0, NOTICE_KEPT.message),
+        askedBy: by,
+      });
       return send(res, 202, { ok: true });
     }
-    const ask = /^\/v1\/asks\/([^/]+)$/.exec(url.pathname);
-    if (!ask?.[1])
-      throw new Refused(404, `Nothing at ${url.pathname}; the ask API is under ${ASK_API}/asks`);
-    const id = decodeURIComponent(ask[1]);
+    const id = ASK_PATH.exec(url.pathname)?.[1];
+    if (id === undefined)
+      throw new AskRefusal(
+        404,
+        `Nothing at ${url.pathname.slice(0, 80)}; the ask API is under ${ASK_API}/asks`,
+      );
     if (!REMOTE_ASK_ID.test(id))
-      throw new Refused(400, `"${id.slice(0, 80)}" is not an ask id (time, "-", 32 hex digits)`);
+      throw new AskRefusal(400, `"${id.slice(0, 80)}" is not an ask id (time, "-", 32 hex digits)`);
     switch (req.method) {
       case 'PUT': {
         const put = checked(askPutSchema, await readJsonBody(req));
-        if (asks.openCount(by) >= config.maxOpen)
-          throw new Refused(
-            429,
-            `${by} has ${config.maxOpen} asks waiting in Slack already (RELAY_ASK_MAX_OPEN); let some be answered or withdrawn first`,
-            30,
-          );
-        const done = await asks.put(id, by, put);
-        if ('status' in done) throw new Refused(done.status, done.error);
+        const done = await asks.put(id, by, put, config.maxOpen);
+        if ('status' in done) throw new AskRefusal(done.status, done.error);
         return send(res, done.created ? 201 : 200, { id, by });
       }
       case 'GET': {
@@ -188,29 +142,25 @@ export async function startAskServer(deps: AskServerDeps): Promise<AskServer> {
         const waitSec = Number.isFinite(asked) ? Math.min(Math.max(asked, 0), MOST_WAIT_SEC) : 0;
         const gone = new AbortController();
         res.once('close', () => gone.abort());
-        const state = await asks.state(
-          id,
-          by,
-          waitSec * 1000,
-          AbortSignal.any([gone.signal, closing.signal]),
-        );
-        if ('status' in state) throw new Refused(state.status, state.error);
+        const signal = AbortSignal.any([gone.signal, closing.signal]);
+        const state = await asks.state(id, by, waitSec * 1000, signal);
+        if ('status' in state) throw new AskRefusal(state.status, state.error);
         return send(res, 200, state);
       }
       case 'DELETE': {
         const state = await asks.withdraw(id, by);
-        if ('status' in state) throw new Refused(state.status, state.error);
+        if ('status' in state) throw new AskRefusal(state.status, state.error);
         return send(res, 200, state);
       }
       default:
-        throw new Refused(
+        throw new AskRefusal(
           405,
           `${req.method} is not answered here: PUT, GET or DELETE ${ASK_API}/asks/<id>`,
         );
     }
   };
 
-  const refusalLine = (req: IncomingMessage, error: Refused, by?: string) => {
+  const logRefusal = (req: IncomingMessage, error: AskRefusal, by: string | undefined) => {
     const key = `${req.socket.remoteAddress}:${error.status}:${by ?? ''}`;
     const last = refusalsLogged.get(key);
     if (last !== undefined && now() - last < LOG_REFUSAL_EVERY_MS) return;
@@ -233,26 +183,31 @@ export async function startAskServer(deps: AskServerDeps): Promise<AskServer> {
       by = await holderOf(req);
       await route(req, res, by);
     } catch (error) {
-      if (!(error instanceof Refused)) throw error;
-      refusalLine(req, error, by);
-      if (!res.headersSent)
-        send(
-          res,
-          error.status,
-          { error: error.message },
-          error.retryAfterSec ? { 'retry-after': String(error.retryAfterSec) } : {},
-        );
-      // a body not read to its end is not waited for
-      req.resume();
+      if (!(error instanceof AskRefusal)) throw error;
+      logRefusal(req, error, by);
+      if (res.headersSent) return;
+      // a body not read (a refused token, one too large) is not waited for: the connection goes
+      send(
+        res,
+        error.status,
+        { error: error.message },
+        {
+          connection: 'close',
+          ...(error.retryAfterSec ? { 'retry-after': String(error.retryAfterSec) } : {}),
+        },
+      );
     }
   };
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {
-    handle(req, res).catch((err: unknown) => {
-      log.error({ err, method: req.method }, 'could not answer an ask API request');
-      if (!res.headersSent) send(res, 500, { error: 'The relay failed to answer; see its log' });
-      else res.end();
-    });
+    const answered = handle(req, res)
+      .catch((err: unknown) => {
+        log.error({ err, method: req.method }, 'could not answer an ask API request');
+        if (!res.headersSent) send(res, 500, { error: 'The relay failed to answer; see its log' });
+        else res.end();
+      })
+      .finally(() => answering.delete(answered));
+    answering.add(answered);
   };
   const server: Server = config.tls
     ? createTlsServer(
@@ -263,10 +218,14 @@ export async function startAskServer(deps: AskServerDeps): Promise<AskServer> {
         listener,
       )
     : createServer(listener);
-  // long polls are held for 25 s: the socket may stay quiet that long, and a little more
+  // long polls are held for 25 s: the socket may stay quiet that long, and a little more;
+  // a request (a slow body, say) may take a minute at most
   server.keepAliveTimeout = (MOST_WAIT_SEC + 5) * 1000;
+  server.requestTimeout = 60_000;
   const sweeper = setInterval(() => {
     asks.sweep().catch((err: unknown) => log.error({ err }, 'could not withdraw overdue asks'));
+    for (const [key, at] of refusalsLogged)
+      if (now() - at >= LOG_REFUSAL_EVERY_MS) refusalsLogged.delete(key);
   }, SWEEP_EVERY_MS);
   sweeper.unref();
   const listening = await listenOnPort(
@@ -278,15 +237,20 @@ export async function startAskServer(deps: AskServerDeps): Promise<AskServer> {
     throw error;
   });
   log.info(
-    { port: listening.port, tls: config.tls !== undefined, ...tokens.counts() },
+    { port: listening.port, tls: config.tls !== undefined, ...deps.tokens.counts() },
     'serving the ask API',
   );
   return {
     port: listening.port,
-    close: () => {
+    async close() {
       clearInterval(sweeper);
+      // long polls answer "waiting" (their askers come back), puts finish, then it closes
       closing.abort();
-      return listening.close();
+      await Promise.race([
+        Promise.allSettled([...answering]),
+        new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref()),
+      ]);
+      await listening.close();
     },
   };
 }

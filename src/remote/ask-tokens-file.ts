@@ -13,24 +13,27 @@ export type TokenHolder =
 
 const digest = (token: string) => createHash('sha256').update(token).digest();
 
-interface Table {
-  entries: { name: string; digest: Buffer; revoked: boolean }[];
-  /** what the file looked like when read: a change reads it again */
-  stamp: string;
-}
+/** The file as read, with what it looked like then (a change reads it again). */
+type Table = { stamp: string } & (
+  | { entries: { name: string; digest: Buffer; revoked: boolean }[] }
+  | { problem: string }
+);
 
-async function readTable(file: string): Promise<Table | { problem: string }> {
+/** Inode, size and time: what changes when the file is edited or replaced. */
+const stampOf = (info: { ino: number; size: number; mtimeMs: number }) =>
+  `${info.ino}:${info.size}:${info.mtimeMs}`;
+
+async function readTable(file: string): Promise<Table> {
   let text: string;
-  let stamp: string;
+  let stamp = 'unreadable';
   try {
-    const info = await stat(file);
-    stamp = `${info.ino}:${info.size}:${info.mtimeMs}`;
+    stamp = stampOf(await stat(file));
     text = await readFile(file, 'utf8');
   } catch (error) {
-    return { problem: `${file} cannot be read (${(error as Error).message})` };
+    return { stamp, problem: `${file} cannot be read (${(error as Error).message})` };
   }
   const parsed = parseAskTokens(text);
-  if (!parsed.ok) return { problem: `${file}: ${parsed.error.join('; ')}` };
+  if (!parsed.ok) return { stamp, problem: `${file}: ${parsed.error.join('; ')}` };
   return {
     stamp,
     entries: parsed.value.map((entry: AskTokenEntry) => ({
@@ -63,11 +66,10 @@ export async function loadAskTokens(file: string): Promise<AskTokens> {
       `RELAY_ASK_TOKENS: ${first.problem}. Each line is "<name> <token>" (or "<name> <token> revoked"); see docs/remote-relay.md.`,
     );
   }
-  let table: Table | { problem: string } = first;
+  let table: Table = first;
   const current = async () => {
     const info = await stat(file).catch(() => undefined);
-    const stamp = info && `${info.ino}:${info.size}:${info.mtimeMs}`;
-    if (!('stamp' in table) || stamp !== table.stamp) table = await readTable(file);
+    if ((info ? stampOf(info) : 'unreadable') !== table.stamp) table = await readTable(file);
     return table;
   };
   return {

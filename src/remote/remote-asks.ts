@@ -29,8 +29,9 @@ import { readGuardedFile } from '../fs/read-protocol-file.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 
 /**
- * The file beside an ask's `qa/` that says who put it through the ask API, its `seq`, and its
- * deadline: only that token's holder may read or withdraw it, after a restart too.
+ * The file beside an ask's `qa/` that says who put it through the ask API, its `seq`, its
+ * deadline and, once withdrawn, why: only that token's holder may read or withdraw it, after a
+ * restart too. It is in the folder from the moment the folder is.
  */
 const ASKER_FILE = 'asked-by.json';
 
@@ -38,7 +39,11 @@ const askerSchema = z.object({
   by: z.string(),
   seq: z.number().int().positive(),
   deadline: z.iso.datetime().optional(),
+  withdrawn: z.string().optional(),
 });
+type Asker = z.infer<typeof askerSchema>;
+
+const askerText = (asker: Asker) => `${JSON.stringify(asker)}\n`;
 
 /** A refusal: the HTTP status and what to say. */
 export interface Refusal {
@@ -51,7 +56,7 @@ export const ABANDONED_MS = 10 * 60_000;
 
 /** An ask put through the API and not over yet. */
 interface OpenAsk {
-  by: string;
+  asker: Asker;
   folder: AskFolder;
   deadlineMs?: number;
   /** when its asker last asked after it (a poll began or ended) */
@@ -62,19 +67,23 @@ interface OpenAsk {
 
 /** The asks that came through the ask API, on top of the relay's own `asks/` folder. */
 export interface RemoteAsks {
-  put(id: string, by: string, put: AskPut): Promise<{ created: boolean } | Refusal>;
+  /** Asks, unless `by` has `maxOpen` asks waiting already; the same id again is the same ask. */
+  put(
+    id: string,
+    by: string,
+    put: AskPut,
+    maxOpen: number,
+  ): Promise<{ created: boolean } | Refusal>;
   /** Where the ask stands, waiting up to `waitMs` for it to end. */
   state(id: string, by: string, waitMs: number, signal: AbortSignal): Promise<AskState | Refusal>;
   withdraw(id: string, by: string): Promise<AskState | Refusal>;
-  /** How many of `by`'s asks are waiting in Slack. */
-  openCount(by: string): number;
   /** Withdraws asks past their deadline or left alone too long; the server calls it often. */
   sweep(): Promise<void>;
 }
 
-const stateOf = (outcome: AskOutcome): AskState | undefined => {
-  if (outcome.kind === 'answered') return { state: 'answered', text: outcome.text };
-  if (outcome.kind === 'cancelled')
+const stateOf = (outcome: AskOutcome | undefined): AskState | undefined => {
+  if (outcome?.kind === 'answered') return { state: 'answered', text: outcome.text };
+  if (outcome?.kind === 'cancelled')
     return {
       state: 'cancelled',
       ...(outcome.cancellation ? { cancellation: outcome.cancellation } : {}),
@@ -82,10 +91,12 @@ const stateOf = (outcome: AskOutcome): AskState | undefined => {
   return undefined;
 };
 
-const NOT_HERE = (id: string): Refusal => ({
+const notHere = (id: string): Refusal => ({
   status: 404,
   error: `This relay has no ask ${id} of this token's (asks are removed an hour after they end)`,
 });
+
+const WITHDRAWN = 'it was withdrawn from Slack';
 
 /**
  * Asks through the API go into the relay's own `asks/` folder exactly as a local `ask` puts
@@ -100,8 +111,10 @@ export async function openRemoteAsks(deps: {
 }): Promise<RemoteAsks> {
   const { stateDir, log, now } = deps;
   const open = new Map<string, OpenAsk>();
+  /** ids being put right now, by holder: they count against the holder's open asks */
+  const putting = new Map<string, string>();
 
-  const askerOf = async (id: string) => {
+  const askerOf = async (id: string): Promise<Asker | undefined> => {
     const file = path.join(asksRoot(stateDir), id, ASKER_FILE);
     const found = await readGuardedFile(file, { maxBytes: 4096, oneLinkOnly: true });
     if (found.kind !== 'ok') return undefined;
@@ -115,94 +128,104 @@ export async function openRemoteAsks(deps: {
 
   /** The ask `id` of `by`'s, with where its files are; undefined if it is not theirs. */
   const find = async (id: string, by: string) => {
-    if (!REMOTE_ASK_ID.test(id)) return undefined;
-    const asker = await askerOf(id);
+    const asker = open.get(id)?.asker ?? (await askerOf(id));
     if (!asker || asker.by !== by) return undefined;
     return { asker, folder: askFolder(stateDir, id, asker.seq) };
   };
 
-  const close = (id: string) => {
+  const openCount = (by: string) =>
+    [...open.values()].filter((ask) => ask.asker.by === by).length +
+    [...putting.values()].filter((holder) => holder === by).length;
+
+  const opened = (id: string, asker: Asker, folder: AskFolder) =>
+    open.set(id, {
+      asker,
+      folder,
+      ...(asker.deadline ? { deadlineMs: Date.parse(asker.deadline) } : {}),
+      seenMs: now(),
+      polls: new Set(),
+    });
+
+  /** Withdraws the ask from Slack, keeping why; an answer given just before still counts. */
+  const withdraw = async (id: string, asker: Asker, folder: AskFolder, why: string) => {
+    const ended = stateOf(await withdrawAsk(folder));
     const ask = open.get(id);
     open.delete(id);
     for (const poll of ask?.polls ?? []) poll.abort();
-  };
-
-  const withdrawn = async (id: string, folder: AskFolder, why: string): Promise<AskState> => {
-    const late = await withdrawAsk(folder);
-    close(id);
-    return (late && stateOf(late)) ?? { state: 'withdrawn', why };
+    if (ended) return ended;
+    if (asker.withdrawn === undefined)
+      await writeFileAtomic(
+        path.join(folder.dir, ASKER_FILE),
+        askerText({ ...asker, withdrawn: why }),
+      );
+    return { state: 'withdrawn' as const, why: asker.withdrawn ?? why };
   };
 
   // asks still waiting from before a restart: their askers may well be polling again
   const names = await readdir(asksRoot(stateDir)).catch(() => [] as string[]);
   for (const id of names.filter((name) => REMOTE_ASK_ID.test(name))) {
     const asker = await askerOf(id);
-    if (!asker) continue;
+    if (!asker || asker.withdrawn !== undefined) continue;
     const folder = askFolder(stateDir, id, asker.seq);
     if ((await readOutcome(folder)) !== undefined) continue;
-    const stillAsked = await readGuardedFile(folder.questionFile, {
-      maxBytes: 1,
-      oneLinkOnly: true,
-    });
-    if (stillAsked.kind === 'missing') continue;
-    open.set(id, {
-      by: asker.by,
-      folder,
-      ...(asker.deadline ? { deadlineMs: Date.parse(asker.deadline) } : {}),
-      seenMs: now(),
-      polls: new Set(),
-    });
+    const asked = await readGuardedFile(folder.questionFile, { maxBytes: 1, oneLinkOnly: true });
+    if (asked.kind !== 'missing') opened(id, asker, folder);
   }
 
   return {
-    async put(id, by, put) {
-      const known = await askerOf(id);
-      if (known) {
-        return known.by === by
+    async put(id, by, put, maxOpen) {
+      // decided before anything is awaited, so that puts at once cannot pass the limit
+      const known = open.get(id)?.asker.by ?? putting.get(id);
+      if (known !== undefined)
+        return known === by
           ? { created: false }
           : { status: 409, error: `The ask id ${id} is taken; pick another one` };
-      }
-      const { [ORIGIN_FIELD]: suggested, ...rest } = put.batch;
-      // checked as any question file below: its questions are objects once it parses
-      const batch = { ...rest, [ORIGIN_FIELD]: remoteOrigin(by, suggested) } as BatchFile;
-      const folder = askFolder(stateDir, id, Math.trunc(batch.seq) || 1);
-      const parsed = parseQuestionFile(batchText(batch), path.basename(folder.questionFile));
-      if (!parsed.ok) return { status: 400, error: formatProtocolError(parsed.error) };
-      const deadlineMs = put.waitMs !== undefined ? now() + put.waitMs : undefined;
-      await deliverBatch(folder, batch);
-      await writeFileAtomic(
-        path.join(folder.dir, ASKER_FILE),
-        `${JSON.stringify({
+      if (openCount(by) >= maxOpen)
+        return {
+          status: 429,
+          error: `${by} has ${maxOpen} asks waiting in Slack already (RELAY_ASK_MAX_OPEN); let some be answered or withdrawn first`,
+        };
+      putting.set(id, by);
+      try {
+        const before = await askerOf(id);
+        if (before)
+          return before.by === by
+            ? { created: false }
+            : { status: 409, error: `The ask id ${id} is taken; pick another one` };
+        const { [ORIGIN_FIELD]: suggested, ...rest } = put.batch;
+        // checked as any question file below: its questions are objects once it parses
+        const batch = { ...rest, [ORIGIN_FIELD]: remoteOrigin(by, suggested) } as BatchFile;
+        const folder = askFolder(stateDir, id, Math.trunc(batch.seq) || 1);
+        const parsed = parseQuestionFile(batchText(batch), path.basename(folder.questionFile));
+        if (!parsed.ok) return { status: 400, error: formatProtocolError(parsed.error) };
+        const asker: Asker = {
           by,
           seq: batch.seq,
-          ...(deadlineMs !== undefined ? { deadline: new Date(deadlineMs).toISOString() } : {}),
-        })}\n`,
-      );
-      open.set(id, {
-        by,
-        folder,
-        ...(deadlineMs !== undefined ? { deadlineMs } : {}),
-        seenMs: now(),
-        polls: new Set(),
-      });
-      log.info(
-        { asker: by, ask: id, questions: parsed.value.questions.length },
-        'questions asked through the ask API',
-      );
-      return { created: true };
+          ...(put.waitMs !== undefined
+            ? { deadline: new Date(now() + put.waitMs).toISOString() }
+            : {}),
+        };
+        await deliverBatch(folder, batch, { [ASKER_FILE]: askerText(asker) });
+        opened(id, asker, folder);
+        log.info(
+          { asker: by, ask: id, questions: parsed.value.questions.length },
+          'questions asked through the ask API',
+        );
+        return { created: true };
+      } finally {
+        putting.delete(id);
+      }
     },
 
     async state(id, by, waitMs, signal) {
       const found = await find(id, by);
-      if (!found) return NOT_HERE(id);
-      const outcome = await readOutcome(found.folder);
-      const ended = outcome && stateOf(outcome);
-      if (ended) {
-        close(id);
-        return ended;
-      }
+      if (!found) return notHere(id);
+      const ended = stateOf(await readOutcome(found.folder));
       const ask = open.get(id);
-      if (!ask) return { state: 'withdrawn', why: 'it was withdrawn from Slack' };
+      if (ended || !ask) {
+        open.delete(id);
+        return ended ?? { state: 'withdrawn', why: found.asker.withdrawn ?? WITHDRAWN };
+      }
       const poll = new AbortController();
       ask.polls.add(poll);
       ask.seenMs = now();
@@ -213,13 +236,14 @@ export async function openRemoteAsks(deps: {
           leaveOnStop: true,
           ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}),
         });
-        const now_ = stateOf(waited);
-        if (now_) {
-          close(id);
-          return now_;
+        const over = stateOf(waited);
+        if (over) {
+          open.delete(id);
+          return over;
         }
-        // withdrawn meanwhile (its deadline, or DELETE from a second connection)
-        if (!open.has(id)) return { state: 'withdrawn', why: 'it was withdrawn from Slack' };
+        // withdrawn meanwhile: its deadline, or a DELETE on another connection
+        if (!open.has(id))
+          return { state: 'withdrawn', why: (await askerOf(id))?.withdrawn ?? WITHDRAWN };
         return { state: 'waiting' };
       } finally {
         ask.polls.delete(poll);
@@ -229,17 +253,11 @@ export async function openRemoteAsks(deps: {
 
     async withdraw(id, by) {
       const found = await find(id, by);
-      if (!found) return NOT_HERE(id);
-      const state = await withdrawn(id, found.folder, 'withdrawn by its asker');
+      if (!found) return notHere(id);
+      const state = await withdraw(id, found.asker, found.folder, 'withdrawn by its asker');
       if (state.state === 'withdrawn')
         log.info({ asker: by, ask: id }, 'ask withdrawn by its asker');
       return state;
-    },
-
-    openCount(by) {
-      let count = 0;
-      for (const ask of open.values()) if (ask.by === by) count += 1;
-      return count;
     },
 
     async sweep() {
@@ -252,9 +270,9 @@ export async function openRemoteAsks(deps: {
               ? `its asker did not ask after it for ${ABANDONED_MS / 60_000} minutes`
               : undefined;
         if (!why) continue;
-        const state = await withdrawn(id, ask.folder, why);
+        const state = await withdraw(id, ask.asker, ask.folder, why);
         if (state.state === 'withdrawn')
-          log.info({ asker: ask.by, ask: id, why }, 'ask withdrawn from Slack');
+          log.info({ asker: ask.asker.by, ask: id, why }, 'ask withdrawn from Slack');
       }
     },
   };

@@ -60,6 +60,9 @@ describe('ask arguments', () => {
     const line = readAsk('--verbose');
     assert.ok(line.command === 'usage-error');
     assert.match(line.usage, /^Usage: o7-slack-relay ask \[options\] \[FILE\|-\]/);
-    assert.match(line.usage, /\n {2}7 {2}no relay is running for RELAY_STATE_DIR, or the --relay one refused\n/);
+    assert.match(
+      line.usage,
+      /\n {2}7 {2}no relay is running for RELAY_STATE_DIR, or the --relay one refused\n/,
+    );
   });
 });

@@ -16,6 +16,11 @@ export const idleNoticeSchema = z.object({
   message: z.string().transform((text) => text.slice(0, MESSAGE_KEPT)),
   /** When the hook left it (ISO 8601) */
   at: z.iso.datetime(),
+  /**
+   * The holder of the ask API token it came with, when it came from another machine: its
+   * project is a folder there, so it is posted in the default channel.
+   */
+  askedBy: z.string().optional(),
 });
 export type IdleNotice = z.infer<typeof idleNoticeSchema>;
 
@@ -35,7 +40,8 @@ export const isStaleNotice = (notice: IdleNotice, now: Date): boolean =>
  */
 export function idleNoticeText(notice: IdleNotice): string {
   const said = notice.message.replace(/\s+/g, ' ').trim();
-  const where = `project ${notice.project} · session ${shownId(notice.session)}`;
+  const on = notice.askedBy === undefined ? '' : ` on ${notice.askedBy}`;
+  const where = `project ${notice.project}${on} · session ${shownId(notice.session)}`;
   const text = `Claude Code is waiting for you in the terminal (${where})${said === '' ? '.' : `: ${said}`}`;
   return maskSecrets(text).text;
 }

@@ -22,8 +22,8 @@ export const REVOKED_WORD = 'revoked';
 /**
  * Reads the ask tokens file (`RELAY_ASK_TOKENS`): one token per line, `<name> <token>`, or
  * `<name> <token> revoked` for one taken back (its holder is then told so, not just "wrong
- * token"); blank lines and lines starting with `#` are skipped. Problems name the line, never
- * quote a token.
+ * token"); blank lines and lines starting with `#` are skipped. Problems name the line and
+ * never quote a word of it: with its columns swapped, a line's first word is its token.
  */
 export function parseAskTokens(text: string): Result<AskTokenEntry[], string[]> {
   const entries: AskTokenEntry[] = [];
@@ -49,12 +49,15 @@ export function parseAskTokens(text: string): Result<AskTokenEntry[], string[]> 
     }
     if (token.length < MIN_TOKEN_LENGTH || !TOKEN_CHARS.test(token)) {
       problems.push(
-        `${at}: ${name}'s token must be at least ${MIN_TOKEN_LENGTH} characters of letters, digits and ._~+/=- (make one with: openssl rand -hex 32)`,
+        `${at}: the token (the second word) must be at least ${MIN_TOKEN_LENGTH} characters of letters, digits and ._~+/=- (make one with: openssl rand -hex 32)`,
       );
       continue;
     }
-    if (names.has(name)) problems.push(`${at}: the name ${name} is given twice`);
-    else if (tokens.has(token)) problems.push(`${at}: ${name}'s token is on an earlier line too`);
+    if (names.has(name))
+      problems.push(
+        `${at}: its name is on an earlier line too (give a new token a new name, e.g. ann-laptop-2)`,
+      );
+    else if (tokens.has(token)) problems.push(`${at}: its token is on an earlier line too`);
     else entries.push({ name, token, revoked: mark === REVOKED_WORD });
     names.add(name);
     tokens.add(token);

@@ -55,6 +55,9 @@ const cancellation = z.object({
   cancelledAt: z.string(),
 });
 
+/** `PUT`'s answer: the ask's id and the holder of the token it was asked with. */
+export const putReplySchema = z.object({ id: z.string(), by: z.string() });
+
 /** Where an ask stands, as `GET` and `DELETE` answer it. */
 export const askStateSchema = z.discriminatedUnion('state', [
   z.object({ state: z.literal('waiting') }),

@@ -50,6 +50,8 @@ export function channelForProject(
   fallback: string,
   project: string,
 ): string {
+  // a relative path would be read against the relay's own folder: it names no project here
+  if (!path.isAbsolute(project)) return fallback;
   let best: WatchRoot | undefined;
   for (const root of roots) {
     if (isWithin(project, root.path) && (!best || root.path.length > best.path.length)) best = root;

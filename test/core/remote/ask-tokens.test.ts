@@ -38,13 +38,21 @@ describe('parseAskTokens', () => {
     assert.deepEqual(read.error, [
       'line 2 is not "<name> <token>" or "<name> <token> revoked" (1 words)',
       'line 3: the name must be 1 to 63 letters, digits, ".", "_", "@" or "-", starting with a letter or digit',
-      `line 4: bob's token must be at least ${MIN_TOKEN_LENGTH} characters of letters, digits and ._~+/=- (make one with: openssl rand -hex 32)`,
+      `line 4: the token (the second word) must be at least ${MIN_TOKEN_LENGTH} characters of letters, digits and ._~+/=- (make one with: openssl rand -hex 32)`,
       'line 5 is not "<name> <token>" or "<name> <token> revoked" (3 words)',
-      'line 6: the name ann is given twice',
-      "line 7: dave's token is on an earlier line too",
-      `line 8: erin's token must be at least ${MIN_TOKEN_LENGTH} characters of letters, digits and ._~+/=- (make one with: openssl rand -hex 32)`,
+      'line 6: its name is on an earlier line too (give a new token a new name, e.g. ann-laptop-2)',
+      'line 7: its token is on an earlier line too',
+      `line 8: the token (the second word) must be at least ${MIN_TOKEN_LENGTH} characters of letters, digits and ._~+/=- (make one with: openssl rand -hex 32)`,
     ]);
     const said = read.error.join('\n');
     for (const secret of [T1, T2, short]) assert.ok(!said.includes(secret));
+  });
+
+  test('a line with its columns swapped is refused without quoting its token', () => {
+    const swapped = '0123456789abcdef0123456789abcdef0123456789abcdef';
+    const read = parseAskTokens(`${swapped} ann-laptop\n${swapped} revoked\n`);
+    assert.ok(!read.ok);
+    assert.equal(read.error.length, 2);
+    assert.ok(!read.error.join('\n').includes(swapped), read.error.join('\n'));
   });
 });

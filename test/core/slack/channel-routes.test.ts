@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   channelForPath,
+  channelForProject,
   channelsOf,
   type WatchRoot,
 } from '../../../src/core/slack/channel-routes.js';
@@ -50,5 +51,14 @@ describe('channelsOf', () => {
   test('each channel once, in the order listed', () => {
     const more = [...roots, { path: '/srv/c', channel: 'C0AAAA' }];
     assert.deepEqual(channelsOf(more), ['C0AAAA', 'C0BBBB', 'C0SPECIAL', 'C0SINGLE']);
+  });
+});
+
+describe('channelForProject', () => {
+  test("a project folder goes to its watched folder's channel; a relative one, read against nothing here, to the default", () => {
+    assert.equal(channelForProject(roots, 'C0DEFAULT', '/srv/a/.7/runs/shop'), 'C0AAAA');
+    assert.equal(channelForProject(roots, 'C0DEFAULT', '/elsewhere'), 'C0DEFAULT');
+    for (const relative of ['', 'srv/a/.7/runs', '../../srv/a/.7/runs', 'ann:/srv/a/.7/runs'])
+      assert.equal(channelForProject(roots, 'C0DEFAULT', relative), 'C0DEFAULT', relative);
   });
 });
