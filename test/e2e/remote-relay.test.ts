@@ -11,7 +11,7 @@ import { ACTION_KINDS, actionId } from '../../src/core/slack/controls/ids.js';
 import { connectMcp, type McpSession } from '../mcp/mcp-process.js';
 import type { FakeSlack } from '../support/fake-slack/index.js';
 import { captureLog } from '../support/log-capture.js';
-import { CHANNEL, freePort, type Mode, visibleText } from '../support/relay-harness.js';
+import { ALICE, CHANNEL, freePort, type Mode, visibleText } from '../support/relay-harness.js';
 import { spawnRelay } from '../support/spawn-relay.js';
 import { waitFor } from '../support/wait.js';
 import { choose, click, current, E2E_MODE, pressSubmit, relayStarter } from './relay-steps.js';
@@ -217,7 +217,8 @@ describe('asking a relay on another machine from an MCP client and from ask (HTT
     );
   });
 
-  test("ask --relay puts an agent's open questions to Slack and prints the resume message", async () => {
+  /** `ask --relay` on another machine's agent message with one question; its message in Slack. */
+  async function askRemotely() {
     const { h, url, root } = await start({ mode: 'http' });
     const message = [
       'I need one decision.',
@@ -238,7 +239,11 @@ describe('asking a relay on another machine from an MCP client and from ask (HTT
       cwd: root,
       stdin: message,
     });
-    const posted = await remoteAsk(h.slack);
+    return { h, ask, posted: await remoteAsk(h.slack) };
+  }
+
+  test("ask --relay puts an agent's open questions to Slack and prints the resume message", async () => {
+    const { h, ask, posted } = await askRemotely();
     await choose(h.slack, posted.ts, 0, [0]);
     await pressSubmit(h.slack, posted.ts);
     assert.equal((await ask.exited).code, 0, ask.stderr());
@@ -247,6 +252,14 @@ describe('asking a relay on another machine from an MCP client and from ask (HTT
       ask.stderr(),
       /Asked 1 question in Slack through the relay at http:\/\/127\.0\.0\.1:\d+ as ann-laptop/,
     );
+  });
+
+  test('Cancel pressed in Slack reaches ask on the other machine: exit 5, who cancelled said', async () => {
+    const { h, ask, posted } = await askRemotely();
+    await click(h.slack, posted.ts, ACTION_KINDS.cancel);
+    assert.equal((await ask.exited).code, 5, ask.stderr());
+    assert.equal(ask.stdout(), '');
+    assert.match(ask.stderr(), new RegExp(`cancelled in Slack by ${ALICE} at `));
   });
 });
 
