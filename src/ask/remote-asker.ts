@@ -9,6 +9,7 @@ import {
   refusalSchema,
 } from '../core/remote/ask-wire.js';
 import { stopReason } from '../stop-signals.js';
+import { type AskApiReply, type AskApiRequest, callAskApi } from './ask-api-call.js';
 import { newAskId } from './ask-folder.js';
 import type { Asker, AskInput, RelayAsk } from './ask-relay.js';
 import { readOwnBatch } from './ask-relay.js';
@@ -21,11 +22,12 @@ export interface RemoteRelay {
   token: string;
 }
 
-/** What a remote ask needs besides the relay: how to say a lost connection, and `fetch`. */
+/** What a remote ask needs besides the relay: how to say a lost connection, and how to call. */
 export interface RemoteAskerDeps {
   /** One line to stderr: a dropped connection being tried again, said each time. */
   report: (line: string) => void;
-  fetch?: typeof fetch;
+  /** sends one request; tests pass their own */
+  call?: (req: AskApiRequest) => Promise<AskApiReply>;
 }
 
 /** Back-offs after a dropped connection while waiting: 1 s doubling to 10 s, until the deadline. */
@@ -42,7 +44,7 @@ const NEVER_SENT = new Set([
   'EAI_AGAIN',
   'EHOSTUNREACH',
   'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
+  'ETIMEDOUT',
   'ERR_SSL_WRONG_VERSION_NUMBER',
   'DEPTH_ZERO_SELF_SIGNED_CERT',
   'SELF_SIGNED_CERT_IN_CHAIN',
@@ -54,8 +56,7 @@ const NEVER_SENT = new Set([
 /** Statuses a proxy or a relay starting or mid-edit gives for a while: waited out, not final. */
 const FOR_A_WHILE = new Set([502, 503, 504]);
 
-/** A request's answer: its status, JSON body and Retry-After, or why there was none. */
-type Reply = { status: number; body: unknown; retryAfterSec?: number } | { lost: string };
+type Reply = AskApiReply;
 
 const outcomeOf = (state: AskState): AskOutcome | undefined => {
   if (state.state === 'answered') return { kind: 'answered', text: state.text };
@@ -72,47 +73,24 @@ const outcomeOf = (state: AskState): AskOutcome | undefined => {
  * too, should this process be gone).
  */
 export function remoteAsker(relay: RemoteRelay, deps: RemoteAskerDeps): Asker {
-  const doFetch = deps.fetch ?? fetch;
+  const send = deps.call ?? callAskApi;
   const base = relay.url.href.replace(/\/+$/, '');
   const shown = relay.url.origin;
-  const call = async (
-    method: string,
+  const call = (
+    method: AskApiRequest['method'],
     path: string,
     body: object | undefined,
     signal: AbortSignal,
     waitSec = 0,
-  ): Promise<Reply> => {
-    const slow = AbortSignal.timeout(waitSec * 1000 + REQUEST_SLACK_MS);
-    try {
-      const res = await doFetch(`${base}${ASK_API}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${relay.token}`,
-          ...(body ? { 'content-type': 'application/json' } : {}),
-        },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-        signal: AbortSignal.any([signal, slow]),
-      });
-      const text = await res.text();
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = undefined;
-      }
-      const retryAfter = Number(res.headers.get('retry-after'));
-      return {
-        status: res.status,
-        body: parsed,
-        ...(retryAfter > 0 ? { retryAfterSec: Math.min(retryAfter, 60) } : {}),
-      };
-    } catch (error) {
-      if (signal.aborted) return { lost: stopReason(signal.reason) };
-      if (slow.aborted) return { lost: 'no answer in time' };
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      return { lost: cause?.code ?? cause?.message ?? (error as Error).message };
-    }
-  };
+  ): Promise<Reply> =>
+    send({
+      method,
+      url: new URL(`${base}${ASK_API}${path}`),
+      token: relay.token,
+      ...(body ? { body } : {}),
+      signal,
+      timeoutMs: waitSec * 1000 + REQUEST_SLACK_MS,
+    });
   const refusal = (reply: { status: number; body: unknown }) => {
     const said = refusalSchema.safeParse(reply.body);
     return `The relay at ${shown} refused the ask (HTTP ${reply.status}): ${said.success ? said.data.error : 'no reason given'}`;
@@ -232,21 +210,19 @@ export function remoteAsker(relay: RemoteRelay, deps: RemoteAskerDeps): Asker {
 export async function leaveRemoteNotice(
   relay: RemoteRelay,
   notice: { project: string; session: string; message: string },
-  doFetch: typeof fetch = fetch,
+  send: (req: AskApiRequest) => Promise<AskApiReply> = callAskApi,
 ): Promise<string | undefined> {
   const shown = relay.url.origin;
-  try {
-    const res = await doFetch(`${relay.url.href.replace(/\/+$/, '')}${ASK_API}/notices`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${relay.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(notice),
-      signal: AbortSignal.timeout(10_000),
-    });
-    if (res.ok) return undefined;
-    const said = refusalSchema.safeParse(await res.json().catch(() => undefined));
-    return `the relay at ${shown} refused the notice (HTTP ${res.status}: ${said.success ? said.data.error : 'no reason given'})`;
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause;
-    return `the relay at ${shown} cannot be reached (${cause?.code ?? (error as Error).message})`;
-  }
+  const reply = await send({
+    method: 'POST',
+    url: new URL(`${relay.url.href.replace(/\/+$/, '')}${ASK_API}/notices`),
+    token: relay.token,
+    body: notice,
+    signal: new AbortController().signal,
+    timeoutMs: 10_000,
+  });
+  if ('lost' in reply) return `the relay at ${shown} cannot be reached (${reply.lost})`;
+  if (reply.status === 202) return undefined;
+  const said = refusalSchema.safeParse(reply.body);
+  return `the relay at ${shown} refused the notice (HTTP ${reply.status}: ${said.success ? said.data.error : 'no reason given'})`;
 }

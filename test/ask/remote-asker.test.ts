@@ -1,28 +1,37 @@
-// The ask API's client against a fetch given in its place: what it does with each answer the
+// The ask API's client against a call given in its place: what it does with each answer the
 // relay (or a proxy in front of it) can give. The real server is in test/e2e/remote-relay.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { AskApiReply, AskApiRequest } from '../../src/ask/ask-api-call.js';
 import { remoteAsker } from '../../src/ask/remote-asker.js';
 import { sampleBatch } from '../support/temp-dir.js';
 
-type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | 'drop';
+/** A reply; `drop`, a dropped connection; `hold`, a long poll held open until the call is stopped. */
+type Answer =
+  | { status: number; body?: unknown; headers?: Record<string, string> }
+  | 'drop'
+  | 'hold';
 
-/** A fetch that answers each request in turn from `script` (by method), keeping what it was sent. */
+/** A call that answers each request in turn from `script` (by method), keeping what it was sent. */
 function scripted(script: Record<string, Answer[]>) {
-  const sent: { method: string; url: string; auth: string | null }[] = [];
-  const fetch = async (url: string | URL | Request, init?: RequestInit) => {
-    const method = init?.method ?? 'GET';
-    sent.push({ method, url: String(url), auth: new Headers(init?.headers).get('authorization') });
-    const next = script[method]?.shift();
-    if (next === undefined) throw new Error(`no answer scripted for ${method} ${String(url)}`);
-    if (next === 'drop')
-      throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'UND_ERR_SOCKET' } });
-    return new Response(next.body === undefined ? '' : JSON.stringify(next.body), {
+  const sent: { method: string; url: string; token: string }[] = [];
+  const call = async (req: AskApiRequest): Promise<AskApiReply> => {
+    sent.push({ method: req.method, url: req.url.href, token: req.token });
+    const next = script[req.method]?.shift();
+    if (next === undefined) throw new Error(`no answer scripted for ${req.method} ${req.url.href}`);
+    if (next === 'drop') return { lost: 'ECONNRESET' };
+    if (next === 'hold') {
+      await new Promise((stopped) => req.signal.addEventListener('abort', stopped, { once: true }));
+      return { lost: 'stopped' };
+    }
+    const retryAfter = Number(next.headers?.['retry-after']);
+    return {
       status: next.status,
-      headers: next.headers ?? {},
-    });
+      body: next.body,
+      ...(retryAfter > 0 ? { retryAfterSec: retryAfter } : {}),
+    };
   };
-  return { fetch: fetch as typeof globalThis.fetch, sent };
+  return { call, sent };
 }
 
 const relay = {
@@ -33,9 +42,9 @@ const PUT_OK = { status: 201, body: { id: 'x', by: 'ann' } };
 const ANSWER = { state: 'answered', text: '{"seq":1,"answers":[]}' };
 
 function asker(script: Record<string, Answer[]>) {
-  const { fetch, sent } = scripted(script);
+  const { call, sent } = scripted(script);
   const reports: string[] = [];
-  const ask = remoteAsker(relay, { report: (line) => reports.push(line), fetch });
+  const ask = remoteAsker(relay, { report: (line) => reports.push(line), call });
   return { ask, sent, reports };
 }
 
@@ -62,9 +71,9 @@ test("puts, long-polls and returns the answer; a dropped poll and a proxy's 502 
     String(first?.url),
     /^https:\/\/relay\.example:8443\/v1\/asks\/\d{8}T\d{9}Z-[0-9a-f]{32}$/,
   );
-  assert.ok(sent.every((s) => s.auth === `Bearer ${relay.token}`));
+  assert.ok(sent.every((s) => s.token === relay.token));
   assert.equal(reports.length, 3);
-  assert.match(reports[0] ?? '', /while asking \(UND_ERR_SOCKET\); trying again in 1 s/);
+  assert.match(reports[0] ?? '', /while asking \(ECONNRESET\); trying again in 1 s/);
   assert.match(reports[2] ?? '', /\(HTTP 502\); trying again in 2 s/);
   assert.ok(!reports.join('\n').includes(relay.token), 'the token is never said');
   assert.match(
@@ -107,23 +116,22 @@ test('a token revoked mid-wait: the ask is withdrawn, and the refusal said', asy
 });
 
 test('the timeout withdraws it; an answer the DELETE finds still counts', async () => {
-  const waiting = () => ({ status: 200, body: { state: 'waiting' } });
   const late = asker({
     PUT: [PUT_OK],
-    GET: Array.from({ length: 100 }, waiting),
+    GET: ['hold'],
     DELETE: [{ status: 200, body: ANSWER }],
   });
   assert.equal((await late.ask({ batch: sampleBatch(1), timeoutMs: 50 })).kind, 'answered');
   const none = asker({
     PUT: [PUT_OK],
-    GET: Array.from({ length: 100 }, waiting),
+    GET: ['hold'],
     DELETE: [{ status: 200, body: { state: 'withdrawn', why: 'withdrawn by its asker' } }],
   });
   assert.equal((await none.ask({ batch: sampleBatch(1), timeoutMs: 50 })).kind, 'timed-out');
   const stopped = new AbortController();
   const aborted = asker({
     PUT: [PUT_OK],
-    GET: Array.from({ length: 100 }, waiting),
+    GET: ['hold'],
     DELETE: ['drop'],
   });
   setTimeout(() => stopped.abort('SIGTERM'), 30);
@@ -136,13 +144,10 @@ test('the timeout withdraws it; an answer the DELETE finds still counts', async 
 });
 
 test('nothing listening there: said at once, with what to check, and nothing retried', async () => {
-  const refusedFetch = async () => {
-    throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
-  };
   const reports: string[] = [];
   const ask = remoteAsker(relay, {
     report: (l) => reports.push(l),
-    fetch: refusedFetch as typeof fetch,
+    call: async () => ({ lost: 'ECONNREFUSED' }),
   });
   const outcome = await ask({ batch: sampleBatch(1) });
   assert.deepEqual(outcome, {
