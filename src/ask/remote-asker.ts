@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   ASK_API,
-  type AskState,
   askStateSchema,
   MOST_WAIT_SEC,
   putReplySchema,
@@ -13,6 +12,7 @@ import { type AskApiReply, type AskApiRequest, callAskApi } from './ask-api-call
 import { newAskId } from './ask-folder.js';
 import type { Asker, AskInput, RelayAsk } from './ask-relay.js';
 import { readOwnBatch } from './ask-relay.js';
+import { outcomeOfState } from './ask-state.js';
 import type { AskOutcome } from './wait-for-outcome.js';
 
 /** Where the relay on another machine is, and this caller's token for it. */
@@ -58,11 +58,15 @@ const FOR_A_WHILE = new Set([502, 503, 504]);
 
 type Reply = AskApiReply;
 
-const outcomeOf = (state: AskState): AskOutcome | undefined => {
-  if (state.state === 'answered') return { kind: 'answered', text: state.text };
-  if (state.state === 'cancelled') return { kind: 'cancelled', cancellation: state.cancellation };
-  return undefined;
-};
+/** `<relay>/v1<path>`: where a request of the ask API goes. */
+const apiUrl = (relay: RemoteRelay, path: string) =>
+  new URL(`${relay.url.href.replace(/\/+$/, '')}${ASK_API}${path}`);
+
+/** The relay's sentence in a refusal, as the caller is told it. */
+function reasonOf(reply: { body: unknown }): string {
+  const said = refusalSchema.safeParse(reply.body);
+  return said.success ? said.data.error : 'no reason given';
+}
 
 /**
  * Asks through the relay at `relay.url` over its ask API (`core/remote/ask-wire.ts`), as
@@ -74,7 +78,6 @@ const outcomeOf = (state: AskState): AskOutcome | undefined => {
  */
 export function remoteAsker(relay: RemoteRelay, deps: RemoteAskerDeps): Asker {
   const send = deps.call ?? callAskApi;
-  const base = relay.url.href.replace(/\/+$/, '');
   const shown = relay.url.origin;
   const call = (
     method: AskApiRequest['method'],
@@ -85,16 +88,14 @@ export function remoteAsker(relay: RemoteRelay, deps: RemoteAskerDeps): Asker {
   ): Promise<Reply> =>
     send({
       method,
-      url: new URL(`${base}${ASK_API}${path}`),
+      url: apiUrl(relay, path),
       token: relay.token,
       ...(body ? { body } : {}),
       signal,
       timeoutMs: waitSec * 1000 + REQUEST_SLACK_MS,
     });
-  const refusal = (reply: { status: number; body: unknown }) => {
-    const said = refusalSchema.safeParse(reply.body);
-    return `The relay at ${shown} refused the ask (HTTP ${reply.status}): ${said.success ? said.data.error : 'no reason given'}`;
-  };
+  const refusal = (reply: { status: number; body: unknown }) =>
+    `The relay at ${shown} refused the ask (HTTP ${reply.status}): ${reasonOf(reply)}`;
 
   return async (input: AskInput): Promise<RelayAsk> => {
     const now = input.now ?? (() => new Date());
@@ -179,7 +180,7 @@ export function remoteAsker(relay: RemoteRelay, deps: RemoteAskerDeps): Asker {
             kind: 'refused',
             reason: `The relay at ${shown} withdrew ask ${id}: ${state.data.why}`,
           };
-        const outcome = outcomeOf(state.data);
+        const outcome = outcomeOfState(state.data);
         if (outcome) return ended(outcome);
       }
     } finally {
@@ -190,7 +191,7 @@ export function remoteAsker(relay: RemoteRelay, deps: RemoteAskerDeps): Asker {
     async function withdrawn(why: AbortSignal): Promise<AskOutcome> {
       const reply = await call('DELETE', `/asks/${id}`, undefined, AbortSignal.timeout(5000));
       const state = 'lost' in reply ? undefined : askStateSchema.safeParse(reply.body);
-      const late = state?.success ? outcomeOf(state.data) : undefined;
+      const late = state?.success ? outcomeOfState(state.data) : undefined;
       if (late) return late;
       if ('lost' in reply)
         deps.report(
@@ -215,7 +216,7 @@ export async function leaveRemoteNotice(
   const shown = relay.url.origin;
   const reply = await send({
     method: 'POST',
-    url: new URL(`${relay.url.href.replace(/\/+$/, '')}${ASK_API}/notices`),
+    url: apiUrl(relay, '/notices'),
     token: relay.token,
     body: notice,
     signal: new AbortController().signal,
@@ -223,6 +224,5 @@ export async function leaveRemoteNotice(
   });
   if ('lost' in reply) return `the relay at ${shown} cannot be reached (${reply.lost})`;
   if (reply.status === 202) return undefined;
-  const said = refusalSchema.safeParse(reply.body);
-  return `the relay at ${shown} refused the notice (HTTP ${reply.status}: ${said.success ? said.data.error : 'no reason given'})`;
+  return `the relay at ${shown} refused the notice (HTTP ${reply.status}: ${reasonOf(reply)})`;
 }

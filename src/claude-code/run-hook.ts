@@ -16,6 +16,7 @@ import {
   permissionHookOutput,
 } from '../core/claude-code/permission-hook.js';
 import { questionHookBatch, questionHookOutput } from '../core/claude-code/question-hook.js';
+import { describeIssues } from '../core/zod-issues.js';
 import type { HookArgs } from './hook-args.js';
 import { leaveIdleNotice } from './idle-notices.js';
 
@@ -25,14 +26,6 @@ export type HookDeps = AskingProcess;
 /** The one line `hook` writes when it leaves the decision to the terminal. */
 const noDecision = (why: string) =>
   `o7-slack-relay hook: ${why}; no decision, so Claude Code asks in the terminal.`;
-
-/** The first problem zod found, as `path: message`. */
-function firstIssue(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
-  const [issue] = error.issues;
-  if (!issue) return 'it does not fit';
-  const where = issue.path.map(String).join('.');
-  return where === '' ? issue.message : `${where}: ${issue.message}`;
-}
 
 /**
  * `o7-slack-relay hook`: answers one Claude Code hook call from Slack. Reads the call from
@@ -74,7 +67,7 @@ async function answerHook(
       typeof event === 'string' &&
         !['PreToolUse', 'PermissionRequest', 'Notification'].includes(event)
         ? `it does not answer ${event} hooks (only PreToolUse for AskUserQuestion and PermissionRequest)`
-        : `the hook call on stdin does not fit (${firstIssue(parsed.error)})`,
+        : `the hook call on stdin does not fit (${describeIssues(parsed.error)})`,
     );
   }
   const input: HookInput = parsed.data;
@@ -174,7 +167,9 @@ async function askQuestions(
 ) {
   const questions = askUserQuestionSchema.safeParse(input.tool_input);
   if (!questions.success)
-    return noDecision(`AskUserQuestion's tool_input does not fit (${firstIssue(questions.error)})`);
+    return noDecision(
+      `AskUserQuestion's tool_input does not fit (${describeIssues(questions.error)})`,
+    );
   const outcome = await ask(asker, questionHookBatch(input, questions.data), args, deps);
   const got = answerText(outcome, args.waitMs);
   if ('line' in got || outcome.kind !== 'answered') return 'line' in got ? got.line : undefined;

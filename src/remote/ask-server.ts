@@ -14,6 +14,7 @@ import {
   noticeSchema,
   REMOTE_ASK_ID,
 } from '../core/remote/ask-wire.js';
+import { describeIssues } from '../core/zod-issues.js';
 import { ErrorCode, RelayError } from '../errors.js';
 import { listenOnPort } from '../ops/listen-on-port.js';
 import { readRequestBody } from '../slack/transport/read-request-body.js';
@@ -74,9 +75,10 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
 function checked<T>(schema: z.ZodType<T>, body: unknown): T {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const where = issue?.path.length ? issue.path.join('.') : 'the body';
-  throw new AskRefusal(400, `The body does not fit: ${where}: ${issue?.message ?? 'invalid'}`);
+  throw new AskRefusal(
+    400,
+    `The body does not fit: ${describeIssues(parsed.error, { root: 'the body' })}`,
+  );
 }
 
 /** A listening ask API. */

@@ -10,12 +10,8 @@ import {
   batchText,
   deliverBatch,
 } from '../ask/ask-folder.js';
-import {
-  type AskOutcome,
-  readOutcome,
-  waitForOutcome,
-  withdrawAsk,
-} from '../ask/wait-for-outcome.js';
+import { stateOfOutcome } from '../ask/ask-state.js';
+import { readOutcome, waitForOutcome, withdrawAsk } from '../ask/wait-for-outcome.js';
 import { formatProtocolError } from '../core/protocol/protocol-error.js';
 import { ORIGIN_FIELD } from '../core/protocol/questions/batch-origin.js';
 import { parseQuestionFile } from '../core/protocol/questions/parse-question-file.js';
@@ -81,16 +77,6 @@ export interface RemoteAsks {
   sweep(): Promise<void>;
 }
 
-const stateOf = (outcome: AskOutcome | undefined): AskState | undefined => {
-  if (outcome?.kind === 'answered') return { state: 'answered', text: outcome.text };
-  if (outcome?.kind === 'cancelled')
-    return {
-      state: 'cancelled',
-      ...(outcome.cancellation ? { cancellation: outcome.cancellation } : {}),
-    };
-  return undefined;
-};
-
 const notHere = (id: string): Refusal => ({
   status: 404,
   error: `This relay has no ask ${id} of this token's (asks are removed an hour after they end)`,
@@ -148,7 +134,7 @@ export async function openRemoteAsks(deps: {
 
   /** Withdraws the ask from Slack, keeping why; an answer given just before still counts. */
   const withdraw = async (id: string, asker: Asker, folder: AskFolder, why: string) => {
-    const ended = stateOf(await withdrawAsk(folder));
+    const ended = stateOfOutcome(await withdrawAsk(folder));
     const ask = open.get(id);
     open.delete(id);
     for (const poll of ask?.polls ?? []) poll.abort();
@@ -220,12 +206,15 @@ export async function openRemoteAsks(deps: {
     async state(id, by, waitMs, signal) {
       const found = await find(id, by);
       if (!found) return notHere(id);
-      const ended = stateOf(await readOutcome(found.folder));
       const ask = open.get(id);
-      if (ended || !ask) {
-        open.delete(id);
-        return ended ?? { state: 'withdrawn', why: found.asker.withdrawn ?? WITHDRAWN };
-      }
+      // over already: its folder says how (the wait below reads it first for an open one)
+      if (!ask)
+        return (
+          stateOfOutcome(await readOutcome(found.folder)) ?? {
+            state: 'withdrawn',
+            why: found.asker.withdrawn ?? WITHDRAWN,
+          }
+        );
       const poll = new AbortController();
       ask.polls.add(poll);
       ask.seenMs = now();
@@ -236,7 +225,7 @@ export async function openRemoteAsks(deps: {
           leaveOnStop: true,
           ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}),
         });
-        const over = stateOf(waited);
+        const over = stateOfOutcome(waited);
         if (over) {
           open.delete(id);
           return over;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseBlockId } from '../../core/slack/controls/ids.js';
 import { SLACK_USER_ID } from '../../core/slack/controls/slack-id-shapes.js';
 import { replyThreadTs } from '../../core/slack/layout/reply-thread.js';
+import { describeIssues } from '../../core/zod-issues.js';
 
 /** Every action, suggestion and modal the relay renders has an id starting with this. */
 const RELAY_ID = /^o7\./;
@@ -179,14 +180,8 @@ function sourceOf({ channel, container, message, view }: Surface): ActionSource 
 }
 
 /** Where a zod failure is and what it says, without the value: payloads are untrusted. */
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map(
-      (issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(payload)'}: ${issue.message}`,
-    )
-    .join('; ');
-}
+const describePayloadIssues = (error: z.ZodError): string =>
+  describeIssues(error, { most: 3, root: '(payload)' });
 
 /**
  * Decodes an interaction payload. Events, other apps' elements and closed modals are not the
@@ -198,7 +193,7 @@ export function decodeInteraction(body: unknown): DecodedInteraction {
   const malformed = (error: z.ZodError): DecodedInteraction => ({
     kind: 'malformed',
     type,
-    problem: describeIssues(error),
+    problem: describePayloadIssues(error),
   });
   if (type === 'view_submission') {
     const parsed = viewSubmissionSchema.safeParse(body);
