@@ -68,15 +68,19 @@ export function createRunSync(deps: RunSyncDeps): RunSync {
     log.info({ runDir, batches: records.length }, 'run folder gone; forgot its batches');
   }
 
+  /** Whether the run's folders may not be used now; if so, people are told and it is looked at later. */
+  async function refusedNow(runDir: string): Promise<boolean> {
+    const refused = await deps.folders.refusal(qaDirOf(runDir));
+    if (!refused) return false;
+    const told = await notices.refusedFolder(refused);
+    log.debug({ runDir, folder: refused.folder, told }, 'not reading a refused run folder');
+    if (!told) scheduler.later(scheduler.backOff(runDir), runDir);
+    return true;
+  }
+
   return {
     async sync(runDir) {
-      const refused = await deps.folders.refusal(qaDirOf(runDir));
-      if (refused) {
-        const told = await notices.refusedFolder(refused);
-        log.debug({ runDir, folder: refused.folder, told }, 'not reading a refused run folder');
-        if (!told) scheduler.later(scheduler.backOff(runDir), runDir);
-        return;
-      }
+      if (await refusedNow(runDir)) return;
       await notices.usable(runDir);
       let names: string[] | undefined;
       try {
@@ -96,6 +100,9 @@ export function createRunSync(deps: RunSyncDeps): RunSync {
         await closeGoneRun(runDir);
         return;
       }
+      // looked at again: a qa/ missing at the first look may have come as a link since, and
+      // the listing went through it; nothing listed there is read
+      if (await refusedNow(runDir)) return;
       await notices.readable(qaDirOf(runDir));
       // protocol names, then the others: only they can be leftovers or look-alikes
       const listing = listQaFiles(names);
