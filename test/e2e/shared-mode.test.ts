@@ -133,8 +133,11 @@ describe('shared mode: three relays on one Redis and one Slack app', needsRedis,
     );
     const took = (msg: string) =>
       nodes.filter((node) => node.relay.logs.some((l) => l.msg === msg)).map((n) => n.name);
-    const handlers = [...took('action'), ...took('modal text saved')];
-    assert.ok(handlers.length >= 2, 'a relay took the click and one the form');
+    // the relays' log lines come through their stdout, maybe after Slack's message changed
+    const handlers = await waitFor(() => {
+      const found = [...took('action'), ...took('modal text saved')];
+      return found.length >= 2 ? found : undefined;
+    }, 'the log lines of a relay that took the click and one that took the form');
     assert.ok(
       handlers.some((name) => name !== owner.name),
       `the click and the form reached only ${handlers.join(', ')}`,
