@@ -45,6 +45,17 @@ export const BATCH_BUTTONS = {
 } as const;
 export type BatchButton = keyof typeof BATCH_BUTTONS;
 
+/**
+ * The controls of a channel's digest of quick batches (`core/digest`), by name: a line's
+ * answer buttons (their block id names the line's batch, see `digestBlockId`) and Approve all.
+ * They have a listener of their own, bound to the digest message rather than to a batch's.
+ */
+export const DIGEST_CONTROLS = {
+  answer: 'o7.digest-answer',
+  approveAll: 'o7.digest-approve-all',
+} as const;
+export type DigestControl = (typeof DIGEST_CONTROLS)[keyof typeof DIGEST_CONTROLS];
+
 /** Every control the relay renders, by name: what each interactive element does. */
 export const ACTION_KINDS = { ...QUESTION_CONTROLS, ...BATCH_BUTTONS } as const;
 export type ActionKind = (typeof ACTION_KINDS)[keyof typeof ACTION_KINDS];
@@ -76,7 +87,10 @@ export const EXTERNAL_SELECT_ACTION_PATTERN = actionIdPattern([
  * An action id: the kind, then suffixes that keep ids unique within a message
  * (the question index, and which button of several).
  */
-export function actionId(kind: ActionKind, ...suffixes: (string | number)[]): string {
+export function actionId(
+  kind: ActionKind | DigestControl,
+  ...suffixes: (string | number)[]
+): string {
   return [kind, ...suffixes].join(':');
 }
 
@@ -113,6 +127,8 @@ export interface ParsedBlockId {
   questionIndex?: number;
   role?: BlockRole;
   submit?: true;
+  /** a digest line's buttons (see `digestBlockId`) */
+  digest?: true;
   iteration?: number;
 }
 
@@ -130,6 +146,11 @@ export function questionBlockId(
 /** Block id of the Submit button's block (which also holds Cancel on envelope batches). */
 export function submitBlockId(key: string, revision: string): string {
   return [PREFIX, key, revision, 'submit'].join(SEPARATOR);
+}
+
+/** Block id of a digest line's buttons: the line's batch at the revision it shows. */
+export function digestBlockId(key: string, revision: string): string {
+  return [PREFIX, key, revision, 'digest'].join(SEPARATOR);
 }
 
 const QUESTION_PART = /^q(\d{1,6})(?:\.(preview|options|text))?$/;
@@ -150,6 +171,7 @@ export function parseBlockId(blockId: string): ParsedBlockId | undefined {
   if (key === '' || revision === '') return undefined;
   const iteration = stamp ? { iteration: Number.parseInt(stamp[1] as string, 10) } : {};
   if (part === 'submit') return { key, revision, submit: true, ...iteration };
+  if (part === 'digest') return { key, revision, digest: true, ...iteration };
   const match = QUESTION_PART.exec(part);
   if (!match) return undefined;
   const questionIndex = Number.parseInt(match[1] as string, 10);
@@ -183,7 +205,12 @@ export const CALLBACK_IDS = {
   handOff: 'o7.hand-off',
   preview: 'o7.preview',
   options: 'o7.options',
+  /** the digest's Approve all form */
+  approveAll: 'o7.approve-all',
 } as const;
+
+/** Block id prefix of the Approve all form's checkboxes, one block per ten batches. */
+export const APPROVE_ALL_BLOCK = 'o7.approve-all.pick';
 
 /** Block and action id of the free-write modal's text input, read back on submission. */
 export const FREE_WRITE_INPUT = {
