@@ -22,6 +22,8 @@ import { isAllowed } from '../slack/access/allow-list.js';
 import { createGroupMembers } from '../slack/access/allow-list-groups.js';
 import { createModalSeal, loadModalSealKey } from '../slack/access/modal-seal.js';
 import { submittedViewsInMemory } from '../slack/access/submitted-views.js';
+import { createDigestKeeper } from '../slack/digest/digest-keeper.js';
+import { openDigestMessages } from '../slack/digest/digest-messages.js';
 import { type AppHome, createAppHome } from '../slack/home/app-home.js';
 import { withAppHomeRefresh } from '../slack/home/app-home-refresh.js';
 import { registerListeners } from '../slack/listeners/register-listeners.js';
@@ -86,6 +88,10 @@ export interface StartOptions {
     refreshDelayMs?: number;
     /** the clock Home tab ages are measured against */
     now?: () => Date;
+  };
+  digest?: {
+    /** least time between two changes of one channel's digest (default 1 s) */
+    everyMs?: number;
   };
 }
 
@@ -163,9 +169,23 @@ export async function runStart(
       shared && !shared.holds(record) ? shared.owners.batchOf(record) : undefined,
     ...options.home,
   });
+  // A digest of each channel's quick batches (RELAY_DIGEST_AT); not kept in shared mode yet.
+  const digest =
+    shared || config.digestAt === 0
+      ? undefined
+      : createDigestKeeper({
+          client: app.client,
+          records: () => store.all(),
+          batchOf: async (record) => (await queue.actions.lookup(record.key))?.batch,
+          at: config.digestAt,
+          messages: await openDigestMessages(config.stateDir, log),
+          log: log.child({ component: 'digest' }),
+          ...options.digest,
+        });
+  const shown = presenterFor(app.client, batchChannel, { shared, home, log });
   const queue = createBatchQueue({
     store,
-    presenter: presenterFor(app.client, batchChannel, { shared, home, log }),
+    presenter: digest ? digest.present(shown) : shown,
     log: log.child({ component: 'queue' }),
     roots: roots.map((root) => root.path),
     slack: ops.slackAvailability,
@@ -208,6 +228,7 @@ export async function runStart(
     allowList: config.allowedUsers,
     groups,
     submittedViews: shared?.submittedViews ?? submittedViewsInMemory(),
+    ...(digest ? { digest } : {}),
   });
 
   await mkdir(asks, { recursive: true }).catch((error: unknown) => {
@@ -259,6 +280,7 @@ export async function runStart(
       () => watcher.close(),
       () => idle.close(),
       () => queue.close(),
+      async () => digest?.close(),
       async () => groups.stop(),
       () => home.close(),
       () => ops.close(),
@@ -293,6 +315,7 @@ export async function runStart(
     throw err;
   }
   queue.start();
+  digest?.start();
   shared?.serve(queue.actions);
   // batches of other machines change there: the Home tabs shown here follow
   if (shared) store.watch(() => home.refreshSoon());

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { BatchRecord } from '../core/batch/batch-record.js';
-import { BATCH_STATUSES } from '../core/batch/batch-record.js';
+import { ANSWER_ROUTES, BATCH_STATUSES } from '../core/batch/batch-record.js';
 import type { CancelOutcome, SubmitOutcome } from '../core/batch/outcomes.js';
 import type { Answer } from '../core/protocol/questions/question.js';
 import { BLOCK_KIT_LIMITS } from '../core/slack/layout/block-kit-limits.js';
@@ -29,9 +29,10 @@ export function encodeRequest(request: WorkRequest): Record<string, string> {
     by: input.by,
   };
   if (request.kind === 'submit') {
-    const { unsaved, tapped } = request.input;
+    const { unsaved, tapped, via } = request.input;
     if (unsaved && unsaved.size > 0) fields.unsaved = JSON.stringify([...unsaved]);
     if (tapped) fields.tapped = JSON.stringify(tapped);
+    if (via) fields.via = via;
   }
   return fields;
 }
@@ -45,6 +46,7 @@ const requestFields = z.object({
   by: idText,
   unsaved: z.string().optional(),
   tapped: z.string().optional(),
+  via: z.enum(ANSWER_ROUTES).optional(),
 });
 const unsavedSchema = z.array(z.tuple([z.string().max(200), answer])).max(100);
 const tappedSchema = z.object({
@@ -57,7 +59,7 @@ const tappedSchema = z.object({
 export function decodeRequest(fields: Record<string, unknown>): WorkRequest | string {
   const parsed = requestFields.safeParse(fields);
   if (!parsed.success) return `not a work request: ${parsed.error.issues[0]?.message}`;
-  const { id, kind, key, from, revision, by } = parsed.data;
+  const { id, kind, key, from, revision, by, via } = parsed.data;
   if (kind === 'cancel') return { id, kind, key, from, input: { revision, by } };
   try {
     const unsaved = parsed.data.unsaved
@@ -71,6 +73,7 @@ export function decodeRequest(fields: Record<string, unknown>): WorkRequest | st
       by,
       ...(unsaved ? { unsaved } : {}),
       ...(tapped ? { tapped } : {}),
+      ...(via ? { via } : {}),
     };
     return { id, kind, key, from, input };
   } catch {

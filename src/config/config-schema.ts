@@ -313,6 +313,12 @@ export const envSchema = z.object({
     .min(1, { error: 'must be a whole number from 1 to 1000' })
     .max(1000, { error: 'must be a whole number from 1 to 1000' })
     .default(20),
+  RELAY_DIGEST_AT: z.coerce
+    .number({ error: 'must be a whole number from 0 to 1000' })
+    .int({ error: 'must be a whole number from 0 to 1000' })
+    .min(0, { error: 'must be a whole number from 0 to 1000' })
+    .max(1000, { error: 'must be a whole number from 0 to 1000' })
+    .default(4),
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
@@ -352,6 +358,7 @@ export const VARIABLE_SHAPES: Readonly<Record<VariableName, string>> = {
   RELAY_ASK_TLS_CERT: "the ask API's certificate chain, a PEM file",
   RELAY_ASK_TLS_KEY: "the ask API's private key, a PEM file",
   RELAY_ASK_MAX_OPEN: 'a whole number from 1 to 1000',
+  RELAY_DIGEST_AT: 'a whole number from 0 (off) to 1000',
   LOG_LEVEL: `one of ${LOG_LEVELS.join(', ')}`,
 };
 
@@ -400,6 +407,11 @@ export interface Config {
     remindAfterMs?: number;
     escalate?: { afterMs: number; to: string };
   };
+  /**
+   * Fewest open quick batches a channel's digest lists (`RELAY_DIGEST_AT`); 0: no digest.
+   * Not kept in shared mode yet.
+   */
+  digestAt: number;
   /** Where `/healthz` and `/metrics` are served (`RELAY_METRICS_PORT`); absent: not at all. */
   metricsPort?: number;
   /** The ask API for other machines (`RELAY_ASK_PORT`); absent: not served. */
@@ -468,6 +480,7 @@ export function toConfig(env: z.infer<typeof envSchema>, cwd: string, hostName: 
     logLevel: env.LOG_LEVEL,
     ...(env.RELAY_ALLOWED_USERS ? { allowedUsers: env.RELAY_ALLOWED_USERS } : {}),
     ...remindersOf(env),
+    digestAt: env.RELAY_DIGEST_AT,
     ...(shared ? { shared } : {}),
     ...(env.RELAY_METRICS_PORT !== undefined ? { metricsPort: env.RELAY_METRICS_PORT } : {}),
     ...askServerOf(env, cwd),

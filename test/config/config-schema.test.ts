@@ -104,6 +104,11 @@ const VARIABLES: readonly Row[] = [
   ['RELAY_ASK_MAX_OPEN', '5', 5],
   ['RELAY_ASK_MAX_OPEN', '0', refused('must be a whole number from 1 to 1000')],
   ['RELAY_ASK_MAX_OPEN', '2.5', refused('must be a whole number from 1 to 1000')],
+  ['RELAY_DIGEST_AT', undefined, 4],
+  ['RELAY_DIGEST_AT', '0', 0],
+  ['RELAY_DIGEST_AT', '12', 12],
+  ['RELAY_DIGEST_AT', '-1', refused('must be a whole number from 0 to 1000')],
+  ['RELAY_DIGEST_AT', 'many', refused('must be a whole number from 0 to 1000')],
   ['LOG_LEVEL', undefined, 'info'],
   ...['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map(
     (v): Row => ['LOG_LEVEL', v, v],

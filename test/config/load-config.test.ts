@@ -23,6 +23,7 @@ describe('loadConfig', () => {
       stateDir: '/work/project/.7/slack-relay',
       poll: false,
       logLevel: 'info',
+      digestAt: 4,
     });
   });
 

@@ -1,6 +1,6 @@
 import { idRecord, withIdValue } from '../protocol/questions/id-record.js';
 import type { Answer } from '../protocol/questions/question.js';
-import type { BatchRecord, BatchStatus } from './batch-record.js';
+import type { AnswerRoute, BatchRecord, BatchStatus } from './batch-record.js';
 
 /**
  * What happens to a batch, as pure changes of its record: each takes the record as it is and
@@ -86,12 +86,23 @@ export function answeredElsewhere(record: BatchRecord, at: string): BatchRecord 
 }
 
 /** Submit pressed with these answers: the answer file is being published. */
-export const submitting = (
+export function submitting(
   record: BatchRecord,
   drafts: BatchRecord['drafts'],
   by: string,
   at: string,
-): BatchRecord => ({ ...record, drafts, status: 'submitting', answeredBy: by, answeredAt: at });
+  via?: AnswerRoute,
+): BatchRecord {
+  const { answeredVia: _before, ...rest } = record;
+  const sending = {
+    ...rest,
+    drafts,
+    status: 'submitting' as const,
+    answeredBy: by,
+    answeredAt: at,
+  };
+  return via === undefined ? sending : { ...sending, answeredVia: via };
+}
 
 /** The answer file is published. */
 export function answered(record: BatchRecord): BatchRecord {

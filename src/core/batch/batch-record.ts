@@ -28,6 +28,13 @@ export const FINAL_STATUSES: readonly BatchStatus[] = [
   'cancelled',
 ];
 
+/**
+ * The ways of answering a batch besides its own message, as its record and its final line
+ * say them: a digest line's button, or the digest's Approve all.
+ */
+export const ANSWER_ROUTES = ['digest', 'approve-all'] as const;
+export type AnswerRoute = (typeof ANSWER_ROUTES)[number];
+
 /** What the relay remembers about one batch across restarts. */
 export interface BatchRecord {
   /** Stable short id, see `batchKey`. */
@@ -47,6 +54,8 @@ export interface BatchRecord {
   answeredBy?: string;
   /** When it was answered or cancelled. */
   answeredAt?: string;
+  /** How it was answered, when not on its own message (see `ANSWER_ROUTES`). */
+  answeredVia?: AnswerRoute;
   /** Text typed for a question's `Other…` or follow-up choice (envelope batches), by question id. */
   followUps?: Record<string, string>;
   /** Why the last attempt to publish the answer file failed; cleared when one succeeds. */
@@ -130,6 +139,7 @@ const batchRecordShape = {
   presentation: z.record(z.string(), z.unknown()).optional(),
   answeredBy: z.string().optional(),
   answeredAt: z.string().optional(),
+  answeredVia: z.enum(ANSWER_ROUTES).optional(),
   followUps: idRecordSchema(z.string()).optional(),
   problem: z.string().optional(),
   note: z.string().optional(),
@@ -168,6 +178,8 @@ const SHOWN: Readonly<Record<keyof BatchRecord, boolean | ((record: BatchRecord)
   presentation: false, // where it is shown, not what
   answeredBy: true,
   answeredAt: true,
+  // shown once the batch is answered through the digest: other records keep their signature
+  answeredVia: (record) => record.answeredVia,
   followUps: true,
   problem: true,
   note: true,

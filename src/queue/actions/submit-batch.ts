@@ -67,7 +67,7 @@ async function submitOwn(
     const decided = refusal ?? submission(current, read.batch, input);
     if ('drafts' in decided) {
       outcome = undefined;
-      const sending = submitting(current, decided.drafts, input.by, at);
+      const sending = submitting(current, decided.drafts, input.by, at, input.via);
       // a tap answers with the note typed in its form, or with none
       const { tapped } = input;
       return tapped ? withFollowUp(sending, tapped.questionId, tapped.note ?? '') : sending;

@@ -8,6 +8,9 @@ import { noteArrival } from '../access/lookup-budget.js';
 import type { ModalSeal } from '../access/modal-seal.js';
 import type { SubmittedViews } from '../access/submitted-views.js';
 import { createTryAgainMiddleware } from '../access/try-again-middleware.js';
+import { registerApproveAllView } from '../digest/approve-all-view.js';
+import { registerDigestActions } from '../digest/digest-actions.js';
+import type { DigestKeeper } from '../digest/digest-keeper.js';
 import type { AppHome } from '../home/app-home.js';
 import type { FullPreviews } from '../presenting/full-preview.js';
 import { createInteractionGuard } from '../transport/interaction-guard.js';
@@ -30,6 +33,8 @@ export interface ListenerDeps {
   groups: GroupMemberSource;
   /** the form submissions acted on: a replay of one changes nothing */
   submittedViews: SubmittedViews;
+  /** the channels' digests of quick batches, when kept */
+  digest?: DigestKeeper;
 }
 
 /**
@@ -49,6 +54,10 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   for (const form of TEXT_FORMS) registerTextModal(app, deps, form);
   registerOptionSuggestions(app, deps);
   registerHandOffView(app, deps);
+  if (deps.digest) {
+    registerDigestActions(app, { ...deps, digest: deps.digest });
+    registerApproveAllView(app, deps);
+  }
   registerAppHomeOpened(app, deps);
   app.error(async (err) => {
     log.error({ err }, 'unhandled error in a Slack listener');

@@ -10,6 +10,8 @@ export const BOT_METHOD_SCOPES = {
   'chat.update': ['chat:write'],
   'chat.postEphemeral': ['chat:write'],
   'chat.getPermalink': [],
+  // the bot's own digest, when it moves to the bottom or too few batches remain
+  'chat.delete': ['chat:write'],
   // the batch channel: public (channels:read) or private (groups:read)
   'conversations.info': ['channels:read', 'groups:read'],
   // the direct message a hand-off is sent to

@@ -1,4 +1,4 @@
-import type { BatchRecord } from '../../batch/batch-record.js';
+import type { AnswerRoute, BatchRecord } from '../../batch/batch-record.js';
 import type { BatchOrigin } from '../../protocol/questions/batch-origin.js';
 import type { Answer, Question } from '../../protocol/questions/question.js';
 
@@ -9,7 +9,7 @@ export type BatchViewState =
   /** the answer file could not be written; answers are kept and Submit stays */
   | { kind: 'submit-failed'; error: string }
   /** `by` is a Slack user id */
-  | { kind: 'answered'; by: string; at: Date }
+  | { kind: 'answered'; by: string; at: Date; via?: AnswerRoute }
   | { kind: 'answered-elsewhere'; at: Date }
   | { kind: 'withdrawn'; at: Date }
   | { kind: 'run-removed'; at: Date }

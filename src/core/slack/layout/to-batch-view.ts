@@ -22,7 +22,12 @@ export function toBatchView(record: BatchRecord, ctx: ViewContext): BatchView {
   const state = ((): BatchView['state'] => {
     switch (record.status) {
       case 'answered':
-        return { kind: 'answered', by: record.answeredBy ?? 'unknown', at };
+        return {
+          kind: 'answered',
+          by: record.answeredBy ?? 'unknown',
+          at,
+          ...(record.answeredVia ? { via: record.answeredVia } : {}),
+        };
       case 'answered-elsewhere':
         return { kind: 'answered-elsewhere', at };
       case 'withdrawn':

@@ -1,4 +1,5 @@
 import type { KnownBlock } from '@slack/types';
+import type { AnswerRoute } from '../../batch/batch-record.js';
 import type { Answer, Question } from '../../protocol/questions/question.js';
 import { answerFileName } from '../../protocol/run-folder.js';
 import type { FinalViewState } from '../layout/batch-view.js';
@@ -48,6 +49,12 @@ export function slackDate(at: Date): string {
   return `<!date^${Math.floor(ms / 1000)}^{date_short_pretty} at {time}|${fallback}>`;
 }
 
+/** How a batch answered away from its own message says so on its final line. */
+const VIA_TEXT: Readonly<Record<AnswerRoute, string>> = {
+  digest: 'via the digest',
+  'approve-all': 'with Approve all',
+};
+
 /**
  * The mrkdwn line saying how a batch ended. A hook's batch (`fromHook`) is withdrawn when the
  * question went back to the terminal: answered or dismissed there, or not answered in time.
@@ -56,7 +63,7 @@ export function finalStatusLine(state: FinalViewState, fromHook = false): string
   const when = slackDate(state.at);
   switch (state.kind) {
     case 'answered':
-      return `Answered by ${mentionOf(state.by)} ${when}`;
+      return `Answered by ${mentionOf(state.by)}${state.via ? ` ${VIA_TEXT[state.via]}` : ''} ${when}`;
     case 'cancelled':
       return `Cancelled by ${mentionOf(state.by)} · ${when}`;
     case 'answered-elsewhere':
