@@ -112,6 +112,17 @@ async function main(argv: string[]): Promise<number> {
         },
       );
     }
+    case 'audit': {
+      loadDotenv({ quiet: true });
+      const { runAudit } = await import('./audit/audit-command.js');
+      return runAudit(args.audit, {
+        env: process.env,
+        cwd: process.cwd(),
+        out,
+        err,
+        now: () => new Date(),
+      });
+    }
     case 'nodes': {
       loadDotenv({ quiet: true });
       const [{ runNodes }, { loadSharedConfig }, { createLogger }] = await Promise.all([

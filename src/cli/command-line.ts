@@ -1,3 +1,4 @@
+import { AUDIT_OPTIONS, type AuditArgs, toAuditArgs } from '../audit/audit-args.js';
 import { HOOK_OPTIONS, type HookArgs, toHookArgs } from '../claude-code/hook-args.js';
 import { err, ok, type Result } from '../core/result.js';
 import { MCP_OPTIONS, type McpArgs, toMcpArgs } from '../mcp/mcp-args.js';
@@ -18,6 +19,7 @@ export type CommandLine =
   | { command: 'check'; paths: string[] }
   | { command: 'doctor' }
   | { command: 'nodes' }
+  | { command: 'audit'; audit: AuditArgs }
   | { command: 'preview'; file: string }
   | { command: 'ask'; ask: AskArgs }
   | { command: 'mcp'; mcp: McpArgs }
@@ -79,6 +81,11 @@ function readCommand(name: CommandName, argv: readonly string[], implicit = fals
       return withOptions(name, argv, {}, false, ({ positionals }) =>
         noArguments(positionals, { command: 'nodes' }),
       );
+    case 'audit':
+      return withOptions(name, argv, AUDIT_OPTIONS, false, (read) => {
+        const audit = toAuditArgs(read);
+        return audit.ok ? ok({ command: 'audit', audit: audit.value }) : audit;
+      });
     case 'check':
       return withOptions(name, argv, {}, false, ({ positionals }) =>
         positionals.length > 0

@@ -8,6 +8,7 @@ export const COMMAND_NAMES = [
   'check',
   'doctor',
   'nodes',
+  'audit',
   'preview',
   'ask',
   'mcp',
@@ -30,6 +31,7 @@ Commands:
   check <path>...         validate q-out and q-answers files
   doctor                  check the Slack tokens, scopes and channel, with a fix for each failure
   nodes                   shared mode: list the relays on RELAY_REDIS_URL and their open batches
+  audit                   print the decisions made in Slack: who answered what, when, and how
   preview <q-out file>    print the Block Kit JSON the relay would post for a q-out file
   ask [FILE|-]            ask an agent's open questions in Slack and print the reply
   mcp                     serve ask_user and request_approval to any MCP client on stdio
@@ -97,6 +99,22 @@ Options:
 ${HELP_OPTION}
 
 Exit codes: 0 listed; 2 RELAY_REDIS_URL is not set, or Redis cannot be used.`,
+
+  audit: `Usage: o7-slack-relay audit [--run RUN] [--user U…] [--since DURATION] [--json]
+
+Print the decisions the relay recorded, oldest first: each batch answered, cancelled or
+answered in another tool, with who (their Slack user ID), how (on its message, via the
+digest, with Approve all) and through which relay. The log is RELAY_AUDIT_LOG, else
+audit.jsonl in RELAY_STATE_DIR; in shared mode each relay keeps its own batches' decisions.
+
+Options:
+  --run RUN               only this run (its folder, or its name)
+  --user U…               only decisions of this Slack user ID
+  --since DURATION        only the last DURATION (${DURATION_FORMAT})
+  --json                  one JSON object per line, as stored
+${HELP_OPTION}
+
+Exit codes: 0 printed; 1 the log cannot be read; 2 a usage error.`,
 
   preview: `Usage: o7-slack-relay preview <q-out file>
 

@@ -1,11 +1,14 @@
 import { mkdir } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import type { webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { asksRoot, watchedRoots } from '../ask/ask-folder.js';
 import { pruneFinishedAsks } from '../ask/prune-asks.js';
+import { createAuditLog } from '../audit/audit-log.js';
 import { noticesDir, watchIdleNotices } from '../claude-code/idle-notices.js';
 import { openSharedMode, type SharedMode } from '../cluster/shared-mode.js';
 import type { Config } from '../config/config-schema.js';
+import { auditEntryOf } from '../core/audit/audit-entry.js';
 import { idleNoticeText } from '../core/claude-code/idle-notice.js';
 import { readOrigin } from '../core/protocol/questions/batch-origin.js';
 import type { QuestionBatch } from '../core/protocol/questions/question.js';
@@ -139,9 +142,16 @@ export async function runStart(
       redisWait: options.redisWait,
       signal,
     }));
+  // every decision this relay stores, in the audit log (RELAY_AUDIT_LOG)
+  const audit = createAuditLog(config.auditLog, log.child({ component: 'audit' }));
+  const relayName = shared?.node ?? hostname();
   const store = ops.observeStore(
     shared?.store ??
       (await openFileStateStore(config.stateDir, { log: log.child({ component: 'store' }) })),
+    (record) => {
+      const entry = auditEntryOf(record, relayName, new Date());
+      if (entry) audit.append(entry);
+    },
   );
   const seal = createModalSeal(shared?.sealKey ?? (await loadModalSealKey(config.stateDir)));
   // `ask` hands its batches over as run folders in its own folder, always watched.
@@ -281,6 +291,7 @@ export async function runStart(
       () => idle.close(),
       () => queue.close(),
       async () => digest?.close(),
+      () => audit.flushed(),
       async () => groups.stop(),
       () => home.close(),
       () => ops.close(),

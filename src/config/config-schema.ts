@@ -313,6 +313,7 @@ export const envSchema = z.object({
     .min(1, { error: 'must be a whole number from 1 to 1000' })
     .max(1000, { error: 'must be a whole number from 1 to 1000' })
     .default(20),
+  RELAY_AUDIT_LOG: optionalText,
   RELAY_DIGEST_AT: z.coerce
     .number({ error: 'must be a whole number from 0 to 1000' })
     .int({ error: 'must be a whole number from 0 to 1000' })
@@ -359,6 +360,7 @@ export const VARIABLE_SHAPES: Readonly<Record<VariableName, string>> = {
   RELAY_ASK_TLS_KEY: "the ask API's private key, a PEM file",
   RELAY_ASK_MAX_OPEN: 'a whole number from 1 to 1000',
   RELAY_DIGEST_AT: 'a whole number from 0 (off) to 1000',
+  RELAY_AUDIT_LOG: 'the file every decision is appended to, as JSON lines',
   LOG_LEVEL: `one of ${LOG_LEVELS.join(', ')}`,
 };
 
@@ -412,6 +414,8 @@ export interface Config {
    * Not kept in shared mode yet.
    */
   digestAt: number;
+  /** the audit log's file (`RELAY_AUDIT_LOG`), absolute: `audit.jsonl` in the state folder by default */
+  auditLog: string;
   /** Where `/healthz` and `/metrics` are served (`RELAY_METRICS_PORT`); absent: not at all. */
   metricsPort?: number;
   /** The ask API for other machines (`RELAY_ASK_PORT`); absent: not served. */
@@ -481,11 +485,16 @@ export function toConfig(env: z.infer<typeof envSchema>, cwd: string, hostName: 
     ...(env.RELAY_ALLOWED_USERS ? { allowedUsers: env.RELAY_ALLOWED_USERS } : {}),
     ...remindersOf(env),
     digestAt: env.RELAY_DIGEST_AT,
+    auditLog: auditLogOf(env.RELAY_AUDIT_LOG, resolveStateDir(env.RELAY_STATE_DIR, cwd), cwd),
     ...(shared ? { shared } : {}),
     ...(env.RELAY_METRICS_PORT !== undefined ? { metricsPort: env.RELAY_METRICS_PORT } : {}),
     ...askServerOf(env, cwd),
   };
 }
+
+/** The audit log's file: `RELAY_AUDIT_LOG` (against `cwd`), else `audit.jsonl` in the state folder. */
+export const auditLogOf = (value: string | undefined, stateDir: string, cwd: string): string =>
+  value === undefined ? path.join(stateDir, 'audit.jsonl') : path.resolve(cwd, value);
 
 /** The ask API's settings; `askApiProblem` has made sure they go together. */
 function askServerOf(env: z.infer<typeof envSchema>, cwd: string): Pick<Config, 'askServer'> {

@@ -62,7 +62,12 @@ export interface ObserveBatchesDeps {
   log: Logger;
   /** the clock (ms) latencies end at; the queue's records carry the times they start at */
   now?: () => number;
+  /** told of each record that has just reached a decision (answered, cancelled, elsewhere) */
+  decided?: (record: BatchRecord) => void;
 }
+
+/** The statuses a batch reaches by a decision, which the audit log records. */
+const DECISIONS: readonly BatchStatus[] = ['answered', 'cancelled', 'answered-elsewhere'];
 
 /**
  * The store, watched: each record stored is compared with the one it replaces, and what
@@ -110,6 +115,9 @@ export function observeBatches(store: StateStore, deps: ObserveBatchesDeps): Sta
       await store.put(record);
       const event = batchEventOf(before, record, at);
       if (event) tell(event);
+      if (before?.status !== record.status && DECISIONS.includes(record.status)) {
+        deps.decided?.(record);
+      }
     },
     async update(key, change) {
       const before = store.get(key);
@@ -117,6 +125,9 @@ export function observeBatches(store: StateStore, deps: ObserveBatchesDeps): Sta
       const after = await store.update(key, change);
       const event = after && batchEventOf(before, after, at);
       if (event) tell(event);
+      if (after && before?.status !== after.status && DECISIONS.includes(after.status)) {
+        deps.decided?.(after);
+      }
       return after;
     },
     watch: (listener) => store.watch(listener),

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import type { Config } from '../config/config-schema.js';
-import { visibleSignature } from '../core/batch/batch-record.js';
+import { type BatchRecord, visibleSignature } from '../core/batch/batch-record.js';
 import { createSlackProbe } from '../slack/start-up/probe-slack.js';
 import type { SlackAppHooks } from '../slack/transport/create-slack-app.js';
 import { observedFetch } from '../slack/transport/observed-fetch.js';
@@ -91,8 +91,8 @@ export function createRelayOps(
     slackAvailability: reachability as SlackAvailability,
 
     /** The store, with every batch posted and answered counted and logged (see observeBatches). */
-    observeStore(inner: StateStore): StateStore {
-      store = observeBatches(inner, { metrics, log, now });
+    observeStore(inner: StateStore, decided?: (record: BatchRecord) => void): StateStore {
+      store = observeBatches(inner, { metrics, log, now, ...(decided ? { decided } : {}) });
       return store;
     },
 

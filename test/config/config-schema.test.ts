@@ -104,6 +104,8 @@ const VARIABLES: readonly Row[] = [
   ['RELAY_ASK_MAX_OPEN', '5', 5],
   ['RELAY_ASK_MAX_OPEN', '0', refused('must be a whole number from 1 to 1000')],
   ['RELAY_ASK_MAX_OPEN', '2.5', refused('must be a whole number from 1 to 1000')],
+  ['RELAY_AUDIT_LOG', ' /var/log/o7/audit.jsonl ', '/var/log/o7/audit.jsonl'],
+  ['RELAY_AUDIT_LOG', '', undefined],
   ['RELAY_DIGEST_AT', undefined, 4],
   ['RELAY_DIGEST_AT', '0', 0],
   ['RELAY_DIGEST_AT', '12', 12],

@@ -24,6 +24,7 @@ describe('loadConfig', () => {
       poll: false,
       logLevel: 'info',
       digestAt: 4,
+      auditLog: '/work/project/.7/slack-relay/audit.jsonl',
     });
   });
 

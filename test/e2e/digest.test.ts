@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { readAuditLog } from '../../src/audit/audit-log.js';
 import { APPROVE_ALL_PICK } from '../../src/core/digest/render-approve-all.js';
 import { APPROVE_ALL_BLOCK, DIGEST_CONTROLS } from '../../src/core/slack/controls/ids.js';
 import { NOT_THIS_BATCH } from '../../src/slack/access/action-binding.js';
@@ -93,6 +94,24 @@ describe('the digest of quick batches', () => {
       mrkdwnTexts(final.blocks).some((t) => t.includes(`Answered by <@${ALICE}> via the digest`)),
       'its own message says it was answered through the digest',
     );
+    const audited = await waitFor(async () => {
+      const { entries } = await readAuditLog(h.config.auditLog);
+      return entries.length === 1 ? entries[0] : undefined;
+    }, 'the decision in the audit log');
+    assert.deepEqual(
+      { ...audited, at: undefined, relay: undefined },
+      {
+        at: undefined,
+        relay: undefined,
+        decision: 'answered',
+        run: h.runDir(runName(1)),
+        seq: 1,
+        key: audited.key,
+        answers: { go: true },
+        by: ALICE,
+        how: 'digest',
+      },
+    );
     const after = await waitForDigest(h, 29);
     assert.equal(after.ts, digest.ts, 'edited in place');
     assert.ok(!mrkdwnTexts(after.blocks).some((t) => t.includes('*run-001*')));
@@ -144,6 +163,19 @@ describe('the digest of quick batches', () => {
       assert.equal(await answerOf(h.runDir(runName(n))), true);
     }
     assert.equal(await answerOf(h.runDir(runName(5))), false, "Alice's No stands");
+    // every decision on its own line of the audit log, once: 27 with Approve all, Alice's No
+    const { entries } = await waitFor(async () => {
+      const read = await readAuditLog(h.config.auditLog);
+      return read.entries.length >= 28 ? read : undefined;
+    }, '28 decisions in the audit log');
+    assert.equal(entries.length, 28);
+    const how = entries.map((e) => `${e.by === BOB ? 'bob' : 'alice'} ${e.how}`);
+    assert.equal(how.filter((line) => line === 'bob approve-all').length, 27);
+    assert.deepEqual(
+      how.filter((line) => line.startsWith('alice')),
+      ['alice message'],
+    );
+    assert.equal(new Set(entries.map((e) => e.key)).size, 28, 'no decision twice');
     const rest = await waitFor(() => {
       const found = digestOf(h.slack.messages(CHANNEL));
       return found === undefined ? true : undefined;

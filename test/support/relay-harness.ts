@@ -44,6 +44,7 @@ export function configFor(slack: FakeSlack, root: string, mode: Mode, port = 0):
     logLevel: 'silent',
     // the digest has its own tests; elsewhere a channel's messages are its batches alone
     digestAt: 0,
+    auditLog: path.join(root, 'state', 'audit.jsonl'),
   };
 }
 

@@ -1,0 +1,120 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { ANSWER_ROUTES, type BatchRecord } from '../batch/batch-record.js';
+import type { Answer } from '../protocol/questions/question.js';
+
+/** What a decision was: answers written, a batch cancelled, or another tool's answers found. */
+export const AUDIT_DECISIONS = ['answered', 'cancelled', 'answered-elsewhere'] as const;
+export type AuditDecision = (typeof AUDIT_DECISIONS)[number];
+
+/** How it was given: on the batch's own message, through the digest, or in another tool. */
+export const AUDIT_HOWS = ['message', ...ANSWER_ROUTES, 'elsewhere'] as const;
+export type AuditHow = (typeof AUDIT_HOWS)[number];
+
+/** One line of the audit log: one decision on one batch. */
+export interface AuditEntry {
+  /** ISO time the decision was stored */
+  at: string;
+  decision: AuditDecision;
+  /** the run folder */
+  run: string;
+  seq: number;
+  key: string;
+  /** the answers written, by question id (answered only) */
+  answers?: Record<string, Answer>;
+  /** Slack user id of who decided; absent for another tool's answers */
+  by?: string;
+  how: AuditHow;
+  /** the relay that stored it: its RELAY_NODE in shared mode, else its host name */
+  relay: string;
+}
+
+const answerSchema: z.ZodType<Answer> = z.union([z.string(), z.array(z.string()), z.boolean()]);
+
+/** One audit line as read back. */
+export const auditEntrySchema = z.object({
+  at: z.string(),
+  decision: z.enum(AUDIT_DECISIONS),
+  run: z.string(),
+  seq: z.number().int().positive(),
+  key: z.string(),
+  answers: z.record(z.string(), answerSchema).optional(),
+  by: z.string().optional(),
+  how: z.enum(AUDIT_HOWS),
+  relay: z.string(),
+}) satisfies z.ZodType<AuditEntry>;
+
+/** The entry for a record that has just reached a decision, or undefined for any other. */
+export function auditEntryOf(record: BatchRecord, relay: string, at: Date): AuditEntry | undefined {
+  const common = {
+    at: at.toISOString(),
+    run: record.runDir,
+    seq: record.seq,
+    key: record.key,
+    relay,
+  };
+  switch (record.status) {
+    case 'answered':
+      return {
+        ...common,
+        decision: 'answered',
+        answers: { ...record.drafts },
+        ...(record.answeredBy ? { by: record.answeredBy } : {}),
+        how: record.answeredVia ?? 'message',
+      };
+    case 'cancelled':
+      return {
+        ...common,
+        decision: 'cancelled',
+        ...(record.answeredBy ? { by: record.answeredBy } : {}),
+        how: 'message',
+      };
+    case 'answered-elsewhere':
+      return { ...common, decision: 'answered-elsewhere', how: 'elsewhere' };
+    default:
+      return undefined;
+  }
+}
+
+/** What `audit` shows: the entries of one run (its folder or name), one person, a recent time. */
+export interface AuditFilter {
+  run?: string;
+  user?: string;
+  /** ISO time: entries from then on */
+  since?: string;
+}
+
+/** Whether an entry is one `filter` asks for. */
+export function matchesAudit(entry: AuditEntry, filter: AuditFilter): boolean {
+  if (
+    filter.run !== undefined &&
+    entry.run !== filter.run &&
+    path.basename(entry.run) !== filter.run
+  ) {
+    return false;
+  }
+  if (filter.user !== undefined && entry.by !== filter.user) return false;
+  return filter.since === undefined || entry.at >= filter.since;
+}
+
+const shownAnswer = (answer: Answer): string =>
+  typeof answer === 'boolean'
+    ? answer
+      ? 'Yes'
+      : 'No'
+    : Array.isArray(answer)
+      ? answer.join(', ')
+      : answer;
+
+/** One entry as a line for people: time, decision, batch, who and how, the answers. */
+export function formatAuditLine(entry: AuditEntry): string {
+  const who = entry.by ? ` by ${entry.by}` : '';
+  const how = entry.how === 'message' || entry.how === 'elsewhere' ? '' : ` via ${entry.how}`;
+  const answers = Object.entries(entry.answers ?? {})
+    .map(([id, answer]) => `${id}=${JSON.stringify(shownAnswer(answer))}`)
+    .join(' ');
+  const batch = `${path.basename(entry.run)} #${entry.seq}`;
+  return [`${entry.at}  ${entry.decision}  ${batch}${who}${how}`, answers, `(${entry.relay})`]
+    .filter((part) => part !== '')
+    .join('  ');
+}
