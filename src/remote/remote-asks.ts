@@ -134,16 +134,18 @@ export async function openRemoteAsks(deps: {
 
   /** Withdraws the ask from Slack, keeping why; an answer given just before still counts. */
   const withdraw = async (id: string, asker: Asker, folder: AskFolder, why: string) => {
-    const ended = stateOfOutcome(await withdrawAsk(folder));
-    const ask = open.get(id);
-    open.delete(id);
-    for (const poll of ask?.polls ?? []) poll.abort();
-    if (ended) return ended;
+    // why first: once the question file goes, anyone asking after the ask reads the reason
+    // (an answer given just before still wins: the reason is read only for a withdrawn ask)
     if (asker.withdrawn === undefined)
       await writeFileAtomic(
         path.join(folder.dir, ASKER_FILE),
         askerText({ ...asker, withdrawn: why }),
       );
+    const ended = stateOfOutcome(await withdrawAsk(folder));
+    const ask = open.get(id);
+    open.delete(id);
+    for (const poll of ask?.polls ?? []) poll.abort();
+    if (ended) return ended;
     return { state: 'withdrawn' as const, why: asker.withdrawn ?? why };
   };
 
@@ -151,11 +153,14 @@ export async function openRemoteAsks(deps: {
   const names = await readdir(asksRoot(stateDir)).catch(() => [] as string[]);
   for (const id of names.filter((name) => REMOTE_ASK_ID.test(name))) {
     const asker = await askerOf(id);
-    if (!asker || asker.withdrawn !== undefined) continue;
+    if (!asker) continue;
     const folder = askFolder(stateDir, id, asker.seq);
     if ((await readOutcome(folder)) !== undefined) continue;
     const asked = await readGuardedFile(folder.questionFile, { maxBytes: 1, oneLinkOnly: true });
-    if (asked.kind !== 'missing') opened(id, asker, folder);
+    if (asked.kind === 'missing') continue;
+    // a crash between recording why and withdrawing: withdrawn now
+    if (asker.withdrawn !== undefined) await withdrawAsk(folder);
+    else opened(id, asker, folder);
   }
 
   return {
