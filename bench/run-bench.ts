@@ -7,6 +7,7 @@ import { hrNow, ms, percentile, socketConnected, startRelay } from './bench-supp
 import { measureBurst } from './burst-figure.js';
 import { callsLines, measureCallsPerBatch } from './calls-figure.js';
 import { DETECTORS, measureDetection } from './detection-figure.js';
+import { digestLines, measureDigest } from './digest-figure.js';
 import { homeLines, measureHome } from './home-figure.js';
 import { hookLines, measureHook } from './hook-figure.js';
 import { duplicatePosts, measureLatency, openManyRuns } from './latency-figures.js';
@@ -19,9 +20,9 @@ import { measureStartup } from './startup-figure.js';
 /**
  * `npm run bench`: the real relay process against the loopback Slack stand-in. Prints one line
  * per figure. Sizes can be shrunk for a quick look with BENCH_SCALE=0.1;
- * BENCH_ONLY=1c,4,8,9,10,11,12,rest picks figures (1c: scaling with open runs, 4: start-up,
+ * BENCH_ONLY=1c,4,8,9,10,11,12,13,rest picks figures (1c: scaling with open runs, 4: start-up,
  * 8: shared mode, 9: the Home tab, 10: Slack calls per answered batch, 11: the MCP tools, 12: the
- * Claude Code hook, rest: the others),
+ * Claude Code hook, 13: Approve all from the digest, rest: the others),
  * BENCH_OPEN_RUNS and BENCH_ANSWERED_RUNS the run counts of 1c and 4 (comma-separated). The
  * defaults keep the bench within minutes; issue 15's sizes take about 12 more:
  * BENCH_OPEN_RUNS=0,500,2000,10000 BENCH_ANSWERED_RUNS=1000,10000.
@@ -64,6 +65,8 @@ async function main() {
   if (wanted('11')) for (const line of mcpLines(await measureMcp(n(30, 5)))) say(line);
   // Figure 12: Claude Code's permission prompts through `o7-slack-relay hook` and the relay.
   if (wanted('12')) for (const line of hookLines(await measureHook(n(30, 5)))) say(line);
+  // Figure 13: 30 quick batches answered with the digest's Approve all.
+  if (wanted('13')) for (const line of digestLines(await measureDigest(n(5, 2)))) say(line);
   if (!wanted('rest')) return;
 
   // Figures 1–3: one relay, first with one run, then with many open runs beside it.

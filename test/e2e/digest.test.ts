@@ -218,6 +218,24 @@ describe('the digest of quick batches', () => {
     assert.ok(!mrkdwnTexts(digest.blocks).some((t) => t.includes('run-many')));
   });
 
+  test('the digest moves to the bottom once 10 batch messages are below it and one joins; a restart keeps it', async () => {
+    await postYesNoRuns(h, 4);
+    const first = await waitForDigest(h, 4);
+    // a restart: the same digest message is edited, not another posted
+    await h.restart();
+    await writeQuestionFile(h.runDir(runName(5)), 1, yesNo(5));
+    const edited = await waitForDigest(h, 5);
+    assert.equal(edited.ts, first.ts, 'the digest the relay kept before its restart');
+    const freeWrite = { seq: 1, questions: [{ id: 'why', type: 'free-write', prompt: 'Why?' }] };
+    for (let n = 1; n <= 10; n += 1) await writeQuestionFile(h.runDir(`long-${n}`), 1, freeWrite);
+    for (let n = 1; n <= 10; n += 1) await waitForBatchMessage(h.slack, `long-${n}`, 1);
+    await writeQuestionFile(h.runDir(runName(6)), 1, yesNo(6));
+    const moved = await waitForDigest(h, 6);
+    assert.notEqual(moved.ts, first.ts, 'posted again at the bottom');
+    await waitFor(() => h.slack.message(CHANNEL, first.ts) === undefined, 'the old digest deleted');
+    assert.equal(h.slack.messages(CHANNEL).filter((m) => digestOf([m])).length, 1);
+  });
+
   test('an outsider cannot approve all, and a digest button sent from another message changes nothing', async () => {
     await postYesNoRuns(h, 4);
     const digest = await waitForDigest(h, 4);
