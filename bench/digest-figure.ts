@@ -67,6 +67,7 @@ async function floorWrites(dir: string, count: number): Promise<number> {
 export async function measureDigest(rounds: number, count = 30): Promise<DigestSample[]> {
   const slack = await startFakeSlack({ now: hrNow });
   const { dir, cleanup } = await makeTempDir('o7-bench-digest-');
+  await mkdir(path.join(dir, 'runs'));
   const relay = startRelay(slack, dir, { RELAY_DIGEST_AT: '4' });
   const samples: DigestSample[] = [];
   try {
