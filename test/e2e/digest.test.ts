@@ -20,6 +20,7 @@ import {
   waitForAnswered,
   waitForBatchMessage,
 } from './relay-steps.js';
+import { spawnHook } from './steps/hook-prompts.js';
 
 const yesNo = (n: number) => ({
   seq: 1,
@@ -234,6 +235,42 @@ describe('the digest of quick batches', () => {
     assert.notEqual(moved.ts, first.ts, 'posted again at the bottom');
     await waitFor(() => h.slack.message(CHANNEL, first.ts) === undefined, 'the old digest deleted');
     assert.equal(h.slack.messages(CHANNEL).filter((m) => digestOf([m])).length, 1);
+  });
+
+  test("four Claude Code permission prompts make one digest; Approve all allows each, never with an 'Always allow' rule", async () => {
+    const hooks = [1, 2, 3, 4].map((n) =>
+      spawnHook(h.config.stateDir, h.root, `session-${n}`, {
+        hook_event_name: 'PermissionRequest',
+        tool_name: 'Bash',
+        tool_input: { command: `npm test -- --shard ${n}` },
+        permission_suggestions: [
+          {
+            type: 'addRules',
+            rules: [{ toolName: 'Bash', ruleContent: 'npm test:*' }],
+            behavior: 'allow',
+            destination: 'localSettings',
+          },
+        ],
+      }),
+    );
+    const digest = await waitForDigest(h, 4);
+    assert.deepEqual(
+      [...new Set(lineButtons(digest).map((b) => (b.element.text as { text: string }).text))],
+      ['Allow', 'Deny'],
+    );
+    assert.ok(mrkdwnTexts(digest.blocks).some((t) => t.includes('npm test -- --shard 1')));
+    const clicked = await click(h.slack, digest.ts, DIGEST_CONTROLS.approveAll);
+    const form = await formOpenedBy(h.slack, clicked, ALICE);
+    assert.ok(form);
+    const sent = await h.slack.submitView({ viewId: String(form.id), user: ALICE });
+    assert.equal(sent.acked, true);
+    for (const hook of hooks) {
+      const { code } = await hook.exited;
+      assert.equal(code, 0, hook.stderr());
+      assert.deepEqual(JSON.parse(hook.stdout()).hookSpecificOutput.decision, {
+        behavior: 'allow',
+      });
+    }
   });
 
   test('an outsider cannot approve all, and a digest button sent from another message changes nothing', async () => {
