@@ -245,6 +245,17 @@ const flag = z
 const isPlaceholderToken = (token: string): boolean =>
   !/\d/.test(token.slice(token.indexOf('-') + 1));
 
+/** A whole number from `min` to `max`, `fallback` when unset; refused in one sentence. */
+const wholeNumber = (min: number, max: number, fallback: number) => {
+  const error = `must be a whole number from ${min} to ${max}`;
+  return z.coerce
+    .number({ error })
+    .int({ error })
+    .min(min, { error })
+    .max(max, { error })
+    .default(fallback);
+};
+
 /**
  * The relay's environment. One schema, validated once at start; every message says what the
  * variable must look like.
@@ -307,19 +318,9 @@ export const envSchema = z.object({
   RELAY_ASK_TOKENS: optionalText,
   RELAY_ASK_TLS_CERT: optionalText,
   RELAY_ASK_TLS_KEY: optionalText,
-  RELAY_ASK_MAX_OPEN: z.coerce
-    .number({ error: 'must be a whole number from 1 to 1000' })
-    .int({ error: 'must be a whole number from 1 to 1000' })
-    .min(1, { error: 'must be a whole number from 1 to 1000' })
-    .max(1000, { error: 'must be a whole number from 1 to 1000' })
-    .default(20),
+  RELAY_ASK_MAX_OPEN: wholeNumber(1, 1000, 20),
   RELAY_AUDIT_LOG: optionalText,
-  RELAY_DIGEST_AT: z.coerce
-    .number({ error: 'must be a whole number from 0 to 1000' })
-    .int({ error: 'must be a whole number from 0 to 1000' })
-    .min(0, { error: 'must be a whole number from 0 to 1000' })
-    .max(1000, { error: 'must be a whole number from 0 to 1000' })
-    .default(4),
+  RELAY_DIGEST_AT: wholeNumber(0, 1000, 4),
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),

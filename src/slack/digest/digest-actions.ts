@@ -4,13 +4,12 @@ import { refusalFor } from '../../core/batch/refusal.js';
 import { quickBatch } from '../../core/digest/quick-batch.js';
 import { renderApproveAll } from '../../core/digest/render-approve-all.js';
 import { actionIdPattern, DIGEST_CONTROLS, parseBlockId } from '../../core/slack/controls/ids.js';
-import { replyThreadTs } from '../../core/slack/layout/reply-thread.js';
 import { explainRefusal, explainSubmit, FORM_NOT_OPENED } from '../../core/slack/outcome-text.js';
 import type { BatchActions } from '../../queue/actions/batch-actions.js';
 import { NOT_THIS_BATCH, REFUSED_FOREIGN, sourceOfAction } from '../access/action-binding.js';
 import type { ModalSeal } from '../access/modal-seal.js';
 import { readPresentation } from '../presenting/slack-presentation.js';
-import { type ActionPlace, tellUser } from '../presenting/tell-user.js';
+import { placeOfAction, tellUser } from '../presenting/tell-user.js';
 import type { DigestKeeper } from './digest-keeper.js';
 
 /** What the digest's buttons need. */
@@ -38,11 +37,7 @@ export function registerDigestActions(app: App, deps: DigestActionDeps): void {
 
   app.action<BlockAction>(pattern, async ({ ack, body, action, client, context }) => {
     await ack();
-    const place: ActionPlace = {
-      user: body.user.id,
-      channel: body.channel?.id ?? body.container?.channel_id,
-      threadTs: replyThreadTs(body.message),
-    };
+    const place = placeOfAction(body);
     const tell = (text: string) => tellUser(client, log, place, text);
     const source = sourceOfAction(context);
     if (source?.kind !== 'message' || !deps.digest.isDigest(source.channel, source.ts)) {

@@ -7,16 +7,16 @@ import { errnoCode } from '../../fs/errno.js';
 import { writeFileAtomic } from '../../fs/write-file-atomic.js';
 
 /** The digest message of one channel: its ts, and the batches it listed when last changed. */
-export interface DigestMessage {
+export interface KeptDigest {
   ts: string;
   keys: string[];
 }
 
 /** Where each channel's digest message is, kept in the state folder across restarts. */
 export interface DigestMessages {
-  get(channel: string): DigestMessage | undefined;
+  get(channel: string): KeptDigest | undefined;
   /** Records (or, with `undefined`, forgets) a channel's digest, durably. */
-  set(channel: string, message: DigestMessage | undefined): Promise<void>;
+  set(channel: string, message: KeptDigest | undefined): Promise<void>;
   channels(): string[];
 }
 
@@ -34,7 +34,7 @@ const fileSchema = z.record(
  */
 export async function openDigestMessages(stateDir: string, log: Logger): Promise<DigestMessages> {
   const file = path.join(stateDir, DIGESTS_FILE);
-  const held = new Map<string, DigestMessage>();
+  const held = new Map<string, KeptDigest>();
   try {
     const parsed = fileSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
     if (parsed.success)

@@ -2,7 +2,6 @@ import type { App, BlockAction } from '@slack/bolt';
 import { type Refusal, refusalFor } from '../../core/batch/refusal.js';
 import { type DecodedAction, decodeAction } from '../../core/slack/controls/decode-action.js';
 import { CONTROL_ACTION_PATTERN, parseBlockId } from '../../core/slack/controls/ids.js';
-import { replyThreadTs } from '../../core/slack/layout/reply-thread.js';
 import { explainRefusal, FORM_NOT_OPENED } from '../../core/slack/outcome-text.js';
 import {
   lookupFromSource,
@@ -11,7 +10,7 @@ import {
   sourceOfAction,
 } from '../access/action-binding.js';
 import type { OpenModal } from '../presenting/full-preview.js';
-import { type ActionPlace, tellUser } from '../presenting/tell-user.js';
+import { placeOfAction, tellUser } from '../presenting/tell-user.js';
 import { type Click, CONTROLS, type Control, type ControlDeps } from './control-handlers.js';
 
 const OUT_OF_DATE: Refusal = { kind: 'out-of-date' };
@@ -30,11 +29,7 @@ export function registerBlockActions(app: App, deps: ControlDeps): void {
     CONTROL_ACTION_PATTERN,
     async ({ ack, body, action, client, context }) => {
       await ack();
-      const place: ActionPlace = {
-        user: body.user.id,
-        channel: body.channel?.id ?? body.container?.channel_id,
-        threadTs: replyThreadTs(body.message),
-      };
+      const place = placeOfAction(body);
       const tell = (text: string) => tellUser(client, log, place, text);
       const ids = 'block_id' in action ? parseBlockId(action.block_id) : undefined;
       if (!ids) {

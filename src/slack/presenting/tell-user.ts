@@ -3,6 +3,7 @@ import type { webApi } from '@slack/bolt';
 type WebClient = webApi.WebClient;
 
 import type { Logger } from 'pino';
+import { replyThreadTs } from '../../core/slack/layout/reply-thread.js';
 import { renderNotice } from '../../core/slack/messages/render-notice.js';
 import { escapeMrkdwn } from '../../core/slack/text/escape-mrkdwn.js';
 
@@ -11,6 +12,20 @@ export interface ActionPlace {
   user: string;
   channel: string | undefined;
   threadTs?: string | undefined;
+}
+
+/** Where the person behind a click acted: its user, conversation and thread. */
+export function placeOfAction(body: {
+  user: { id: string };
+  channel?: { id?: string } | undefined;
+  container?: { channel_id?: string } | undefined;
+  message?: Parameters<typeof replyThreadTs>[0];
+}): ActionPlace {
+  return {
+    user: body.user.id,
+    channel: body.channel?.id ?? body.container?.channel_id,
+    threadTs: replyThreadTs(body.message),
+  };
 }
 
 /**
