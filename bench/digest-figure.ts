@@ -68,7 +68,8 @@ export async function measureDigest(rounds: number, count = 30): Promise<DigestS
   const slack = await startFakeSlack({ now: hrNow });
   const { dir, cleanup } = await makeTempDir('o7-bench-digest-');
   await mkdir(path.join(dir, 'runs'));
-  const relay = startRelay(slack, dir, { RELAY_DIGEST_AT: '4' });
+  // the write path is measured: Undo's window (RELAY_UNDO_SECONDS) adds exactly its length
+  const relay = startRelay(slack, dir, { RELAY_DIGEST_AT: '4', RELAY_UNDO_SECONDS: '0' });
   const samples: DigestSample[] = [];
   try {
     await socketConnected(slack);

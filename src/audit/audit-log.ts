@@ -14,7 +14,8 @@ export const AUDIT_FILE = 'audit.jsonl';
 
 /** Appends decisions to the audit log, one JSON line each, written to disk before the next. */
 export interface AuditLog {
-  append(entry: AuditEntry): void;
+  /** Resolves once this entry (and every one before it) is on disk, or its failure logged. */
+  append(entry: AuditEntry): Promise<void>;
   /** Resolves once every entry appended so far is on disk. */
   flushed(): Promise<void>;
 }
@@ -61,6 +62,7 @@ export function createAuditLog(
           log.error({ err, file, entry }, 'could not write the decision to the audit log');
         }),
       );
+      return chain;
     },
     flushed: () => chain,
   };

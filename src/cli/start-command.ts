@@ -148,9 +148,9 @@ export async function runStart(
   const store = ops.observeStore(
     shared?.store ??
       (await openFileStateStore(config.stateDir, { log: log.child({ component: 'store' }) })),
-    (record) => {
-      const entry = auditEntryOf(record, relayName, new Date());
-      if (entry) audit.append(entry);
+    (record, before) => {
+      const entry = auditEntryOf(record, relayName, new Date(), before);
+      return entry && audit.append(entry);
     },
   );
   const seal = createModalSeal(shared?.sealKey ?? (await loadModalSealKey(config.stateDir)));
@@ -204,6 +204,8 @@ export async function runStart(
     askRoot: asks,
     postNotice: createNoticePoster(app.client, channelFor),
     ...(shared ? { shared: { node: shared.node, owners: shared.owners } } : {}),
+    // a decision through the digest (or any, with RELAY_UNDO_ALL) waits a moment for Undo
+    holdFor: (input) => (input.via || config.undo.everywhere ? config.undo.seconds * 1000 : 0),
     ...options.queue,
   });
   // Deadlines are set and checked against one clock: the reminders' and those a control sets.

@@ -130,6 +130,7 @@ export async function createOwnerRequests(deps: {
     const fresh = deps.current(record.key) ?? record;
     return (
       outcome.kind === 'answered' ||
+      outcome.kind === 'held' ||
       outcome.kind === 'answered-elsewhere' ||
       outcome.kind === 'cancelled'
         ? { kind: outcome.kind, record: fresh }

@@ -85,7 +85,7 @@ export function decodeRequest(fields: Record<string, unknown>): WorkRequest | st
 export type WireOutcome =
   | Exclude<SubmitOutcome, { record: BatchRecord }>
   | Exclude<CancelOutcome, { record: BatchRecord }>
-  | { kind: 'answered' | 'answered-elsewhere' | 'cancelled' };
+  | { kind: 'answered' | 'held' | 'answered-elsewhere' | 'cancelled' };
 
 /** The reply to request `id`. */
 export function encodeReply(id: string, outcome: SubmitOutcome | CancelOutcome): string {
@@ -100,6 +100,7 @@ const wireOutcome = z.union([
   z.object({
     kind: z.enum([
       'answered',
+      'held',
       'answered-elsewhere',
       'cancelled',
       'not-cancellable',

@@ -321,6 +321,8 @@ export const envSchema = z.object({
   RELAY_ASK_MAX_OPEN: wholeNumber(1, 1000, 20),
   RELAY_AUDIT_LOG: optionalText,
   RELAY_DIGEST_AT: wholeNumber(0, 1000, 4),
+  RELAY_UNDO_SECONDS: wholeNumber(0, 300, 10),
+  RELAY_UNDO_ALL: flag,
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
@@ -361,6 +363,8 @@ export const VARIABLE_SHAPES: Readonly<Record<VariableName, string>> = {
   RELAY_ASK_TLS_KEY: "the ask API's private key, a PEM file",
   RELAY_ASK_MAX_OPEN: 'a whole number from 1 to 1000',
   RELAY_DIGEST_AT: 'a whole number from 0 (off) to 1000',
+  RELAY_UNDO_SECONDS: 'a whole number of seconds from 0 (off) to 300',
+  RELAY_UNDO_ALL: "1 to hold every Submit for Undo, not only the digest's",
   RELAY_AUDIT_LOG: 'the file every decision is appended to, as JSON lines',
   LOG_LEVEL: `one of ${LOG_LEVELS.join(', ')}`,
 };
@@ -415,6 +419,12 @@ export interface Config {
    * Not kept in shared mode yet.
    */
   digestAt: number;
+  /**
+   * How long a decision is held before its answer file is written, while Undo can put it back
+   * (`RELAY_UNDO_SECONDS`; 0: written at once): those given through the digest, or every
+   * Submit with `everywhere` (`RELAY_UNDO_ALL`).
+   */
+  undo: { seconds: number; everywhere: boolean };
   /** the audit log's file (`RELAY_AUDIT_LOG`), absolute: `audit.jsonl` in the state folder by default */
   auditLog: string;
   /** Where `/healthz` and `/metrics` are served (`RELAY_METRICS_PORT`); absent: not at all. */
@@ -486,6 +496,7 @@ export function toConfig(env: z.infer<typeof envSchema>, cwd: string, hostName: 
     ...(env.RELAY_ALLOWED_USERS ? { allowedUsers: env.RELAY_ALLOWED_USERS } : {}),
     ...remindersOf(env),
     digestAt: env.RELAY_DIGEST_AT,
+    undo: { seconds: env.RELAY_UNDO_SECONDS, everywhere: env.RELAY_UNDO_ALL },
     auditLog: auditLogOf(env.RELAY_AUDIT_LOG, resolveStateDir(env.RELAY_STATE_DIR, cwd), cwd),
     ...(shared ? { shared } : {}),
     ...(env.RELAY_METRICS_PORT !== undefined ? { metricsPort: env.RELAY_METRICS_PORT } : {}),

@@ -10,7 +10,7 @@ type BatchMetrics = Pick<
 >;
 
 /** Statuses of a batch that waits for people's answer. */
-export const WAITING_FOR_ANSWER: readonly BatchStatus[] = ['open', 'submitting'];
+export const WAITING_FOR_ANSWER: readonly BatchStatus[] = ['open', 'held', 'submitting'];
 
 /** What happened to a batch between two versions of its record, as operators count it. */
 export type BatchEvent =
@@ -62,12 +62,21 @@ export interface ObserveBatchesDeps {
   log: Logger;
   /** the clock (ms) latencies end at; the queue's records carry the times they start at */
   now?: () => number;
-  /** told of each record that has just reached a decision (answered, cancelled, elsewhere) */
-  decided?: (record: BatchRecord) => void;
+  /**
+   * told of each record that has just reached a decision (answered, cancelled, elsewhere) or
+   * whose held decision was undone, with the record before; the change is done once it is
+   * (so what people are shown next is in the audit log already)
+   */
+  decided?: (record: BatchRecord, before: BatchRecord | undefined) => void | Promise<void>;
 }
 
 /** The statuses a batch reaches by a decision, which the audit log records. */
 const DECISIONS: readonly BatchStatus[] = ['answered', 'cancelled', 'answered-elsewhere'];
+
+/** Whether the change from `before` to `next` is a decision, or a held one undone. */
+const isDecision = (before: BatchRecord | undefined, next: BatchRecord): boolean =>
+  before?.status !== next.status &&
+  (DECISIONS.includes(next.status) || (before?.status === 'held' && next.status === 'open'));
 
 /**
  * The store, watched: each record stored is compared with the one it replaces, and what
@@ -115,9 +124,7 @@ export function observeBatches(store: StateStore, deps: ObserveBatchesDeps): Sta
       await store.put(record);
       const event = batchEventOf(before, record, at);
       if (event) tell(event);
-      if (before?.status !== record.status && DECISIONS.includes(record.status)) {
-        deps.decided?.(record);
-      }
+      if (isDecision(before, record)) await deps.decided?.(record, before);
     },
     async update(key, change) {
       const before = store.get(key);
@@ -125,9 +132,7 @@ export function observeBatches(store: StateStore, deps: ObserveBatchesDeps): Sta
       const after = await store.update(key, change);
       const event = after && batchEventOf(before, after, at);
       if (event) tell(event);
-      if (after && before?.status !== after.status && DECISIONS.includes(after.status)) {
-        deps.decided?.(after);
-      }
+      if (after && isDecision(before, after)) await deps.decided?.(after, before);
       return after;
     },
     watch: (listener) => store.watch(listener),

@@ -91,7 +91,10 @@ export function createRelayOps(
     slackAvailability: reachability as SlackAvailability,
 
     /** The store, with every batch posted and answered counted and logged (see observeBatches). */
-    observeStore(inner: StateStore, decided?: (record: BatchRecord) => void): StateStore {
+    observeStore(
+      inner: StateStore,
+      decided?: (record: BatchRecord, before: BatchRecord | undefined) => void | Promise<void>,
+    ): StateStore {
       store = observeBatches(inner, { metrics, log, now, ...(decided ? { decided } : {}) });
       return store;
     },

@@ -8,6 +8,7 @@ import { publishFileNoClobber } from '../fs/publish-file.js';
 import type { RunFsEvent } from '../fs/run-events.js';
 import type { SlackAvailability } from '../ops/slack-reachability.js';
 import type { RecordChange, StateStore } from '../store/state-store.js';
+import type { SubmitInput } from './actions/action-inputs.js';
 import { type BatchActions, createBatchActions } from './actions/batch-actions.js';
 import { createElsewhereAnswers } from './elsewhere-answers.js';
 import type { Presenter } from './presenter.js';
@@ -20,6 +21,7 @@ import { otherOwner, type RunOwners } from './runs/run-owners.js';
 import { createRunScheduler, type RunSchedulerDeps } from './runs/run-scheduler.js';
 import { createRunSync } from './runs/run-sync.js';
 import { createSlackWait } from './slack-wait.js';
+import { createWakeUps } from './wake-ups.js';
 
 /**
  * The queue as the relay's other parts use it: the watcher feeds it, the start command starts
@@ -84,6 +86,8 @@ export interface BatchQueueDeps
    * what it asks of the relays holding other machines' runs.
    */
   shared?: { node: string; owners: RunOwners };
+  /** How long a Submit's decision is held for Undo, in ms (see `submitBatch`); absent: none. */
+  holdFor?: (input: SubmitInput) => number;
 }
 
 /** The queue's one way to change a stored record: the store's, each change stamped with the time. */
@@ -164,6 +168,8 @@ export function createBatchQueue(deps: BatchQueueDeps): BatchQueue {
     now,
     gatherMs: settleMs,
   });
+  const wakeUps = createWakeUps({ schedule: (runDir) => scheduler.schedule(runDir), now });
+  const wakeAt = wakeUps.at;
   const listQa = deps.listQa ?? ((qaDir: string) => readdir(qaDir));
   const listAhead = createListAhead({ list: (runDir) => listQa(qaDirOf(runDir)) });
   const finishSubmit = (record: BatchRecord) =>
@@ -182,6 +188,7 @@ export function createBatchQueue(deps: BatchQueueDeps): BatchQueue {
     finishSubmit,
     log,
     now,
+    wakeAt,
     ...(deps.shared ? { node: deps.shared.node } : {}),
   });
   const actions = createBatchActions({
@@ -193,6 +200,8 @@ export function createBatchQueue(deps: BatchQueueDeps): BatchQueue {
     finishSubmit,
     assertWritable: folders.assertWritable,
     ...(deps.shared ? { owners: deps.shared.owners } : {}),
+    ...(deps.holdFor ? { holdFor: deps.holdFor } : {}),
+    wakeAt,
     log,
     now,
   });
@@ -236,6 +245,7 @@ export function createBatchQueue(deps: BatchQueueDeps): BatchQueue {
       stopWatching?.();
       listAhead.close();
       slackWait.close();
+      wakeUps.close();
       return scheduler.close();
     },
   };

@@ -24,6 +24,7 @@ describe('loadConfig', () => {
       poll: false,
       logLevel: 'info',
       digestAt: 4,
+      undo: { seconds: 10, everywhere: false },
       auditLog: '/work/project/.7/slack-relay/audit.jsonl',
     });
   });

@@ -212,7 +212,11 @@ describe('ack times beside two CPU-bound processes (socket mode)', () => {
 
     // Snooze, shown once a reminder was sent: the relay again, reminding a second after a post.
     await fx.relay.kill();
-    fx.relay = spawnRelayFor(slack, root, { logLevel: 'info', env: { RELAY_REMIND_AFTER: '1s' } });
+    // every Submit held 3 s for Undo (RELAY_UNDO_ALL), for the Undo button below
+    fx.relay = spawnRelayFor(slack, root, {
+      logLevel: 'info',
+      env: { RELAY_REMIND_AFTER: '1s', RELAY_UNDO_ALL: '1', RELAY_UNDO_SECONDS: '3' },
+    });
     await fx.relay.waitForLog('relay ready');
     await allConnected(slack);
     await writeQuestionFile(run, 3, {
@@ -239,6 +243,20 @@ describe('ack times beside two CPU-bound processes (socket mode)', () => {
     await denyWithReason(slack, (await hookPrompt(slack)).ts, 'not while busy');
     assert.equal((await hook.exited).code, 0, hook.stderr());
     assert.match(hook.stdout(), /"behavior":"deny"/);
+
+    // Undo, on a one-tap answer held for its window: a batch of another run.
+    const undoRun = path.join(root, 'runs', 'run-undo');
+    await writeQuestionFile(undoRun, 1, {
+      seq: 1,
+      questions: [{ id: 'go', type: 'yes-no', prompt: 'Go on?' }],
+    });
+    const held = await waitForBatchMessage(slack, 'run-undo', 1);
+    await click(slack, held.ts, actionId(ACTION_KINDS.oneTap, 0, 'yes'));
+    await waitFor(
+      () => JSON.stringify(current(slack, held.ts).blocks).includes(ACTION_KINDS.undo),
+      'the Undo button on the held answer',
+    );
+    await click(slack, held.ts, ACTION_KINDS.undo);
 
     // The Home tab (an event).
     await openHome(slack, ALICE);

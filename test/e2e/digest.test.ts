@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { readAuditLog } from '../../src/audit/audit-log.js';
-import { APPROVE_ALL_PICK } from '../../src/core/digest/render-approve-all.js';
 import { APPROVE_ALL_BLOCK, DIGEST_CONTROLS } from '../../src/core/slack/controls/ids.js';
 import { NOT_THIS_BATCH } from '../../src/slack/access/action-binding.js';
-import type { JsonObject, ObservedMessage } from '../support/fake-slack/index.js';
+import type { JsonObject } from '../support/fake-slack/index.js';
 import { ALICE, BOB, CHANNEL, elementsOf } from '../support/relay-harness.js';
 import { writeQuestionFile } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait.js';
@@ -20,6 +19,13 @@ import {
   waitForAnswered,
   waitForBatchMessage,
 } from './relay-steps.js';
+import {
+  confirmApproveAll,
+  digestOf,
+  lineButtons,
+  openApproveAll,
+  waitForDigestSaying,
+} from './steps/digest.js';
 import { spawnHook } from './steps/hook-prompts.js';
 
 const yesNo = (n: number) => ({
@@ -32,10 +38,6 @@ const answerOf = async (runDir: string) =>
 const EVE = 'U0EVE0001';
 const runName = (n: number) => `run-${String(n).padStart(3, '0')}`;
 
-/** The channel's digest as it is now, or undefined. */
-const digestOf = (messages: ObservedMessage[]) =>
-  messages.find((m) => m.text.includes('waiting for a quick answer'));
-
 /** Writes `count` runs, each with one yes-no batch, and waits for all their messages. */
 async function postYesNoRuns(h: ReturnType<typeof relayPerTest>, count: number) {
   for (let n = 1; n <= count; n += 1) await writeQuestionFile(h.runDir(runName(n)), 1, yesNo(n));
@@ -43,17 +45,8 @@ async function postYesNoRuns(h: ReturnType<typeof relayPerTest>, count: number) 
 }
 
 /** Waits until the digest lists `count` batches; gives it. */
-function waitForDigest(h: ReturnType<typeof relayPerTest>, count: number) {
-  const text = `${count} agents are waiting for a quick answer`;
-  return waitFor(() => {
-    const found = digestOf(h.slack.messages(CHANNEL));
-    return found?.text === text ? found : undefined;
-  }, `a digest listing ${count}`);
-}
-
-/** The digest's answer buttons, by line, as [label, action id] pairs. */
-const lineButtons = (digest: { blocks: ObservedMessage['blocks'] }) =>
-  elementsOf(digest.blocks).filter((e) => e.actionId.startsWith(`${DIGEST_CONTROLS.answer}:`));
+const waitForDigest = (h: ReturnType<typeof relayPerTest>, count: number) =>
+  waitForDigestSaying(h.slack, `${count} agents are waiting for a quick answer`);
 
 describe('the digest of quick batches', () => {
   const h = relayPerTest({
@@ -121,17 +114,8 @@ describe('the digest of quick batches', () => {
   test('Approve all with two unticked answers 28; one answered on its own message meanwhile is skipped and named', async () => {
     await postYesNoRuns(h, 30);
     const digest = await waitForDigest(h, 30);
-    const clicked = await click(h.slack, digest.ts, DIGEST_CONTROLS.approveAll, BOB);
-    const form = await formOpenedBy(h.slack, clicked, BOB);
-    assert.ok(form, 'the Approve all form opened');
-    type Pick = {
-      block_id: string;
-      element: { options: { value: string; text: { text: string } }[] };
-    };
-    const picks = (form.blocks as unknown as Pick[])
-      .filter((b) => b.block_id?.startsWith(APPROVE_ALL_BLOCK))
-      .map((b) => ({ blockId: b.block_id, element: b.element }));
-    const options = picks.flatMap((p) => p.element.options);
+    const opened = await openApproveAll(h.slack, digest.ts, BOB);
+    const options = opened.picks.flatMap((p) => p.options);
     assert.equal(options.length, 30, 'every batch listed');
     assert.ok(options.every((o) => o.text.text.endsWith('→ Yes')));
     // Alice answers run-005 on its own message while Bob looks at the form
@@ -140,20 +124,7 @@ describe('the digest of quick batches', () => {
     await waitForAnswered(h.slack, fifth.ts);
     // Bob unticks run-002 and run-003
     const left = new Set([runName(2), runName(3)]);
-    const values: Record<string, Record<string, string[]>> = {};
-    for (const pick of picks) {
-      const kept = pick.element.options
-        .filter((o) => !left.has(o.text.text.split(' → ')[0] as string))
-        .map((o) => o.value);
-      values[pick.blockId] = { [APPROVE_ALL_PICK]: kept };
-    }
-    assert.ok(Object.keys(values).every((id) => id.startsWith(APPROVE_ALL_BLOCK)));
-    const sent = await h.slack.submitView({ viewId: String(form.id), user: BOB, values });
-    assert.equal(sent.acked, true);
-    const told = await waitFor(
-      () => h.slack.ephemerals(BOB).find((e) => e.text.includes('Approve all answered')),
-      'the result of Approve all',
-    );
+    const told = await confirmApproveAll(h.slack, opened, BOB, left);
     assert.match(told.text, /answered 27 of the 28 batches ticked/);
     assert.match(told.text, new RegExp(`run-005\\*: answered by <@${ALICE}> first`));
     for (let n = 1; n <= 30; n += 1) {

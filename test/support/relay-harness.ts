@@ -44,6 +44,8 @@ export function configFor(slack: FakeSlack, root: string, mode: Mode, port = 0):
     logLevel: 'silent',
     // the digest has its own tests; elsewhere a channel's messages are its batches alone
     digestAt: 0,
+    // held decisions have their own tests; elsewhere an answer is written when it is given
+    undo: { seconds: 0, everywhere: false },
     auditLog: path.join(root, 'state', 'audit.jsonl'),
   };
 }

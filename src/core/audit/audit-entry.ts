@@ -3,12 +3,15 @@ import { z } from 'zod';
 import { ANSWER_ROUTES, type BatchRecord } from '../batch/batch-record.js';
 import type { Answer } from '../protocol/questions/question.js';
 
-/** What a decision was: answers written, a batch cancelled, or another tool's answers found. */
-export const AUDIT_DECISIONS = ['answered', 'cancelled', 'answered-elsewhere'] as const;
+/**
+ * What a decision was: answers written, a batch cancelled, another tool's answers found, or
+ * answers held for Undo put back (none written).
+ */
+export const AUDIT_DECISIONS = ['answered', 'cancelled', 'answered-elsewhere', 'undone'] as const;
 export type AuditDecision = (typeof AUDIT_DECISIONS)[number];
 
-/** How it was given: on the batch's own message, through the digest, or in another tool. */
-export const AUDIT_HOWS = ['message', ...ANSWER_ROUTES, 'elsewhere'] as const;
+/** How it was given: on the batch's own message, through the digest, in another tool, or Undo. */
+export const AUDIT_HOWS = ['message', ...ANSWER_ROUTES, 'elsewhere', 'undo'] as const;
 export type AuditHow = (typeof AUDIT_HOWS)[number];
 
 /** One line of the audit log: one decision on one batch. */
@@ -20,7 +23,7 @@ export interface AuditEntry {
   run: string;
   seq: number;
   key: string;
-  /** the answers written, by question id (answered only) */
+  /** the answers written (answered), or those put back (undone), by question id */
   answers?: Record<string, Answer>;
   /** Slack user id of who decided; absent for another tool's answers */
   by?: string;
@@ -44,8 +47,16 @@ export const auditEntrySchema = z.object({
   relay: z.string(),
 }) satisfies z.ZodType<AuditEntry>;
 
-/** The entry for a record that has just reached a decision, or undefined for any other. */
-export function auditEntryOf(record: BatchRecord, relay: string, at: Date): AuditEntry | undefined {
+/**
+ * The entry for a record that has just reached a decision, or whose held decision (`before`)
+ * was just undone; undefined for any other.
+ */
+export function auditEntryOf(
+  record: BatchRecord,
+  relay: string,
+  at: Date,
+  before?: BatchRecord,
+): AuditEntry | undefined {
   const common = {
     at: at.toISOString(),
     run: record.runDir,
@@ -71,6 +82,15 @@ export function auditEntryOf(record: BatchRecord, relay: string, at: Date): Audi
       };
     case 'answered-elsewhere':
       return { ...common, decision: 'answered-elsewhere', how: 'elsewhere' };
+    case 'open':
+      if (before?.status !== 'held') return undefined;
+      return {
+        ...common,
+        decision: 'undone',
+        answers: { ...before.drafts },
+        ...(before.answeredBy ? { by: before.answeredBy } : {}),
+        how: 'undo',
+      };
     default:
       return undefined;
   }

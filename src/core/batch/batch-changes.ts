@@ -60,6 +60,8 @@ export function freshVersion(
     followUps: _followUps,
     answeredBy: _by,
     answeredAt: _at,
+    answeredVia: _via,
+    held: _held,
     ...rest
   } = record;
   return { ...rest, drafts: idRecord(), fingerprint, status };
@@ -102,6 +104,36 @@ export function submitting(
     answeredAt: at,
   };
   return via === undefined ? sending : { ...sending, answeredVia: via };
+}
+
+/**
+ * The decision `sending` (made on `before`) held until `until` before its answer file is
+ * written; Undo puts back the choices and typed text `before` had.
+ */
+export function holding(sending: BatchRecord, before: BatchRecord, until: string): BatchRecord {
+  const kept = before.followUps ? { followUps: before.followUps } : {};
+  return { ...sending, status: 'held', held: { until, drafts: before.drafts, ...kept } };
+}
+
+/** Undo: a held batch open again, exactly as it was before the decision. */
+export function undone(record: BatchRecord): BatchRecord {
+  const {
+    held,
+    answeredBy: _by,
+    answeredAt: _at,
+    answeredVia: _via,
+    followUps: _followUps,
+    ...rest
+  } = record;
+  const drafts = held?.drafts ?? record.drafts;
+  const kept = held?.followUps ? { followUps: held.followUps } : {};
+  return { ...rest, status: 'open', drafts, ...kept };
+}
+
+/** A held decision's window is over: its answer file is being published. */
+export function released(record: BatchRecord): BatchRecord {
+  const { held: _, ...rest } = record;
+  return { ...rest, status: 'submitting' };
 }
 
 /** The answer file is published. */

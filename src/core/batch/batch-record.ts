@@ -9,6 +9,7 @@ import type { Answer } from '../protocol/questions/question.js';
 /** Where a batch is in its life. */
 export const BATCH_STATUSES = [
   'open', // presented (or about to be), collecting answers
+  'held', // answered, the answer file written once its undo window (`held.until`) ends
   'submitting', // answer file being published by us; survives a crash mid-write
   'answered', // we published q-answers-NNN.json
   'answered-elsewhere', // another provider published it first
@@ -35,6 +36,17 @@ export const FINAL_STATUSES: readonly BatchStatus[] = [
 export const ANSWER_ROUTES = ['digest', 'approve-all'] as const;
 export type AnswerRoute = (typeof ANSWER_ROUTES)[number];
 
+/**
+ * A decision held for a moment before its answer file is written (`RELAY_UNDO_SECONDS`): when
+ * it is written, and what Undo puts back (the choices and typed text as they were before).
+ */
+export interface HeldDecision {
+  /** ISO time the answer file is written, unless Undo came first */
+  until: string;
+  drafts: Record<string, Answer>;
+  followUps?: Record<string, string>;
+}
+
 /** What the relay remembers about one batch across restarts. */
 export interface BatchRecord {
   /** Stable short id, see `batchKey`. */
@@ -56,6 +68,8 @@ export interface BatchRecord {
   answeredAt?: string;
   /** How it was answered, when not on its own message (see `ANSWER_ROUTES`). */
   answeredVia?: AnswerRoute;
+  /** A `held` batch's decision: when it is written, and what Undo puts back. */
+  held?: HeldDecision;
   /** Text typed for a question's `Other…` or follow-up choice (envelope batches), by question id. */
   followUps?: Record<string, string>;
   /** Why the last attempt to publish the answer file failed; cleared when one succeeds. */
@@ -140,6 +154,13 @@ const batchRecordShape = {
   answeredBy: z.string().optional(),
   answeredAt: z.string().optional(),
   answeredVia: z.enum(ANSWER_ROUTES).optional(),
+  held: z
+    .object({
+      until: z.string(),
+      drafts: idRecordSchema(answerSchema),
+      followUps: idRecordSchema(z.string()).optional(),
+    })
+    .optional(),
   followUps: idRecordSchema(z.string()).optional(),
   problem: z.string().optional(),
   note: z.string().optional(),
@@ -180,6 +201,8 @@ const SHOWN: Readonly<Record<keyof BatchRecord, boolean | ((record: BatchRecord)
   answeredAt: true,
   // shown once the batch is answered through the digest: other records keep their signature
   answeredVia: (record) => record.answeredVia,
+  // shown while held: the time its answer is written, beside Undo
+  held: (record) => record.held?.until,
   followUps: true,
   problem: true,
   note: true,

@@ -20,11 +20,22 @@ export type OwnerPendingOutcome =
 export type SubmitOutcome =
   | OwnerPendingOutcome
   | { kind: 'answered'; record: BatchRecord }
+  /** answered, and held for its undo window before the answer file is written */
+  | { kind: 'held'; record: BatchRecord }
   | { kind: 'answered-elsewhere'; record: BatchRecord }
   | { kind: 'incomplete'; missing: string[]; problems: string[] }
   /** envelope batch: these questions' choices ask for typed text that is missing */
   | { kind: 'needs-text'; questionIds: string[] }
   | { kind: 'write-failed'; message: string }
+  | Refusal;
+
+/**
+ * Result of Undo on a held decision: put back, or not the presser's to undo (`by` decided it),
+ * or why not (written already: `closed`).
+ */
+export type UndoOutcome =
+  | { kind: 'undone'; record: BatchRecord }
+  | { kind: 'not-yours'; by: string }
   | Refusal;
 
 /** Result of pressing Cancel on an envelope batch. */

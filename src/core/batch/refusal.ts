@@ -11,15 +11,15 @@ export type Refusal =
  * The one rule for "may anyone act on this batch now", used by every listener's early check
  * and again by the queue under the run's lock: why an action on `record` (as shown at
  * `revision`; left out: any version, as for reminders) must change nothing, or `undefined`.
- * With `passSubmitting`, a batch being submitted right now may go ahead: the queue waits for
- * that submission and then reports the real outcome.
+ * `also` lets a batch in one more status go ahead: `submitting` (the queue waits for that
+ * submission and then reports the real outcome), or `held` (for Undo).
  */
 export function refusalFor(
   record: BatchRecord | undefined,
-  at: { revision?: string | undefined; passSubmitting?: boolean } = {},
+  at: { revision?: string | undefined; also?: BatchStatus | undefined } = {},
 ): Refusal | undefined {
   if (!record) return { kind: 'unknown' };
-  const open = record.status === 'open' || (at.passSubmitting && record.status === 'submitting');
+  const open = record.status === 'open' || record.status === at.also;
   if (!open) return { kind: 'closed', status: record.status };
   if ('revision' in at && revisionOf(record.fingerprint) !== at.revision) {
     return { kind: 'out-of-date' };

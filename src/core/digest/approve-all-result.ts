@@ -15,16 +15,22 @@ export interface Skipped {
 const NAMED_MOST = 15;
 
 /**
- * What the person who confirmed Approve all is told, in mrkdwn: how many were answered, and
- * each skipped batch by name with whoever answered it first, or why it was left.
+ * What the person who confirmed Approve all is told, in mrkdwn: how many were answered (and,
+ * when `held` of them wait for Undo's moment, where Undo is), and each skipped batch by name
+ * with whoever answered it first, or why it was left.
  */
 export function describeApproveAll(
   answered: readonly string[],
   skipped: readonly Skipped[],
   ticked: number,
+  held = 0,
 ): string {
   if (ticked === 0) return 'Nothing was ticked, so nothing was answered.';
-  const head = `:white_check_mark: Approve all answered ${answered.length} of the ${ticked} batch${ticked === 1 ? '' : 'es'} ticked.`;
+  const undo =
+    held > 0
+      ? " They reach the agents in a moment; until then Undo, on the digest or on a batch's message, puts one back."
+      : '';
+  const head = `:white_check_mark: Approve all answered ${answered.length} of the ${ticked} batch${ticked === 1 ? '' : 'es'} ticked.${undo}`;
   if (skipped.length === 0) return head;
   const lines = skipped.slice(0, NAMED_MOST).map((skip) => {
     const name = escapeMrkdwn(truncatePlain(skip.title, 80));

@@ -59,10 +59,12 @@ const BLOCKS_KEPT = 3;
  * named under the list with why. A list longer than a form holds names how many it left out.
  */
 export function renderApproveAll(
-  items: readonly DigestItem[],
+  all: readonly DigestItem[],
   user: string,
   target: ApproveAllTarget,
 ): ModalView {
+  // a held answer is given already: Undo on its line is what can change it
+  const items = all.filter((item) => item.held === undefined);
   const pickable = items.filter((item) => leftOutBecause(item, user) === undefined);
   const groups = new Map<string, DigestItem[]>();
   for (const item of pickable)

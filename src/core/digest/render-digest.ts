@@ -6,6 +6,7 @@ import {
   mrkdwnContext,
   mrkdwnSection,
 } from '../slack/layout/block-builders.js';
+import { slackTime } from '../slack/messages/render-final.js';
 import { escapeMrkdwn } from '../slack/text/escape-mrkdwn.js';
 import { mentionOf } from '../slack/text/mention.js';
 import { truncatePlain } from '../slack/text/text-cut.js';
@@ -56,12 +57,23 @@ export function digestLineText(item: DigestItem): string {
     item.claimedBy ? `${mentionOf(item.claimedBy)} is on it` : undefined,
   ].filter((part) => part !== undefined);
   const foot = [askedAgo(item.createdAt), ...who].join(' · ');
-  return `${head}\n${prompt}${preview}\n_${foot}_`;
+  const held = item.held
+    ? `\n:hourglass_flowing_sand: *${escapeMrkdwn(item.held.answer)}* from ${mentionOf(item.held.by)} · sent to the agent ${slackTime(new Date(item.held.until))} unless undone`
+    : '';
+  return `${head}\n${prompt}${preview}\n_${foot}_${held}`;
 }
 
-/** How many of `items` Approve all can answer: those with a default answer. */
+/** How many of `items` Approve all can answer: those waiting that have a default answer. */
 export const approvable = (items: readonly DigestItem[]): DigestItem[] =>
-  items.filter((item) => item.quick.approve !== undefined);
+  items.filter((item) => item.held === undefined && item.quick.approve !== undefined);
+
+/** A line's buttons: the batch's own answers, or Undo while its answer is held. */
+function lineButtons(item: DigestItem, line: number) {
+  if (item.held) return [button('Undo', actionId(DIGEST_CONTROLS.undo, line), { value: 'undo' })];
+  return item.quick.choices.map((choice, index) =>
+    button(choice.label, actionId(DIGEST_CONTROLS.answer, line, index), { value: String(index) }),
+  );
+}
 
 /**
  * The digest of a channel's open quick batches, oldest first: a line per batch with that
@@ -71,7 +83,12 @@ export const approvable = (items: readonly DigestItem[]): DigestItem[] =>
 export function renderDigest(items: readonly DigestItem[]): DigestMessage {
   const shown = items.slice(0, DIGEST_LINES_SHOWN);
   const count = items.length;
-  const text = `${count} agent${count === 1 ? ' is' : 's are'} waiting for a quick answer`;
+  const held = items.filter((item) => item.held).length;
+  const waiting = count - held;
+  const who = waiting === 0 ? 'No agent is' : `${waiting} agent${waiting === 1 ? ' is' : 's are'}`;
+  const text =
+    `${who} waiting for a quick answer` +
+    (held > 0 ? ` (${held} answered, with Undo open for a moment)` : '');
   const blocks: KnownBlock[] = [
     mrkdwnSection(
       `:inbox_tray: *${text}*, oldest first. An answer here shows on the batch's own message too.`,
@@ -79,12 +96,7 @@ export function renderDigest(items: readonly DigestItem[]): DigestMessage {
   ];
   shown.forEach((item, line) => {
     blocks.push(mrkdwnSection(digestLineText(item)));
-    const buttons = item.quick.choices.map((choice, index) =>
-      button(choice.label, actionId(DIGEST_CONTROLS.answer, line, index), {
-        value: String(index),
-      }),
-    );
-    blocks.push(actionsBlock(digestBlockId(item.key, item.revision), buttons));
+    blocks.push(actionsBlock(digestBlockId(item.key, item.revision), lineButtons(item, line)));
   });
   if (count > shown.length) {
     blocks.push(

@@ -1,6 +1,11 @@
 import type { BatchStatus } from '../batch/batch-record.js';
 import type { HandOffRefusal } from '../batch/hand-off-refusal.js';
-import type { CancelOutcome, OwnerPendingOutcome, SubmitOutcome } from '../batch/outcomes.js';
+import type {
+  CancelOutcome,
+  OwnerPendingOutcome,
+  SubmitOutcome,
+  UndoOutcome,
+} from '../batch/outcomes.js';
 import type { Refusal } from '../batch/refusal.js';
 
 /**
@@ -15,6 +20,7 @@ const CLOSED_TEXT: Readonly<Record<BatchStatus, string>> = {
   withdrawn:
     'The agent withdrew this batch (a Claude Code hook does when it was answered in the terminal); nothing was changed.',
   'run-removed': "This batch's run folder was removed; nothing was changed.",
+  held: 'Someone answered this a moment ago; their answer is written when its Undo runs out. Nothing was changed.',
   submitting: 'The answers are being written right now; nothing was changed.',
   malformed: 'The question file is malformed; fix it first. Nothing was changed.',
   cancelled: 'These questions were cancelled; nothing was changed.',
@@ -44,7 +50,7 @@ export function explainOwnerPending(
 
 /** Why Submit wrote nothing, for the outcomes that need no more than the outcome itself. */
 export function explainSubmit(
-  outcome: Exclude<SubmitOutcome, { kind: 'answered' | 'incomplete' | 'needs-text' }>,
+  outcome: Exclude<SubmitOutcome, { kind: 'answered' | 'held' | 'incomplete' | 'needs-text' }>,
 ): string {
   switch (outcome.kind) {
     case 'owner-offline':
@@ -55,6 +61,21 @@ export function explainSubmit(
     case 'write-failed':
       return `The answers could not be written: ${outcome.message}. They are kept; press Submit again once this is fixed.`;
     default:
+      return explainRefusal(outcome);
+  }
+}
+
+/** Why pressing Undo changed nothing. */
+export function explainUndo(outcome: Exclude<UndoOutcome, { kind: 'undone' }>): string {
+  switch (outcome.kind) {
+    case 'not-yours':
+      return 'Only the person who gave this answer can undo it; nothing was changed.';
+    case 'closed':
+      return outcome.status === 'answered' || outcome.status === 'submitting'
+        ? 'Too late to undo: the answer was written already.'
+        : CLOSED_TEXT[outcome.status];
+    case 'unknown':
+    case 'out-of-date':
       return explainRefusal(outcome);
   }
 }

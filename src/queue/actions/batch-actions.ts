@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { withClaim, withDraft, withFollowUp } from '../../core/batch/batch-changes.js';
+import { undone, withClaim, withDraft, withFollowUp } from '../../core/batch/batch-changes.js';
 import type { BatchRecord } from '../../core/batch/batch-record.js';
 import { withHandOff } from '../../core/batch/hand-off.js';
 import type {
@@ -7,6 +7,7 @@ import type {
   ClaimOutcome,
   DraftOutcome,
   SubmitOutcome,
+  UndoOutcome,
 } from '../../core/batch/outcomes.js';
 import type { Answer, QuestionBatch } from '../../core/protocol/questions/question.js';
 import type { RecordChange, RecordEdit, StateStore } from '../../store/state-store.js';
@@ -63,6 +64,12 @@ export interface BatchActions {
   cancel(key: string, input: CancelInput): Promise<CancelOutcome>;
   /** Publishes the answers of an open batch, then shows the result (see `submitBatch`). */
   submit(key: string, input: SubmitInput): Promise<SubmitOutcome>;
+  /**
+   * Undo: a held decision (see `holding`) put back before its answer file is written, by the
+   * person who made it (`by`). Decided on the record as stored, so Undo and the end of the
+   * window never both happen.
+   */
+  undo(key: string, input: { by: string }): Promise<UndoOutcome>;
 }
 
 /** A batch as an action finds it: its record, and its questions when they can be read. */
@@ -86,6 +93,10 @@ export interface BatchActionsDeps {
   assertWritable: (file: string) => Promise<void>;
   /** Shared mode; absent, this relay holds every batch. */
   owners?: RunOwners;
+  /** How long a Submit's decision is held for Undo, in ms (see `submitBatch`); absent: none. */
+  holdFor?: (input: SubmitInput) => number;
+  /** Looks at a run again at `at`: when a held decision is due. */
+  wakeAt?: (runDir: string, at: Date) => void;
   log: Logger;
   now: () => Date;
 }
@@ -158,5 +169,24 @@ export function createBatchActions(deps: BatchActionsDeps): BatchActions {
     cancel: (key, input) => cancelBatch(key, input, { ...deps, open }),
 
     submit: (key, input) => submitBatch(key, input, { ...deps, open }),
+
+    async undo(key, input) {
+      let by: string | undefined;
+      const outcome = await open.change(
+        key,
+        undefined,
+        (record) => {
+          if (record.status !== 'held') return undefined;
+          by = record.answeredBy;
+          return by === input.by ? undone(record) : undefined;
+        },
+        'held',
+      );
+      if (outcome.kind !== 'saved') return outcome;
+      if (outcome.changed) return { kind: 'undone', record: outcome.record };
+      return by === undefined
+        ? { kind: 'closed', status: outcome.record.status }
+        : { kind: 'not-yours', by };
+    },
   };
 }

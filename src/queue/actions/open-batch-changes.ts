@@ -1,4 +1,4 @@
-import type { BatchRecord } from '../../core/batch/batch-record.js';
+import type { BatchRecord, BatchStatus } from '../../core/batch/batch-record.js';
 import { type Refusal, refusalFor } from '../../core/batch/refusal.js';
 import type { RecordChange, RecordEdit, StateStore } from '../../store/state-store.js';
 import { otherOwner, type RunOwners } from '../runs/run-owners.js';
@@ -20,11 +20,13 @@ export interface OpenBatchChanges {
    * Changes the open batch `key` (at `revision`; undefined: any version, as for reminders)
    * with `edit`, which may leave it (undefined). Gives why not, or the record as it is
    * afterwards and whether it changed; the change is shown when this relay holds the run.
+   * `also`: a batch in that status is changed too (Undo's `held`).
    */
   change(
     key: string,
     revision: string | undefined,
     edit: RecordEdit,
+    also?: BatchStatus,
   ): Promise<Refusal | OpenChange>;
   /**
    * Runs `task` on the open batch `key` of this relay under its run's lock, or says why not;
@@ -70,11 +72,11 @@ export function createOpenBatchChanges(deps: OpenBatchChangesDeps): OpenBatchCha
   }
 
   return {
-    async change(key, revision, edit) {
+    async change(key, revision, edit, also) {
       const known = store.get(key);
       if (!known) return { kind: 'unknown' };
       return inTurn(known, async () => {
-        const at = revision === undefined ? {} : { revision };
+        const at = revision === undefined ? { also } : { revision, also };
         let refusal: Refusal | undefined;
         let changed = false;
         const stored = await deps.change(key, (current) => {

@@ -1,4 +1,4 @@
-import { submitting, withFollowUp } from '../../core/batch/batch-changes.js';
+import { holding, submitting, withFollowUp } from '../../core/batch/batch-changes.js';
 import type { BatchRecord } from '../../core/batch/batch-record.js';
 import type { SubmitOutcome } from '../../core/batch/outcomes.js';
 import { refusalFor } from '../../core/batch/refusal.js';
@@ -18,13 +18,21 @@ export interface SubmitBatchDeps extends OwnBatchWorkDeps {
   questions: Pick<QuestionReader, 'read'>;
   /** Publishes the answer file of a `submitting` record. */
   finishSubmit: (record: BatchRecord) => Promise<SubmitOutcome>;
+  /**
+   * How long a decision is held before its answer file is written (Undo meanwhile puts the
+   * batch back), in ms; 0 or absent: written at once.
+   */
+  holdFor?: (input: SubmitInput) => number;
+  /** Looks at the run again at `at`: when a held decision is due. */
+  wakeAt?: (runDir: string, at: Date) => void;
 }
 
 /**
  * Submits the batch `key`: validates its drafts, publishes the answer file, then shows the
  * result. The drafts are the truth: `unsaved` (choices a person's screen reports with Submit)
  * only fills questions that have no draft, while `tapped` (a one-tap answer) is the person's
- * answer itself. A batch of another machine is submitted by its own relay, asked through
+ * answer itself. With an undo window (`holdFor`), the decision is stored as `held` and its
+ * answer file written once the window ends (`advanceRun`), unless Undo puts it back first. A batch of another machine is submitted by its own relay, asked through
  * `owners`.
  */
 export async function submitBatch(
@@ -35,7 +43,7 @@ export async function submitBatch(
   const known = deps.store.get(key);
   const owner = known && otherOwner(deps.owners, known);
   if (known && owner) {
-    const refusal = refusalFor(known, { revision: input.revision, passSubmitting: true });
+    const refusal = refusalFor(known, { revision: input.revision, also: 'submitting' });
     return refusal ?? owner.submit(known, input);
   }
   const outcome = await deps.open.onOwn(key, input.revision, (open, runDir) =>
@@ -60,7 +68,10 @@ async function submitOwn(
     return { kind: 'out-of-date' };
   }
   let outcome: SubmitOutcome | undefined;
-  const at = deps.now().toISOString();
+  const now = deps.now();
+  const at = now.toISOString();
+  const holdMs = deps.holdFor?.(input) ?? 0;
+  const until = holdMs > 0 ? new Date(now.getTime() + holdMs) : undefined;
   // decided on the record as it is now: a choice another relay saved a moment ago counts
   const sent = await deps.change(open.key, (current) => {
     const refusal = refusalFor(current, { revision: input.revision });
@@ -70,13 +81,19 @@ async function submitOwn(
       const sending = submitting(current, decided.drafts, input.by, at, input.via);
       // a tap answers with the note typed in its form, or with none
       const { tapped } = input;
-      return tapped ? withFollowUp(sending, tapped.questionId, tapped.note ?? '') : sending;
+      const made = tapped ? withFollowUp(sending, tapped.questionId, tapped.note ?? '') : sending;
+      return until ? holding(made, current, until.toISOString()) : made;
     }
     outcome = decided;
     return undefined;
   });
   if (outcome) return outcome;
   if (!sent) return { kind: 'unknown' };
+  if (until && sent.status === 'held') {
+    deps.wakeAt?.(runDir, until);
+    await deps.show(runDir);
+    return { kind: 'held', record: sent };
+  }
   const result = await deps.finishSubmit(sent);
   await deps.show(runDir);
   return result;

@@ -1,5 +1,10 @@
 import type { Logger } from 'pino';
-import { answeredElsewhere, ended, freshVersion } from '../../core/batch/batch-changes.js';
+import {
+  answeredElsewhere,
+  ended,
+  freshVersion,
+  released,
+} from '../../core/batch/batch-changes.js';
 import { batchKey } from '../../core/batch/batch-key.js';
 import type { BatchRecord, BatchStatus } from '../../core/batch/batch-record.js';
 import type { SubmitOutcome } from '../../core/batch/outcomes.js';
@@ -14,7 +19,7 @@ import type { RecordChange, StateStore } from '../../store/state-store.js';
 import type { FileRead, QuestionReader } from './question-reader.js';
 
 /** Statuses of the one batch per run that is in front of people. */
-const ACTIVE: readonly BatchStatus[] = ['open', 'submitting', 'malformed'];
+const ACTIVE: readonly BatchStatus[] = ['open', 'held', 'submitting', 'malformed'];
 
 /** What {@link advanceRun} needs. */
 export interface AdvanceRunDeps {
@@ -28,6 +33,8 @@ export interface AdvanceRunDeps {
   now: () => Date;
   /** Shared mode: this relay's machine, in the keys and records of the batches it opens. */
   node?: string;
+  /** Looks at the run again at `at`: when a held decision's undo window ends. */
+  wakeAt?: (runDir: string, at: Date) => void;
 }
 
 /** The batch of the run that is in front of people, if any. */
@@ -77,13 +84,20 @@ async function settleActive(
 ): Promise<boolean> {
   const { change, log } = deps;
   const { runDir, seq } = record;
-  if (record.status === 'submitting') {
-    const outcome = await deps.finishSubmit(record);
-    if (outcome.kind === 'answered' || outcome.kind === 'answered-elsewhere') {
-      listing.answers.add(seq);
+  if (record.status === 'held') {
+    const until = Date.parse(record.held?.until ?? '');
+    if (!(until > deps.now().getTime())) {
+      // its undo window is over: written now, unless Undo came first
+      const sending = await change(record.key, (r) =>
+        r.status === 'held' ? released(r) : undefined,
+      );
+      if (sending?.status !== 'submitting') return activeRecord(deps.store, runDir) !== undefined;
+      return settleSubmitting(sending, listing, deps);
     }
-    return activeRecord(deps.store, runDir) !== undefined;
+    deps.wakeAt?.(runDir, new Date(until));
+    // meanwhile the agent may withdraw or rewrite its file, or another tool answer it
   }
+  if (record.status === 'submitting') return settleSubmitting(record, listing, deps);
   if (listing.answers.has(seq)) {
     log.info({ runDir, seq }, 'batch answered by another provider');
     await change(record.key, (r) => answeredElsewhere(r, deps.now().toISOString()));
@@ -104,6 +118,19 @@ async function settleActive(
     await change(record.key, (r) => freshVersion(r, read.fingerprint, 'malformed'));
   }
   return true;
+}
+
+/** Publishes a submitting record's answer file; returns true while the record stays active. */
+async function settleSubmitting(
+  record: BatchRecord,
+  listing: QaListing,
+  deps: AdvanceRunDeps,
+): Promise<boolean> {
+  const outcome = await deps.finishSubmit(record);
+  if (outcome.kind === 'answered' || outcome.kind === 'answered-elsewhere') {
+    listing.answers.add(record.seq);
+  }
+  return activeRecord(deps.store, record.runDir) !== undefined;
 }
 
 /**

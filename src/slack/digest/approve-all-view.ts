@@ -64,12 +64,16 @@ export function registerApproveAllView(app: App, deps: ApproveAllDeps): void {
     const picks = readApproveAllPicks(view.state.values as never);
     const answered: string[] = [];
     const skipped: Skipped[] = [];
+    let held = 0;
     const queue = [...picks];
     const work = async () => {
       for (let pick = queue.shift(); pick; pick = queue.shift()) {
         const result = await approveOne(pick, user, target, deps);
-        if (result.kind === 'answered') answered.push(result.title);
-        else skipped.push(result);
+        if (result.kind === 'skipped') skipped.push(result);
+        else {
+          answered.push(result.title);
+          if (result.held) held += 1;
+        }
       }
     };
     await Promise.all(Array.from({ length: AT_ONCE }, work));
@@ -77,7 +81,7 @@ export function registerApproveAllView(app: App, deps: ApproveAllDeps): void {
       { user, channel: target.channel, answered: answered.length, skipped: skipped.length },
       'Approve all confirmed',
     );
-    const text = describeApproveAll(answered, skipped, picks.length);
+    const text = describeApproveAll(answered, skipped, picks.length, held);
     await client.chat
       .postEphemeral({ channel: target.channel, user, text, blocks: [mrkdwnSection(text)] })
       .catch((err: unknown) => log.warn({ err, user }, 'could not tell the result of Approve all'));
@@ -90,7 +94,7 @@ async function approveOne(
   user: string,
   target: { channel: string; at: string },
   deps: ApproveAllDeps,
-): Promise<{ kind: 'answered'; title: string } | Skipped> {
+): Promise<{ kind: 'answered'; title: string; held: boolean } | Skipped> {
   const found = await deps.actions.lookup(pick.key);
   const record = found?.record;
   const item = record && found.batch && digestItemOf(record, found.batch);
@@ -117,7 +121,8 @@ async function approveOne(
     tapped: { questionId: item.quick.question.id, answer: item.quick.approve.answer },
     via: 'approve-all',
   });
-  if (outcome.kind === 'answered') return { kind: 'answered', title };
+  if (outcome.kind === 'answered' || outcome.kind === 'held')
+    return { kind: 'answered', title, held: outcome.kind === 'held' };
   const after = (await deps.actions.lookup(pick.key))?.record;
   if (after?.answeredBy && after.answeredBy !== user)
     return { kind: 'skipped', title, by: after.answeredBy };

@@ -4,7 +4,12 @@ import { refusalFor } from '../../core/batch/refusal.js';
 import { quickBatch } from '../../core/digest/quick-batch.js';
 import { renderApproveAll } from '../../core/digest/render-approve-all.js';
 import { actionIdPattern, DIGEST_CONTROLS, parseBlockId } from '../../core/slack/controls/ids.js';
-import { explainRefusal, explainSubmit, FORM_NOT_OPENED } from '../../core/slack/outcome-text.js';
+import {
+  explainRefusal,
+  explainSubmit,
+  explainUndo,
+  FORM_NOT_OPENED,
+} from '../../core/slack/outcome-text.js';
 import type { BatchActions } from '../../queue/actions/batch-actions.js';
 import { NOT_THIS_BATCH, REFUSED_FOREIGN, sourceOfAction } from '../access/action-binding.js';
 import type { ModalSeal } from '../access/modal-seal.js';
@@ -71,7 +76,14 @@ export function registerDigestActions(app: App, deps: DigestActionDeps): void {
       await tell(NOT_THIS_BATCH);
       return;
     }
-    const refusal = refusalFor(found?.record, { revision: ids.revision, passSubmitting: true });
+    if (action.action_id.startsWith(`${DIGEST_CONTROLS.undo}:`)) {
+      const outcome = await deps.actions.undo(ids.key, { by: place.user });
+      if (outcome.kind === 'undone')
+        log.info({ key: ids.key, user: place.user }, 'held answer undone from the digest');
+      else await tell(explainUndo(outcome));
+      return;
+    }
+    const refusal = refusalFor(found?.record, { revision: ids.revision, also: 'submitting' });
     if (refusal || !found) {
       log.info({ key: ids.key, user: place.user, refusal: refusal?.kind }, 'action refused');
       await tell(explainRefusal(refusal ?? { kind: 'unknown' }));
@@ -91,7 +103,12 @@ export function registerDigestActions(app: App, deps: DigestActionDeps): void {
       via: 'digest',
     });
     const clickLog = log.child({ key: ids.key, user: place.user });
-    if (outcome.kind === 'answered') clickLog.info('batch answered from the digest');
+    if (outcome.kind === 'answered' || outcome.kind === 'held')
+      clickLog.info(
+        outcome.kind === 'held'
+          ? 'batch answered from the digest, held for Undo'
+          : 'batch answered from the digest',
+      );
     else if (outcome.kind === 'incomplete' || outcome.kind === 'needs-text')
       await tell(NOT_QUICK_NOW);
     else await tell(explainSubmit(outcome));

@@ -1,6 +1,6 @@
 import type { webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
-import type { BatchRecord } from '../../core/batch/batch-record.js';
+import type { BatchRecord, BatchStatus } from '../../core/batch/batch-record.js';
 import { type DigestItem, digestItemOf, oldestFirst } from '../../core/digest/digest-item.js';
 import { renderDigest } from '../../core/digest/render-digest.js';
 import type { QuestionBatch } from '../../core/protocol/questions/question.js';
@@ -22,6 +22,9 @@ export const DIGEST_REPOST_AFTER = 10;
 
 /** Longest wait before a digest Slack refused to show is tried again. */
 const RETRY_MOST_MS = 60_000;
+
+/** The batches a digest lists: waiting ones, and those whose answer is held for Undo. */
+const LISTED: readonly BatchStatus[] = ['open', 'held'];
 
 /**
  * Keeps one digest message per channel listing its open quick batches (`core/digest`), while
@@ -78,7 +81,7 @@ export function createDigestKeeper(deps: DigestKeeperDeps): DigestKeeper {
   async function items(channel: string): Promise<DigestItem[]> {
     const found: DigestItem[] = [];
     for (const record of deps.records()) {
-      if (record.status !== 'open' || channelOf(record) !== channel) continue;
+      if (!LISTED.includes(record.status) || channelOf(record) !== channel) continue;
       const batch = await deps.batchOf(record);
       const item = batch && digestItemOf(record, batch);
       if (item) found.push(item);
@@ -205,7 +208,7 @@ export function createDigestKeeper(deps: DigestKeeperDeps): DigestKeeper {
       const channels = new Set(messages.channels());
       for (const record of deps.records()) {
         const channel = channelOf(record);
-        if (channel && record.status === 'open') channels.add(channel);
+        if (channel && LISTED.includes(record.status)) channels.add(channel);
       }
       for (const channel of channels) touch(channel);
     },

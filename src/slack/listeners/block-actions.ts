@@ -54,10 +54,13 @@ export function registerBlockActions(app: App, deps: ControlDeps): void {
       // Closed or changed batches refuse every element, whether or not it still decodes. A
       // batch being submitted right now goes on to the queue, which waits for that to finish
       // and then tells the person the real outcome; controls of the record alone need no
-      // questions, and are refused then (see `Control.recordOnly`).
-      const recordOnly = control?.recordOnly === true;
+      // questions, and are refused then (see `Control.recordOnly`). Undo acts on a held
+      // decision alone, and needs no questions either.
+      const held = control?.whileHeld === true;
+      const recordOnly = control?.recordOnly === true || held;
+      const also = held ? 'held' : recordOnly ? undefined : 'submitting';
       const refusal =
-        refusalFor(found?.record, { revision: ids.revision, passSubmitting: !recordOnly }) ??
+        refusalFor(found?.record, { revision: ids.revision, also }) ??
         (found?.batch || recordOnly ? undefined : OUT_OF_DATE);
       if (refusal || !found) {
         log.info({ key: ids.key, user: place.user, refusal: refusal?.kind }, 'action refused');

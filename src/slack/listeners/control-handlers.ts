@@ -16,6 +16,7 @@ import {
   explainClaimedByOther,
   explainRefusal,
   explainSubmit,
+  explainUndo,
 } from '../../core/slack/outcome-text.js';
 import { renderHandOffModal } from '../../core/slack/views/render-hand-off-modal.js';
 import { renderFreeWriteModal, renderOptionsModal } from '../../core/slack/views/render-modals.js';
@@ -82,6 +83,8 @@ export interface Control<K extends DecodedAction['kind']> {
    * (which waits for that and tells the real outcome).
    */
   recordOnly?: true;
+  /** It acts on a held decision alone (Undo), and is refused on an open batch as on any other. */
+  whileHeld?: true;
 }
 
 /** The text forms a click opens at once. */
@@ -147,6 +150,9 @@ const submit: Handler<'submit' | 'oneTap'> = async (click, action, deps) => {
     case 'answered':
       click.log.info('batch answered');
       return;
+    case 'held':
+      click.log.info({ until: outcome.record.held?.until }, 'batch answered, held for Undo');
+      return;
     case 'incomplete':
       await click.tell(describeMissing(click.questions, outcome.missing));
       return;
@@ -197,6 +203,16 @@ const snooze: Handler<'snooze'> = async (click, action, deps) => {
   await click.tell(SNOOZED);
 };
 
+/**
+ * "Undo": a held decision put back before its answer file is written, by the person who made
+ * it; the batch is open again, as it was before, for everyone.
+ */
+const undo: Handler<'undo'> = async (click, action, deps) => {
+  const outcome = await deps.actions.undo(action.key, { by: click.place.user });
+  if (outcome.kind === 'undone') click.log.info('held answer undone');
+  else await click.tell(explainUndo(outcome));
+};
+
 /** What each kind of click does: one entry per control, as `decodeAction` names it. */
 export const CONTROLS: { [K in DecodedAction['kind']]: Control<K> } = {
   draft: { handle: saveChoice },
@@ -211,6 +227,7 @@ export const CONTROLS: { [K in DecodedAction['kind']]: Control<K> } = {
   handOff: { handle: openHandOff, recordOnly: true },
   claim: { handle: claim, recordOnly: true },
   snooze: { handle: snooze, recordOnly: true },
+  undo: { handle: undo, whileHeld: true },
 };
 
 /**

@@ -102,7 +102,9 @@ export const TEXT_FORMS: readonly TextModal[] = [
       if (outcome.kind === 'incomplete' || outcome.kind === 'needs-text') {
         return explainRefusal({ kind: 'unknown' });
       }
-      return outcome.kind === 'answered' ? undefined : explainSubmit(outcome);
+      return outcome.kind === 'answered' || outcome.kind === 'held'
+        ? undefined
+        : explainSubmit(outcome);
     },
   },
 ];

@@ -6,9 +6,12 @@ import {
   cancelled,
   ended,
   freshVersion,
+  holding,
+  released,
   SNOOZE_MS,
   snoozed,
   submitting,
+  undone,
   withClaim,
   withDraft,
   withFollowUp,
@@ -99,6 +102,41 @@ describe('what happens to a batch', () => {
     assert.equal(ended(open, 'run-removed').status, 'run-removed');
     const gone = cancelled(open, 'U3', AT);
     assert.deepEqual([gone.status, gone.answeredBy, gone.answeredAt], ['cancelled', 'U3', AT]);
+  });
+
+  test('a held decision: Undo puts the batch back exactly as it was; its window ending sends it', () => {
+    const before = { ...open, followUps: withFollowUp(open, 'format', 'tabs').followUps };
+    const sent = submitting(before, { format: 'JSON' }, 'U1', AT, 'digest');
+    const until = '2026-03-01T12:00:10.000Z';
+    const held = holding(sent, before, until);
+    assert.equal(held.status, 'held');
+    assert.deepEqual({ ...held.drafts }, { format: 'JSON' }, 'the answer given is the draft');
+    assert.deepEqual(
+      [held.held?.until, { ...held.held?.drafts }, { ...held.held?.followUps }],
+      [until, { format: 'CSV' }, { format: 'tabs' }],
+    );
+    const back = undone(held);
+    assert.deepEqual(
+      { ...back, drafts: { ...back.drafts }, followUps: { ...back.followUps } },
+      { ...before, drafts: { ...before.drafts }, followUps: { ...before.followUps } },
+      'Undo gives the record as it was before the decision',
+    );
+    for (const gone of ['held', 'answeredBy', 'answeredAt', 'answeredVia'] as const) {
+      assert.equal(gone in back, false, gone);
+    }
+    assert.equal(
+      'followUps' in undone(holding(sent, open, until)),
+      false,
+      'none before, none after',
+    );
+    const sending = released(held);
+    assert.deepEqual([sending.status, 'held' in sending], ['submitting', false]);
+    assert.deepEqual([sending.answeredBy, sending.answeredVia], ['U1', 'digest']);
+    const fresh = freshVersion(held, 'new-fingerprint', 'open');
+    assert.deepEqual(
+      [fresh.status, 'held' in fresh, 'answeredVia' in fresh],
+      ['open', false, false],
+    );
   });
 
   test('snooze puts the next reminder off an hour from the press, never sooner', () => {

@@ -7,7 +7,11 @@ import {
   renderApproveAll,
 } from '../../../src/core/digest/render-approve-all.js';
 import { DIGEST_LINES_SHOWN, renderDigest } from '../../../src/core/digest/render-digest.js';
-import { APPROVE_ALL_BLOCK, parseBlockId } from '../../../src/core/slack/controls/ids.js';
+import {
+  APPROVE_ALL_BLOCK,
+  DIGEST_CONTROLS,
+  parseBlockId,
+} from '../../../src/core/slack/controls/ids.js';
 import {
   formatIssue,
   validateMessageBlocks,
@@ -54,6 +58,54 @@ describe('the digest message', () => {
       digest: true,
     });
     assert.ok(JSON.stringify(blocks).includes('Ship &lt;!here&gt; 1?'));
+  });
+
+  test('a held answer: its line says what, from whom and until when, with Undo alone; Approve all and its form leave it out', () => {
+    const held = item(
+      5,
+      {},
+      {
+        status: 'held',
+        drafts: { go: true },
+        answeredBy: 'U0BOB0001',
+        held: { until: '2026-01-01T00:10:00.000Z', drafts: {} },
+      },
+    );
+    assert.deepEqual(held.held, {
+      by: 'U0BOB0001',
+      answer: 'Yes',
+      until: '2026-01-01T00:10:00.000Z',
+    });
+    const waiting = many(4);
+    const message = renderDigest([...waiting, held]);
+    assert.deepEqual(validateMessageBlocks(message.blocks).map(formatIssue), []);
+    assert.equal(
+      message.text,
+      '4 agents are waiting for a quick answer (1 answered, with Undo open for a moment)',
+    );
+    const text = JSON.stringify(message.blocks);
+    assert.ok(
+      text.includes(
+        '*Yes* from <@U0BOB0001> · sent to the agent at <!date^1767226200^{time_secs}|00:10:00 UTC> unless undone',
+      ),
+    );
+    const lines = message.blocks.filter(
+      (b) => b.type === 'actions' && b.block_id !== 'o7.digest.foot',
+    );
+    const undo = lines.at(-1) as { elements: { action_id: string; text: { text: string } }[] };
+    assert.deepEqual(
+      undo.elements.map((e) => [e.action_id, e.text.text]),
+      [[`${DIGEST_CONTROLS.undo}:4`, 'Undo']],
+    );
+    assert.ok(text.includes('Approve all 4…'), 'the held one is not approved again');
+    const form = JSON.stringify(
+      renderApproveAll([...waiting, held], 'U0ALICE01', { channel: 'C1', at: 'x' }),
+    );
+    assert.ok(!form.includes(held.key), 'the held one is not in the form');
+    assert.ok(
+      waiting.every((w) => form.includes(w.key)),
+      'the four waiting are',
+    );
   });
 
   test('a choose-one line has its options and no Approve all', () => {

@@ -29,8 +29,9 @@ export function makeView(questions: Question[], overrides: Partial<BatchView> = 
 export const optionTexts = (count: number, prefix = 'Option'): string[] =>
   Array.from({ length: count }, (_, i) => `${prefix} ${i + 1}`);
 
-// Tokens the relay writes into mrkdwn itself: a user mention and a localised date.
-const RELAY_TOKENS = /<@[UWB][A-Z0-9]+>|<!date\^\d+\^\{date_short_pretty\} at \{time\}\|[^<>]+>/g;
+// Tokens the relay writes into mrkdwn itself: a user mention and a localised date or time.
+const RELAY_TOKENS =
+  /<@[UWB][A-Z0-9]+>|<!date\^\d+\^(?:\{date_short_pretty\} at \{time\}|\{time_secs\})\|[^<>]+>/g;
 
 /**
  * The relay's own rule for mrkdwn (not Slack's): agent text is escaped, so apart from the

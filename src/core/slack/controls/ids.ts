@@ -42,6 +42,8 @@ export const BATCH_BUTTONS = {
   claim: 'o7.claim',
   /** puts the next reminder off an hour (shown once reminders have started) */
   snooze: 'o7.snooze',
+  /** puts a held decision back before its answer file is written (shown while it is held) */
+  undo: 'o7.undo',
 } as const;
 export type BatchButton = keyof typeof BATCH_BUTTONS;
 
@@ -53,6 +55,8 @@ export type BatchButton = keyof typeof BATCH_BUTTONS;
 export const DIGEST_CONTROLS = {
   answer: 'o7.digest-answer',
   approveAll: 'o7.digest-approve-all',
+  /** puts back a line's answer held for Undo */
+  undo: 'o7.digest-undo',
 } as const;
 export type DigestControl = (typeof DIGEST_CONTROLS)[keyof typeof DIGEST_CONTROLS];
 

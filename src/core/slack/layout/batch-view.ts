@@ -10,6 +10,8 @@ export type BatchViewState =
   | { kind: 'submit-failed'; error: string }
   /** `by` is a Slack user id */
   | { kind: 'answered'; by: string; at: Date; via?: AnswerRoute }
+  /** answered, its answer file written at `until` unless `by` presses Undo first */
+  | { kind: 'held'; by: string; at: Date; until: Date; via?: AnswerRoute }
   | { kind: 'answered-elsewhere'; at: Date }
   | { kind: 'withdrawn'; at: Date }
   | { kind: 'run-removed'; at: Date }

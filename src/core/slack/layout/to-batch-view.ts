@@ -28,6 +28,14 @@ export function toBatchView(record: BatchRecord, ctx: ViewContext): BatchView {
           at,
           ...(record.answeredVia ? { via: record.answeredVia } : {}),
         };
+      case 'held':
+        return {
+          kind: 'held',
+          by: record.answeredBy ?? 'unknown',
+          at,
+          until: new Date(record.held?.until ?? at),
+          ...(record.answeredVia ? { via: record.answeredVia } : {}),
+        };
       case 'answered-elsewhere':
         return { kind: 'answered-elsewhere', at };
       case 'withdrawn':

@@ -120,8 +120,12 @@ function submitButtons(view: BatchView): KnownBlock {
   return actionsBlock(submitBlockId(view.key, view.revision), [submit, cancel, ...team]);
 }
 
-/** What follows the last question: the failure warning and the Submit button. */
+/** What follows the last question: the failure warning and the Submit button, or Undo. */
 function footerBlocks(view: BatchView): KnownBlock[] {
+  if (view.state.kind === 'held') {
+    const undo = button('Undo', actionId(ACTION_KINDS.undo), { value: 'undo' });
+    return [actionsBlock(submitBlockId(view.key, view.revision), [undo])];
+  }
   if (isFinalViewState(view.state)) return [];
   const oneTap = isOneTap(view);
   const blocks: KnownBlock[] = [];

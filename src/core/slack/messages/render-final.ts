@@ -49,6 +49,14 @@ export function slackDate(at: Date): string {
   return `<!date^${Math.floor(ms / 1000)}^{date_short_pretty} at {time}|${fallback}>`;
 }
 
+/** A time of day to the second, in each reader's own time zone (UTC where a client cannot). */
+export function slackTime(at: Date): string {
+  const ms = at.getTime();
+  if (Number.isNaN(ms)) return 'at an unknown time';
+  const fallback = `${at.toISOString().slice(11, 19)} UTC`;
+  return `at <!date^${Math.floor(ms / 1000)}^{time_secs}|${fallback}>`;
+}
+
 /** How a batch answered away from its own message says so on its final line. */
 const VIA_TEXT: Readonly<Record<AnswerRoute, string>> = {
   digest: 'via the digest',
@@ -64,6 +72,8 @@ export function finalStatusLine(state: FinalViewState, fromHook = false): string
   switch (state.kind) {
     case 'answered':
       return `Answered by ${mentionOf(state.by)}${state.via ? ` ${VIA_TEXT[state.via]}` : ''} ${when}`;
+    case 'held':
+      return `Answered by ${mentionOf(state.by)}${state.via ? ` ${VIA_TEXT[state.via]}` : ''} · sent to the agent ${slackTime(state.until)} unless undone`;
     case 'cancelled':
       return `Cancelled by ${mentionOf(state.by)} · ${when}`;
     case 'answered-elsewhere':
@@ -81,6 +91,7 @@ export function finalStatusLine(state: FinalViewState, fromHook = false): string
 export function finalStatusWord(state: FinalViewState): string {
   switch (state.kind) {
     case 'answered':
+    case 'held':
       return 'Answered';
     case 'cancelled':
       return 'Cancelled';

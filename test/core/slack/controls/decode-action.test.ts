@@ -211,6 +211,16 @@ describe('decodeAction', () => {
         team: { ...team, reminders: 1, nextReminderAt: '2026-01-05T10:00:00.000Z' },
       }),
       makeView([{ id: 'go', type: 'yes-no', prompt: 'Go?' }], { team }),
+      makeView([{ id: 'go', type: 'yes-no', prompt: 'Go?' }], {
+        team,
+        drafts: { go: true },
+        state: {
+          kind: 'held',
+          by: 'U0ALICE01',
+          at: new Date('2026-01-05T10:00:00.000Z'),
+          until: new Date('2026-01-05T10:00:10.000Z'),
+        },
+      }),
       makeView(envelope, { envelope: { followUpText: {} }, drafts: { q1: 'Multi-repo' } }),
       makeView([noteQuestion], { notes: { options: { permission: ['Deny'] }, typed: {} } }),
       makeView([
