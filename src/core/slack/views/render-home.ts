@@ -61,7 +61,7 @@ export interface HomeInput extends HomeSelection {
 }
 
 /** Statuses listed as waiting for an answer. */
-const OPEN_STATUSES: readonly string[] = ['open', 'submitting', 'malformed'];
+const OPEN_STATUSES: readonly string[] = ['open', 'held', 'submitting', 'malformed'];
 /** Statuses listed as answered. */
 const ANSWERED_STATUSES: readonly string[] = ['answered', 'answered-elsewhere'];
 
@@ -234,13 +234,15 @@ function openLine(batch: HomeBatch, details: HomeDetails, now: Date): string {
   const state =
     batch.status === 'submitting'
       ? 'answers being written'
-      : batch.status === 'malformed'
-        ? `question file is malformed, waiting ${age}`
-        : batch.undeliverable
-          ? `:warning: not shown in Slack (${escapeMrkdwn(batch.undeliverable.code)}), waiting ${age}: ${escapeMrkdwn(truncatePlain(batch.undeliverable.fix, FIX_MAX))}`
-          : batch.problem
-            ? `waiting ${age}; the answers could not be written, press Submit again`
-            : `waiting ${age}`;
+      : batch.status === 'held'
+        ? 'answered; sent to the agent in a moment unless undone'
+        : batch.status === 'malformed'
+          ? `question file is malformed, waiting ${age}`
+          : batch.undeliverable
+            ? `:warning: not shown in Slack (${escapeMrkdwn(batch.undeliverable.code)}), waiting ${age}: ${escapeMrkdwn(truncatePlain(batch.undeliverable.fix, FIX_MAX))}`
+            : batch.problem
+              ? `waiting ${age}; the answers could not be written, press Submit again`
+              : `waiting ${age}`;
   const owner = batch.assignee
     ? ` · assigned to ${mention(batch.assignee)}`
     : batch.claimedBy
