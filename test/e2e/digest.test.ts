@@ -170,6 +170,33 @@ describe('the digest of quick batches', () => {
       .filter((b) => b.block_id?.startsWith(APPROVE_ALL_BLOCK))
       .flatMap((b) => b.element?.options ?? []);
     assert.equal(listed.length, 60);
+    await h.slack.closeView({ viewId: String(form.id), user: ALICE });
+
+    // Show all: the lines page by page in a form; a line answered there answers its batch
+    const shown = await click(h.slack, digest.ts, DIGEST_CONTROLS.showAll);
+    const pages = await formOpenedBy(h.slack, shown, ALICE);
+    assert.ok(pages, 'the pages form opened');
+    const viewId = String(pages.id);
+    const formText = () =>
+      JSON.stringify(h.slack.views(ALICE).find((v) => v.id === viewId)?.blocks);
+    assert.ok(formText().includes('Lines 21–40 of 60, oldest first · page 2 of 3'));
+    await h.slack.clickButton({ viewId, actionId: `${DIGEST_CONTROLS.page}:next`, user: ALICE });
+    await waitFor(
+      () => formText().includes('Lines 41–60 of 60'),
+      'the third page, in the same form',
+    );
+    const first = (h.slack.views(ALICE).find((v) => v.id === viewId)?.blocks ?? []) as {
+      type: string;
+      text?: { text?: string };
+    }[];
+    const name = /^\*([^*]+)\*/.exec(
+      first.find((b) => b.type === 'section')?.text?.text ?? '',
+    )?.[1];
+    assert.ok(name, 'the first line of the page names its run');
+    await h.slack.clickButton({ viewId, actionId: `${DIGEST_CONTROLS.answer}:40:0`, user: ALICE });
+    assert.equal(await answerOf(h.runDir(name)), true, `${name} answered from the form`);
+    await waitFor(() => formText().includes('Lines 41–59 of 59'), 'the form shows it gone');
+    await waitForDigest(h, 59);
     // healthy: after the test, the stand-in must have refused no call
   });
 

@@ -68,7 +68,7 @@ export const approvable = (items: readonly DigestItem[]): DigestItem[] =>
   items.filter((item) => item.held === undefined && item.quick.approve !== undefined);
 
 /** A line's buttons: the batch's own answers, or Undo while its answer is held. */
-function lineButtons(item: DigestItem, line: number) {
+export function lineButtons(item: DigestItem, line: number) {
   if (item.held) return [button('Undo', actionId(DIGEST_CONTROLS.undo, line), { value: 'undo' })];
   return item.quick.choices.map((choice, index) =>
     button(choice.label, actionId(DIGEST_CONTROLS.answer, line, index), { value: String(index) }),
@@ -101,20 +101,25 @@ export function renderDigest(items: readonly DigestItem[]): DigestMessage {
   if (count > shown.length) {
     blocks.push(
       mrkdwnContext(
-        `Showing the oldest ${shown.length} of ${count}. The others are in the channel, and Approve all lists every one.`,
+        `Showing the oldest ${shown.length} of ${count}. Show all pages through every one; Approve all lists them too.`,
       ),
     );
   }
   const approve = approvable(items).length;
-  if (approve > 0) {
-    blocks.push(
-      actionsBlock(DIGEST_FOOT_BLOCK, [
-        button(`Approve all ${approve}…`, DIGEST_CONTROLS.approveAll, {
-          value: String(approve),
-          primary: true,
-        }),
-      ]),
-    );
-  }
+  const foot = [
+    ...(approve > 0
+      ? [
+          button(`Approve all ${approve}…`, DIGEST_CONTROLS.approveAll, {
+            value: String(approve),
+            primary: true,
+          }),
+        ]
+      : []),
+    // the lines not shown here, page by page in a form
+    ...(count > shown.length
+      ? [button(`Show all ${count}…`, DIGEST_CONTROLS.showAll, { value: '1' })]
+      : []),
+  ];
+  if (foot.length > 0) blocks.push(actionsBlock(DIGEST_FOOT_BLOCK, foot));
   return { text, blocks };
 }

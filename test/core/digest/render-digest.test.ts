@@ -8,6 +8,11 @@ import {
 } from '../../../src/core/digest/render-approve-all.js';
 import { DIGEST_LINES_SHOWN, renderDigest } from '../../../src/core/digest/render-digest.js';
 import {
+  pageCount,
+  parseDigestPagesTarget,
+  renderDigestPage,
+} from '../../../src/core/digest/render-digest-pages.js';
+import {
   APPROVE_ALL_BLOCK,
   DIGEST_CONTROLS,
   parseBlockId,
@@ -34,6 +39,9 @@ const item = (n: number, question: Record<string, unknown> = {}, changes = {}): 
   return made;
 };
 const many = (count: number) => Array.from({ length: count }, (_, i) => item(i + 1));
+/** Every action id in these blocks, in order. */
+const elementIds = (blocks: readonly unknown[]): string[] =>
+  [...JSON.stringify(blocks).matchAll(/"action_id":"([^"]+)"/g)].map((m) => m[1] as string);
 
 describe('the digest message', () => {
   test('150 lines fit every Slack limit: the oldest 20 shown, then how many more', () => {
@@ -105,6 +113,40 @@ describe('the digest message', () => {
     assert.ok(
       waiting.every((w) => form.includes(w.key)),
       'the four waiting are',
+    );
+  });
+
+  test('Show all pages through every line in a form: 20 a page, Previous and Next, each page within every limit', () => {
+    const items = many(150);
+    assert.ok(JSON.stringify(renderDigest(items).blocks).includes('Show all 150…'));
+    assert.ok(!JSON.stringify(renderDigest(many(20)).blocks).includes('Show all'), 'all shown');
+    const nav = (view: ReturnType<typeof renderDigestPage>) =>
+      elementIds(view.blocks).filter((id) => id.startsWith(DIGEST_CONTROLS.page));
+    for (let page = 0; page < pageCount(150); page += 1) {
+      const view = renderDigestPage(items, { channel: 'C1', page });
+      assert.deepEqual(validateView(view).map(formatIssue), [], `page ${page}`);
+      assert.deepEqual(parseDigestPagesTarget(view.private_metadata), { channel: 'C1', page });
+    }
+    const second = renderDigestPage(items, { channel: 'C1', page: 1 });
+    const text = JSON.stringify(second.blocks);
+    assert.ok(text.includes('Lines 21–40 of 150, oldest first · page 2 of 8'));
+    assert.ok(
+      text.includes('*run-21*') && !text.includes('*run-41*') && !text.includes('*run-20*'),
+    );
+    assert.deepEqual(nav(second), [
+      `${DIGEST_CONTROLS.page}:previous`,
+      `${DIGEST_CONTROLS.page}:next`,
+    ]);
+    const last = renderDigestPage(items, { channel: 'C1', page: 99 });
+    assert.ok(
+      JSON.stringify(last.blocks).includes('Lines 141–150 of 150'),
+      'past the end: the last page',
+    );
+    assert.deepEqual(nav(last), [`${DIGEST_CONTROLS.page}:previous`]);
+    assert.equal(
+      parseDigestPagesTarget('{"channel":"C1","at":"x"}'),
+      undefined,
+      'an Approve all form is not one',
     );
   });
 

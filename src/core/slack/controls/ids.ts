@@ -57,6 +57,10 @@ export const DIGEST_CONTROLS = {
   approveAll: 'o7.digest-approve-all',
   /** puts back a line's answer held for Undo */
   undo: 'o7.digest-undo',
+  /** opens the form that pages through every line (value: the page) */
+  showAll: 'o7.digest-show-all',
+  /** another page of that form (value: the page) */
+  page: 'o7.digest-page',
 } as const;
 export type DigestControl = (typeof DIGEST_CONTROLS)[keyof typeof DIGEST_CONTROLS];
 
@@ -211,6 +215,8 @@ export const CALLBACK_IDS = {
   options: 'o7.options',
   /** the digest's Approve all form */
   approveAll: 'o7.approve-all',
+  /** the form that pages through every line of a digest */
+  digestPages: 'o7.digest-pages',
 } as const;
 
 /** Block id prefix of the Approve all form's checkboxes, one block per ten batches. */
