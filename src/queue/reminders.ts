@@ -1,12 +1,9 @@
 import type { Logger } from 'pino';
 import type { BatchRecord } from '../core/batch/batch-record.js';
-import { withHandOff } from '../core/batch/hand-off.js';
+import { ESCALATION_FROM, withHandOff } from '../core/batch/hand-off.js';
 import type { StateStore } from '../store/state-store.js';
 import type { BatchActions } from './actions/batch-actions.js';
 import { PresentUnavailable } from './presenter.js';
-
-/** Who escalations are recorded as coming from in the hand-off chain. */
-export const ESCALATION_FROM = 'the relay';
 
 /** When unanswered batches are reminded about and escalated. */
 export interface ReminderPolicy {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { readAuditLog } from '../../src/audit/audit-log.js';
 import {
   ACTION_KINDS,
   FREE_WRITE_INPUT,
@@ -172,6 +173,12 @@ describe(`hand-off and claim end to end (${mode} mode)`, () => {
     const seen = visibleText(finalChannel);
     assert.match(seen, new RegExp(`Answered by <@${BOB}>`));
     assert.match(seen, new RegExp(`Hand-offs:\\n<@${ALICE}> handed this to <@${BOB}>`));
+    // the audit log says it was answered by the person it was handed to
+    const { entries } = await waitFor(async () => {
+      const read = await readAuditLog(h.config.auditLog);
+      return read.entries.length === 1 ? read : undefined;
+    }, 'the decision in the audit log');
+    assert.deepEqual([entries[0]?.by, entries[0]?.how], [BOB, 'hand-off']);
     assert.deepEqual(h.slack.failures, []);
   });
 

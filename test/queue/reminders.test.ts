@@ -2,11 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { pino } from 'pino';
 import type { BatchRecord } from '../../src/core/batch/batch-record.js';
-import {
-  createReminders,
-  ESCALATION_FROM,
-  type ReminderPolicy,
-} from '../../src/queue/reminders.js';
+import { ESCALATION_FROM } from '../../src/core/batch/hand-off.js';
+import { createReminders, type ReminderPolicy } from '../../src/queue/reminders.js';
 import { START, startRecord } from './reminder-record.js';
 
 const MINUTE = 60_000;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { ANSWER_ROUTES, type BatchRecord } from '../batch/batch-record.js';
+import { ESCALATION_FROM } from '../batch/hand-off.js';
 import type { Answer } from '../protocol/questions/question.js';
 
 /**
@@ -10,8 +11,20 @@ import type { Answer } from '../protocol/questions/question.js';
 export const AUDIT_DECISIONS = ['answered', 'cancelled', 'answered-elsewhere', 'undone'] as const;
 export type AuditDecision = (typeof AUDIT_DECISIONS)[number];
 
-/** How it was given: on the batch's own message, through the digest, in another tool, or Undo. */
-export const AUDIT_HOWS = ['message', ...ANSWER_ROUTES, 'elsewhere', 'undo'] as const;
+/**
+ * How it was given: on the batch's own message (as it came: by the person it was handed to, by
+ * the escalation's target, after a reminder, or just so), through the digest, in another tool,
+ * or Undo.
+ */
+export const AUDIT_HOWS = [
+  'message',
+  'hand-off',
+  'escalation',
+  'reminder',
+  ...ANSWER_ROUTES,
+  'elsewhere',
+  'undo',
+] as const;
 export type AuditHow = (typeof AUDIT_HOWS)[number];
 
 /** One line of the audit log: one decision on one batch. */
@@ -71,7 +84,7 @@ export function auditEntryOf(
         decision: 'answered',
         answers: { ...record.drafts },
         ...(record.answeredBy ? { by: record.answeredBy } : {}),
-        how: record.answeredVia ?? 'message',
+        how: record.answeredVia ?? howOnItsMessage(record),
       };
     case 'cancelled':
       return {
@@ -94,6 +107,18 @@ export function auditEntryOf(
     default:
       return undefined;
   }
+}
+
+/**
+ * How an answer on the batch's own message came: from the person it was last handed to (by a
+ * person, or by escalation), after a reminder, or neither.
+ */
+function howOnItsMessage(record: BatchRecord): AuditHow {
+  const last = record.handoffs?.at(-1);
+  if (last && !last.undelivered && record.answeredBy === last.to) {
+    return last.from === ESCALATION_FROM ? 'escalation' : 'hand-off';
+  }
+  return (record.reminders ?? 0) > 0 ? 'reminder' : 'message';
 }
 
 /** What `audit` shows: the entries of one run (its folder or name), one person, a recent time. */

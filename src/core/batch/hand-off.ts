@@ -1,5 +1,8 @@
 import type { BatchRecord, HandOff } from './batch-record.js';
 
+/** Who escalations are recorded as coming from in the hand-off chain. */
+export const ESCALATION_FROM = 'the relay';
+
 /**
  * A record whose last hand-off to `to` could not reach them (`reason`: what Slack said): that
  * hand-off is marked so, and `to` is no longer the assignee nor on it. The batch stays open

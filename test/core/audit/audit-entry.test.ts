@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { auditEntryOf } from '../../../src/core/audit/audit-entry.js';
 import { holding, submitting, undone } from '../../../src/core/batch/batch-changes.js';
+import { ESCALATION_FROM } from '../../../src/core/batch/hand-off.js';
 import { makeRecord } from '../../support/make-record.js';
 
 const AT = new Date('2026-03-01T12:00:10.000Z');
@@ -27,6 +28,21 @@ describe('the audit entry a record makes', () => {
       how: 'approve-all',
       relay: 'relay-a',
     });
+  });
+
+  test('on its own message: after a hand-off, an escalation or a reminder, or just so', () => {
+    const answered = (changes: Partial<typeof open>) =>
+      auditEntryOf({ ...open, status: 'answered', answeredBy: 'U0BOB0001', ...changes }, 'r', AT)
+        ?.how;
+    const to = (from: string, who = 'U0BOB0001') => ({
+      handoffs: [{ from, to: who, at: AT.toISOString() }],
+    });
+    assert.equal(answered({}), 'message');
+    assert.equal(answered({ reminders: 2 }), 'reminder');
+    assert.equal(answered(to('U0ALICE01')), 'hand-off');
+    assert.equal(answered({ ...to(ESCALATION_FROM), escalated: true, reminders: 3 }), 'escalation');
+    assert.equal(answered(to('U0ALICE01', 'U0CAROL01')), 'message', 'handed to someone else');
+    assert.equal(answered({ answeredVia: 'digest', ...to('U0ALICE01') }), 'digest');
   });
 
   test('undone: the answers put back, by whom, how undo; an open record otherwise makes none', () => {
