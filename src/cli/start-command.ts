@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { asksRoot, watchedRoots } from '../ask/ask-folder.js';
 import { pruneFinishedAsks } from '../ask/prune-asks.js';
 import { createAuditLog } from '../audit/audit-log.js';
+import { createAuditNames } from '../audit/audit-names.js';
 import { noticesDir, watchIdleNotices } from '../claude-code/idle-notices.js';
 import { openSharedMode, type SharedMode } from '../cluster/shared-mode.js';
 import type { Config } from '../config/config-schema.js';
@@ -145,12 +146,20 @@ export async function runStart(
   // every decision this relay stores, in the audit log (RELAY_AUDIT_LOG)
   const audit = createAuditLog(config.auditLog, log.child({ component: 'audit' }));
   const relayName = shared?.node ?? hostname();
+  const names = createAuditNames({
+    lookup: async (user) => {
+      const found = (await app.client.users.info({ user })).user;
+      return found?.profile?.display_name || found?.real_name || found?.name || undefined;
+    },
+  });
   const store = ops.observeStore(
     shared?.store ??
       (await openFileStateStore(config.stateDir, { log: log.child({ component: 'store' }) })),
-    (record, before) => {
+    async (record, before) => {
       const entry = auditEntryOf(record, relayName, new Date(), before);
-      return entry && audit.append(entry);
+      if (!entry) return;
+      const name = entry.by && (await names.of(entry.by));
+      return audit.append(name ? { ...entry, name } : entry);
     },
   );
   const seal = createModalSeal(shared?.sealKey ?? (await loadModalSealKey(config.stateDir)));

@@ -49,7 +49,7 @@ describe('the audit log and `o7-slack-relay audit`', () => {
         entry(1),
         entry(2, { how: 'approve-all' }),
         entry(3, { at: '2020-01-01T00:00:00.000Z' }),
-        entry(4, { how: 'digest' }),
+        entry(4, { how: 'digest', name: 'alice\u001b[2J' }),
       ].map((e) => JSON.stringify(e));
       await writeFile(path.join(state, 'audit.jsonl'), `${lines.join('\n')}\nnot json\n`);
       const env = { RELAY_STATE_DIR: state };
@@ -61,7 +61,11 @@ describe('the audit log and `o7-slack-relay audit`', () => {
         shown[0] ?? '',
         /answered {2}run-2 #1 by U0ALICE01 via approve-all {2}go="Yes" {2}\(laptop\)$/,
       );
-      assert.match(shown[1] ?? '', /run-4 #1 by U0ALICE01 via digest/);
+      assert.match(
+        shown[1] ?? '',
+        /run-4 #1 by alice\[2J \(U0ALICE01\) via digest/,
+        'the display name, without its control characters',
+      );
       assert.match(alice.err, /1 lines are not audit entries and were left out: .*audit\.jsonl:5/);
       const recent = await runCli(['audit', '--since', '1h', '--json'], env, dir);
       assert.deepEqual(

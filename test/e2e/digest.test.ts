@@ -103,6 +103,7 @@ describe('the digest of quick batches', () => {
         key: audited.key,
         answers: { go: true },
         by: ALICE,
+        name: 'alice',
         how: 'digest',
       },
     );

@@ -40,6 +40,8 @@ export interface AuditEntry {
   answers?: Record<string, Answer>;
   /** Slack user id of who decided; absent for another tool's answers */
   by?: string;
+  /** their display name in Slack when it was decided, if Slack said it in time */
+  name?: string;
   how: AuditHow;
   /** the relay that stored it: its RELAY_NODE in shared mode, else its host name */
   relay: string;
@@ -56,6 +58,7 @@ export const auditEntrySchema = z.object({
   key: z.string(),
   answers: z.record(z.string(), answerSchema).optional(),
   by: z.string().optional(),
+  name: z.string().optional(),
   how: z.enum(AUDIT_HOWS),
   relay: z.string(),
 }) satisfies z.ZodType<AuditEntry>;
@@ -153,7 +156,9 @@ const shownAnswer = (answer: Answer): string =>
 
 /** One entry as a line for people: time, decision, batch, who and how, the answers. */
 export function formatAuditLine(entry: AuditEntry): string {
-  const who = entry.by ? ` by ${entry.by}` : '';
+  // a display name is the person's own text: no control characters reach the terminal
+  const name = entry.name?.replace(/\p{Cc}/gu, '');
+  const who = entry.by ? ` by ${name ? `${name} (${entry.by})` : entry.by}` : '';
   const how = entry.how === 'message' || entry.how === 'elsewhere' ? '' : ` via ${entry.how}`;
   const answers = Object.entries(entry.answers ?? {})
     .map(([id, answer]) => `${id}=${JSON.stringify(shownAnswer(answer))}`)
