@@ -7,6 +7,7 @@ import { pruneFinishedAsks } from '../ask/prune-asks.js';
 import { createAuditLog } from '../audit/audit-log.js';
 import { createAuditNames } from '../audit/audit-names.js';
 import { noticesDir, watchIdleNotices } from '../claude-code/idle-notices.js';
+import type { DigestLease } from '../cluster/shared-digests.js';
 import { openSharedMode, type SharedMode } from '../cluster/shared-mode.js';
 import type { Config } from '../config/config-schema.js';
 import { auditEntryOf } from '../core/audit/audit-entry.js';
@@ -188,22 +189,25 @@ export async function runStart(
       shared && !shared.holds(record) ? shared.owners.batchOf(record) : undefined,
     ...options.home,
   });
-  // A digest of each channel's quick batches (RELAY_DIGEST_AT); not kept in shared mode yet.
+  // A digest of each channel's quick batches (RELAY_DIGEST_AT); in shared mode one relay
+  // keeps every channel's, listing every relay's batches, and another takes over when it stops.
+  let digestLease: DigestLease | undefined;
   const digest =
-    shared || config.digestAt === 0
+    config.digestAt === 0
       ? undefined
       : createDigestKeeper({
           client: app.client,
           records: () => store.all(),
           batchOf: async (record) => (await queue.actions.lookup(record.key))?.batch,
           at: config.digestAt,
-          messages: await openDigestMessages(config.stateDir, log),
+          messages: shared?.digestMessages ?? (await openDigestMessages(config.stateDir, log)),
           log: log.child({ component: 'digest' }),
+          ...(shared ? { keeps: () => digestLease?.holds() ?? false } : {}),
           ...options.digest,
         });
   const shown = presenterFor(app.client, batchChannel, { shared, home, log });
   const queue = createBatchQueue({
-    store,
+    store: digest ? digest.follow(store) : store,
     presenter: digest ? digest.present(shown) : shown,
     log: log.child({ component: 'queue' }),
     roots: roots.map((root) => root.path),
@@ -338,6 +342,9 @@ export async function runStart(
   }
   queue.start();
   digest?.start();
+  if (shared && digest) {
+    digestLease = shared.keepDigests((held) => (held ? digest.start() : digest.forget()));
+  }
   shared?.serve(queue.actions);
   // batches of other machines change there: the Home tabs shown here follow
   if (shared) store.watch(() => home.refreshSoon());

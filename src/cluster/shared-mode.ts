@@ -13,12 +13,14 @@ import { redisKeys } from '../redis/redis-keys.js';
 import { requireRedisVersion } from '../redis/redis-version.js';
 import { waitForRedis } from '../redis/wait-for-redis.js';
 import { type SubmittedViews, submittedViewsInRedis } from '../slack/access/submitted-views.js';
+import type { DigestMessages } from '../slack/digest/digest-messages.js';
 import { openRedisStateStore } from '../store/redis/redis-state-store.js';
 import { acquireStateDirLock, processIsAlive } from '../store/state-dir-lock.js';
 import type { StateStore } from '../store/state-store.js';
 import type { BackOff } from '../wait-until-reachable.js';
 import { createOwnerRequests, type OwnerAway } from './owner-requests.js';
 import { type OwnerWork, startOwnerWork } from './owner-work.js';
+import { type DigestLease, holdDigestLease, sharedDigestMessages } from './shared-digests.js';
 import { createSharedQuestions, withSharedQuestions } from './shared-questions.js';
 
 /** What a relay in shared mode has besides what every relay has. */
@@ -39,6 +41,10 @@ export interface SharedMode {
   stopServing(): Promise<void>;
   /** Whether this relay holds the record's run. */
   holds(record: BatchRecord): boolean;
+  /** Every channel's digest message, one for the team. */
+  digestMessages: DigestMessages;
+  /** Keeps the digests whenever no other relay does; `changed` hears this relay start and stop. */
+  keepDigests(changed: (held: boolean) => void): DigestLease;
   close(): Promise<void>;
 }
 
@@ -130,6 +136,18 @@ export async function openSharedMode(
       present: (inner) => withSharedQuestions(inner, questions),
       owners,
       holds: (record) => owners.holds(record),
+      digestMessages: sharedDigestMessages(connection, keys, log.child({ component: 'digest' })),
+      keepDigests(changed) {
+        const lease = holdDigestLease({
+          connection,
+          keys,
+          node,
+          log: log.child({ component: 'digest' }),
+          changed,
+        });
+        closers.push(() => lease.release());
+        return lease;
+      },
       serve(actions) {
         owner ??= startOwnerWork({
           reader,

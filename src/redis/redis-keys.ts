@@ -32,6 +32,10 @@ export interface RedisKeys {
   replies: string;
   /** STRING: the key sealing form metadata, one for every relay, so any of them can check */
   sealKey: string;
+  /** HASH channel → JSON `{ts, keys}`: each channel's digest message (one for the team) */
+  digests: string;
+  /** STRING, expiring: the relay that keeps every channel's digest now */
+  digestKeeper: string;
   /** STRING, expiring: people were told that this batch's answers wait for its relay */
   waitingNote(batchKey: string): string;
   /** STRING, expiring after Slack's signing window: a form submission was acted on */
@@ -60,6 +64,8 @@ export function redisKeys(namespace = 'o7relay'): RedisKeys {
     work: (node) => `${ns}:work:${node}`,
     replies: `${ns}:replies`,
     sealKey: `${ns}:seal-key`,
+    digests: `${ns}:digests`,
+    digestKeeper: `${ns}:digest-keeper`,
     waitingNote: (batchKey) => `${ns}:waiting-note:${batchKey}`,
     submittedView: (submission) => `${ns}:submitted-view:${submission}`,
     runMember,

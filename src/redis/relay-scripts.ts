@@ -77,6 +77,12 @@ end
 return 0
 `;
 
+/** Sets a key's expiry again, only while it holds `ARGV[1]`: a lease without a heartbeat. */
+const EXTEND_LEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+`;
+
 /** Removes the lease, only while it still holds `ARGV[1]` (ours, or a dead holder's). */
 const DROP_LEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -170,6 +176,15 @@ export const RELAY_SCRIPTS = {
       parser.pushKey(lease.leaseKey);
       parser.pushKey(lease.nodesKey);
       parser.push(lease.value, String(lease.ttlMs), lease.node);
+    },
+    transformReply: (reply: unknown) => Number(reply) === 1,
+  }),
+  extendLease: defineScript({
+    SCRIPT: EXTEND_LEASE,
+    NUMBER_OF_KEYS: 1,
+    parseCommand(parser: CommandParser, key: string, value: string, ttlMs: number) {
+      parser.pushKey(key);
+      parser.push(value, String(ttlMs));
     },
     transformReply: (reply: unknown) => Number(reply) === 1,
   }),

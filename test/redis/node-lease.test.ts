@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import pino from 'pino';
 import { ErrorCode } from '../../src/errors.js';
 import {
@@ -9,11 +9,10 @@ import {
   type NodeLeaseOptions,
   NodeTakenError,
 } from '../../src/redis/node-lease.js';
-import { connectRedis, type RedisConnection } from '../../src/redis/redis-connection.js';
 import { redisKeys } from '../../src/redis/redis-keys.js';
 import { processIsAlive } from '../../src/store/state-dir-lock.js';
-import { adminClient } from '../support/redis-for-suite.js';
-import { needsRedis, type RedisTestServer, startRedisServer } from '../support/redis-server.js';
+import { adminClient, redisConnectionsForSuite } from '../support/redis-for-suite.js';
+import { needsRedis } from '../support/redis-server.js';
 import { freshNamespace } from '../support/redis-store.js';
 import { waitFor } from '../support/wait.js';
 
@@ -23,20 +22,7 @@ const log = pino({ level: 'silent' });
 const quick = { heartbeatMs: 100, ttlMs: 1500 };
 
 describe('the node lease', () => {
-  let server: RedisTestServer | undefined;
-  const connections: RedisConnection[] = [];
-  before(async () => {
-    if (needsRedis.skip === false) server = await startRedisServer();
-  });
-  after(async () => {
-    await Promise.all(connections.map((c) => c.close()));
-    await server?.dispose();
-  });
-  const connect = async () => {
-    const connection = await connectRedis({ url: (server as RedisTestServer).url, log });
-    connections.push(connection);
-    return connection;
-  };
+  const { connect, server } = redisConnectionsForSuite();
   const relay = async (
     namespace: string,
     host: string,
@@ -139,7 +125,7 @@ describe('the node lease', () => {
     async () => {
       const namespace = freshNamespace();
       const keys = redisKeys(namespace);
-      const admin = await adminClient((server as RedisTestServer).url);
+      const admin = await adminClient(server().url);
       const lease = await acquireNodeLease(await relay(namespace, 'box-1'));
       const lost: Array<LeaseHolder | undefined> = [];
       lease.onLost((holder) => lost.push(holder));

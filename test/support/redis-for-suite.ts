@@ -1,5 +1,7 @@
 import { after, before } from 'node:test';
 import { createClient } from '@redis/client';
+import pino from 'pino';
+import { connectRedis, type RedisConnection } from '../../src/redis/redis-connection.js';
 import {
   needsRedis,
   type RedisServerOptions,
@@ -21,6 +23,35 @@ export function redisForSuite(opts: RedisServerOptions = {}): () => RedisTestSer
     if (!server)
       throw new Error('redisForSuite: the server is there only in tests that need Redis');
     return server;
+  };
+}
+
+/**
+ * A real Redis server for the enclosing describe (as {@link redisForSuite}), and relay
+ * connections to it: `connect` makes one, and all are closed after the suite, before the server.
+ */
+export function redisConnectionsForSuite() {
+  let server: RedisTestServer | undefined;
+  const connections: RedisConnection[] = [];
+  before(async () => {
+    if (needsRedis.skip === false) server = await startRedisServer();
+  });
+  after(async () => {
+    await Promise.all(connections.map((c) => c.close()));
+    await server?.dispose();
+  });
+  const serverNow = () => {
+    if (!server) throw new Error('redisConnectionsForSuite: Redis is there only in Redis tests');
+    return server;
+  };
+  const log = pino({ level: 'silent' });
+  return {
+    server: serverNow,
+    async connect(): Promise<RedisConnection> {
+      const connection = await connectRedis({ url: serverNow().url, log });
+      connections.push(connection);
+      return connection;
+    },
   };
 }
 

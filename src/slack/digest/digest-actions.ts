@@ -48,7 +48,7 @@ export function registerDigestActions(app: App, deps: DigestActionDeps): void {
     const place = placeOfAction(body);
     const tell = (text: string) => tellUser(client, log, place, text);
     const source = sourceOfAction(context);
-    const from = digestOf(source, deps);
+    const from = await digestOf(source, deps);
     if (!from) {
       log.warn({ user: place.user, action: action.action_id }, REFUSED_FOREIGN);
       await tell(NOT_THIS_BATCH);
@@ -110,12 +110,12 @@ export function registerDigestActions(app: App, deps: DigestActionDeps): void {
 }
 
 /** Where a digest control was used: the channel's digest message, or a page of its form. */
-function digestOf(
+async function digestOf(
   source: ActionSource | undefined,
   deps: Pick<DigestActionDeps, 'digest' | 'seal'>,
-): { channel: string; page?: number } | undefined {
+): Promise<{ channel: string; page?: number } | undefined> {
   if (source?.kind === 'message') {
-    return deps.digest.isDigest(source.channel, source.ts)
+    return (await deps.digest.isDigest(source.channel, source.ts))
       ? { channel: source.channel }
       : undefined;
   }

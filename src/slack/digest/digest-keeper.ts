@@ -5,6 +5,7 @@ import { type DigestItem, digestItemOf, oldestFirst } from '../../core/digest/di
 import { renderDigest } from '../../core/digest/render-digest.js';
 import type { QuestionBatch } from '../../core/protocol/questions/question.js';
 import type { Presenter } from '../../queue/presenter.js';
+import type { StateStore } from '../../store/state-store.js';
 import { slackErrorCode } from '../presenting/slack-errors.js';
 import { readPresentation } from '../presenting/slack-presentation.js';
 import type { DigestMessages } from './digest-messages.js';
@@ -36,10 +37,17 @@ export interface DigestKeeper {
   present(inner: Presenter): Presenter;
   /** Brings the digest of `channel` in line within a second. */
   touch(channel: string): void;
-  /** Brings every channel's digest in line (at start, for what changed while the relay was down). */
+  /**
+   * Brings every channel's digest in line: at start, for what changed while the relay was
+   * down, and in shared mode when this relay becomes the keeper.
+   */
   start(): void;
+  /** In shared mode: another relay keeps the digests now, so what this one showed may be stale. */
+  forget(): void;
+  /** The store, with every change made through it bringing its channel's digest in line. */
+  follow(store: StateStore): StateStore;
   /** Whether `ts` in `channel` is the digest message the relay keeps there. */
-  isDigest(channel: string, ts: string): boolean;
+  isDigest(channel: string, ts: string): Promise<boolean>;
   /** The open quick batches of `channel`, oldest first, as the digest lists them. */
   items(channel: string): Promise<DigestItem[]>;
   /** Stops its timers; waits for a change under way. */
@@ -59,6 +67,8 @@ export interface DigestKeeperDeps {
   log: Logger;
   /** least time between two changes of one digest (1 s) */
   everyMs?: number;
+  /** Whether this relay keeps the digests now (shared mode: one relay at a time); default yes. */
+  keeps?: () => boolean;
 }
 
 /** The digest keeper (see {@link DigestKeeper}). */
@@ -108,8 +118,9 @@ export function createDigestKeeper(deps: DigestKeeperDeps): DigestKeeper {
   }
 
   async function refresh(channel: string) {
+    if (deps.keeps && !deps.keeps()) return;
     const listed = await items(channel);
-    const held = messages.get(channel);
+    const held = await messages.get(channel);
     if (deps.at === 0 || listed.length < deps.at) {
       if (!held) return;
       await remove(channel, held.ts);
@@ -205,15 +216,49 @@ export function createDigestKeeper(deps: DigestKeeperDeps): DigestKeeper {
     touch,
 
     start() {
-      const channels = new Set(messages.channels());
-      for (const record of deps.records()) {
-        const channel = channelOf(record);
-        if (channel && LISTED.includes(record.status)) channels.add(channel);
-      }
-      for (const channel of channels) touch(channel);
+      messages.channels().then(
+        (kept) => {
+          const channels = new Set(kept);
+          for (const record of deps.records()) {
+            const channel = channelOf(record);
+            if (channel && LISTED.includes(record.status)) channels.add(channel);
+          }
+          for (const channel of channels) touch(channel);
+        },
+        (err: unknown) => log.warn({ err }, 'could not list the digests to bring them in line'),
+      );
     },
 
-    isDigest: (channel, ts) => messages.get(channel)?.ts === ts,
+    forget: () => shownAs.clear(),
+
+    follow(store) {
+      const touchFor = (record: BatchRecord | undefined) => {
+        const channel = record && channelOf(record);
+        if (channel) touch(channel);
+      };
+      // changes other relays made (shared mode), and those made here
+      store.watch(touchFor);
+      return {
+        get: (key) => store.get(key),
+        forRun: (runDir) => store.forRun(runDir),
+        all: () => store.all(),
+        watch: (listener) => store.watch(listener),
+        forget: (runDir) => store.forget(runDir),
+        notices: store.notices,
+        close: () => store.close(),
+        async put(record) {
+          await store.put(record);
+          touchFor(record);
+        },
+        async update(key, edit) {
+          const stored = await store.update(key, edit);
+          touchFor(stored);
+          return stored;
+        },
+      };
+    },
+
+    isDigest: async (channel, ts) => (await messages.get(channel))?.ts === ts,
 
     items,
 

@@ -12,21 +12,27 @@ export interface KeptDigest {
   keys: string[];
 }
 
-/** Where each channel's digest message is, kept in the state folder across restarts. */
+/**
+ * Where each channel's digest message is, kept across restarts: in the state folder, or in
+ * shared mode in Redis, where every relay reads it (`cluster/shared-digests.ts`).
+ */
 export interface DigestMessages {
-  get(channel: string): KeptDigest | undefined;
+  get(channel: string): Promise<KeptDigest | undefined>;
   /** Records (or, with `undefined`, forgets) a channel's digest, durably. */
   set(channel: string, message: KeptDigest | undefined): Promise<void>;
-  channels(): string[];
+  channels(): Promise<string[]>;
 }
 
 /** The file in `RELAY_STATE_DIR`. */
 export const DIGESTS_FILE = 'digests.json';
 
-const fileSchema = z.record(
-  z.string().max(255),
-  z.object({ ts: z.string().max(64), keys: z.array(z.string().max(255)) }),
-);
+/** One channel's kept digest, as stored. */
+export const keptDigestSchema = z.object({
+  ts: z.string().max(64),
+  keys: z.array(z.string().max(255)),
+});
+
+const fileSchema = z.record(z.string().max(255), keptDigestSchema);
 
 /**
  * The digests file of `stateDir`. One that cannot be read is said in the log and started
@@ -50,8 +56,8 @@ export async function openDigestMessages(stateDir: string, log: Logger): Promise
   }
   let writing = Promise.resolve();
   return {
-    get: (channel) => held.get(channel),
-    channels: () => [...held.keys()],
+    get: async (channel) => held.get(channel),
+    channels: async () => [...held.keys()],
     set(channel, message) {
       if (message) held.set(channel, message);
       else held.delete(channel);
