@@ -208,7 +208,7 @@ export async function runStart(
   const shown = presenterFor(app.client, batchChannel, { shared, home, log });
   const queue = createBatchQueue({
     store: digest ? digest.follow(store) : store,
-    presenter: digest ? digest.present(shown) : shown,
+    presenter: shown,
     log: log.child({ component: 'queue' }),
     roots: roots.map((root) => root.path),
     slack: ops.slackAvailability,

@@ -4,7 +4,6 @@ import type { BatchRecord, BatchStatus } from '../../core/batch/batch-record.js'
 import { type DigestItem, digestItemOf, oldestFirst } from '../../core/digest/digest-item.js';
 import { renderDigest } from '../../core/digest/render-digest.js';
 import type { QuestionBatch } from '../../core/protocol/questions/question.js';
-import type { Presenter } from '../../queue/presenter.js';
 import type { StateStore } from '../../store/state-store.js';
 import { slackErrorCode } from '../presenting/slack-errors.js';
 import { readPresentation } from '../presenting/slack-presentation.js';
@@ -33,8 +32,6 @@ const LISTED: readonly BatchStatus[] = ['open', 'held'];
  * to the bottom when it has scrolled far up and a batch joins it, deleted when fewer remain.
  */
 export interface DigestKeeper {
-  /** Shows every batch through `inner`, and brings the digest of its channel in line after. */
-  present(inner: Presenter): Presenter;
   /** Brings the digest of `channel` in line within a second. */
   touch(channel: string): void;
   /**
@@ -195,24 +192,6 @@ export function createDigestKeeper(deps: DigestKeeperDeps): DigestKeeper {
   }
 
   return {
-    present(inner) {
-      return {
-        async sync(record, ctx, save) {
-          let shown: Record<string, unknown> | undefined;
-          try {
-            shown = await inner.sync(record, ctx, save);
-            return shown;
-          } finally {
-            // the record was stored with its message's ts as soon as it was posted
-            const channel = readPresentation(shown ?? record.presentation)?.channel;
-            if (channel) touch(channel);
-          }
-        },
-        tellRefused: (record, refusal, questionFile) =>
-          inner.tellRefused(record, refusal, questionFile),
-      };
-    },
-
     touch,
 
     start() {
