@@ -103,8 +103,9 @@ Exit codes: 0 listed; 2 RELAY_REDIS_URL is not set, or Redis cannot be used.`,
   audit: `Usage: o7-slack-relay audit [--run RUN] [--user U…] [--since DURATION] [--json]
 
 Print the decisions the relay recorded, oldest first: each batch answered, cancelled,
-answered in another tool or undone, with who (their Slack user ID), how (message, hand-off,
-escalation, reminder, digest, approve-all, elsewhere, undo) and through which relay. A
+answered in another tool or undone, with who (their Slack user ID, and their display name
+when Slack gave it within a second), how (message, hand-off, escalation, reminder, digest,
+approve-all, elsewhere, undo) and through which relay. A
 decision held for Undo is recorded once written. The log is RELAY_AUDIT_LOG, else
 audit.jsonl in RELAY_STATE_DIR; in shared mode each relay keeps its own batches' decisions.
 
