@@ -1,3 +1,5 @@
+import { within } from '../slack/access/lookup-budget.js';
+
 /** A person's display name for the audit log, looked up once in a while and never waited on long. */
 export interface AuditNames {
   /** The display name of Slack user `id`, or undefined when Slack does not say it in time. */
@@ -10,9 +12,10 @@ const WAIT_MS = 1000;
 const KEEP_MS = 3_600_000;
 
 /**
- * Names through `lookup` (Slack's `users.info`), each kept for an hour. A lookup that fails or
- * takes longer than a second gives no name, and is tried again on the next decision: the
- * audit line then carries the user id alone, as it always does.
+ * Names through `lookup` (Slack's `users.info`), each kept for an hour. Decisions made at once
+ * by one person (Approve all) share one lookup. A lookup that fails or takes longer than a
+ * second gives no name, and is tried again on the next decision: the audit line then carries
+ * the user id alone, as it always does.
  */
 export function createAuditNames(deps: {
   lookup: (id: string) => Promise<string | undefined>;
@@ -21,26 +24,27 @@ export function createAuditNames(deps: {
 }): AuditNames {
   const now = deps.now ?? Date.now;
   const known = new Map<string, { name: string; at: number }>();
-  return {
-    async of(id) {
-      const kept = known.get(id);
-      if (kept && now() - kept.at < KEEP_MS) return kept.name;
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<undefined>((resolve) => {
-        timer = setTimeout(() => resolve(undefined), deps.waitMs ?? WAIT_MS);
-      });
-      const asked = deps.lookup(id).then(
+  const asking = new Map<string, Promise<string | undefined>>();
+  const ask = (id: string) => {
+    let asked = asking.get(id);
+    if (!asked) {
+      asked = deps.lookup(id).then(
         (name) => {
           if (name) known.set(id, { name, at: now() });
           return name;
         },
         () => undefined,
       );
-      try {
-        return (await Promise.race([asked, late])) ?? kept?.name;
-      } finally {
-        clearTimeout(timer);
-      }
+      asking.set(id, asked);
+      void asked.finally(() => asking.delete(id));
+    }
+    return asked;
+  };
+  return {
+    async of(id) {
+      const kept = known.get(id);
+      if (kept && now() - kept.at < KEEP_MS) return kept.name;
+      return (await within(ask(id), deps.waitMs ?? WAIT_MS)) ?? kept?.name;
     },
   };
 }

@@ -20,6 +20,20 @@ describe("the audit log's display names", () => {
     assert.equal(await names.of('U1'), 'name of U1 #2', 'renamed people are seen');
   });
 
+  test('decisions made at once by one person share one lookup', async () => {
+    const asked: string[] = [];
+    const names = createAuditNames({
+      lookup: async (id) => {
+        asked.push(id);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        return 'alice';
+      },
+    });
+    const all = await Promise.all(Array.from({ length: 30 }, () => names.of('U1')));
+    assert.deepEqual(new Set(all), new Set(['alice']));
+    assert.deepEqual(asked, ['U1']);
+  });
+
   test('a lookup that fails or is slow gives no name, in time, and is tried again', async () => {
     let calls = 0;
     const failing = createAuditNames({
