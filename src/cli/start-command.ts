@@ -27,7 +27,7 @@ import { isAllowed } from '../slack/access/allow-list.js';
 import { createGroupMembers } from '../slack/access/allow-list-groups.js';
 import { createModalSeal, loadModalSealKey } from '../slack/access/modal-seal.js';
 import { submittedViewsInMemory } from '../slack/access/submitted-views.js';
-import { createDigestKeeper } from '../slack/digest/digest-keeper.js';
+import { createDigestKeeper, type DigestKeeper } from '../slack/digest/digest-keeper.js';
 import { openDigestMessages } from '../slack/digest/digest-messages.js';
 import { type AppHome, createAppHome } from '../slack/home/app-home.js';
 import { withAppHomeRefresh } from '../slack/home/app-home-refresh.js';
@@ -153,14 +153,19 @@ export async function runStart(
       return found?.profile?.display_name || found?.real_name || found?.name || undefined;
     },
   });
+  // the digest, made below, hears of every record stored
+  let digest: DigestKeeper | undefined;
   const store = ops.observeStore(
     shared?.store ??
       (await openFileStateStore(config.stateDir, { log: log.child({ component: 'store' }) })),
-    async (record, before) => {
-      const entry = auditEntryOf(record, relayName, new Date(), before);
-      if (!entry) return;
-      const name = entry.by && (await names.of(entry.by));
-      return audit.append(name ? { ...entry, name } : entry);
+    {
+      async decided(record, before) {
+        const entry = auditEntryOf(record, relayName, new Date(), before);
+        if (!entry) return;
+        const name = entry.by && (await names.of(entry.by));
+        return audit.append(name ? { ...entry, name } : entry);
+      },
+      stored: (record) => digest?.stored(record),
     },
   );
   const seal = createModalSeal(shared?.sealKey ?? (await loadModalSealKey(config.stateDir)));
@@ -192,7 +197,7 @@ export async function runStart(
   // A digest of each channel's quick batches (RELAY_DIGEST_AT); in shared mode one relay
   // keeps every channel's, listing every relay's batches, and another takes over when it stops.
   let digestLease: DigestLease | undefined;
-  const digest =
+  digest =
     config.digestAt === 0
       ? undefined
       : createDigestKeeper({
@@ -207,7 +212,7 @@ export async function runStart(
         });
   const shown = presenterFor(app.client, batchChannel, { shared, home, log });
   const queue = createBatchQueue({
-    store: digest ? digest.follow(store) : store,
+    store,
     presenter: shown,
     log: log.child({ component: 'queue' }),
     roots: roots.map((root) => root.path),
@@ -343,7 +348,10 @@ export async function runStart(
   queue.start();
   digest?.start();
   if (shared && digest) {
-    digestLease = shared.keepDigests((held) => (held ? digest.start() : digest.forget()));
+    const kept = digest;
+    // what other relays store reaches the keeper too
+    store.watch((record) => kept.stored(record));
+    digestLease = shared.keepDigests((held) => (held ? kept.start() : kept.forget()));
   }
   shared?.serve(queue.actions);
   // batches of other machines change there: the Home tabs shown here follow

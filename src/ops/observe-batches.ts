@@ -68,6 +68,8 @@ export interface ObserveBatchesDeps {
    * (so what people are shown next is in the audit log already)
    */
   decided?: (record: BatchRecord, before: BatchRecord | undefined) => void | Promise<void>;
+  /** told of every record stored through this store (other relays' changes: `watch`) */
+  stored?: (record: BatchRecord) => void;
 }
 
 /** The statuses a batch reaches by a decision, which the audit log records. */
@@ -124,6 +126,7 @@ export function observeBatches(store: StateStore, deps: ObserveBatchesDeps): Sta
       await store.put(record);
       const event = batchEventOf(before, record, at);
       if (event) tell(event);
+      deps.stored?.(record);
       if (isDecision(before, record)) await deps.decided?.(record, before);
     },
     async update(key, change) {
@@ -132,6 +135,7 @@ export function observeBatches(store: StateStore, deps: ObserveBatchesDeps): Sta
       const after = await store.update(key, change);
       const event = after && batchEventOf(before, after, at);
       if (event) tell(event);
+      if (after) deps.stored?.(after);
       if (after && isDecision(before, after)) await deps.decided?.(after, before);
       return after;
     },

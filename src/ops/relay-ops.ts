@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import type { Config } from '../config/config-schema.js';
-import { type BatchRecord, visibleSignature } from '../core/batch/batch-record.js';
+import { visibleSignature } from '../core/batch/batch-record.js';
 import { createSlackProbe } from '../slack/start-up/probe-slack.js';
 import type { SlackAppHooks } from '../slack/transport/create-slack-app.js';
 import { observedFetch } from '../slack/transport/observed-fetch.js';
@@ -9,7 +9,7 @@ import type { SlackConnectionState } from '../slack/transport/socket-connection.
 import type { StateStore } from '../store/state-store.js';
 import { countSlackCall } from './count-slack-calls.js';
 import { healthOf, type WatcherState } from './health.js';
-import { observeBatches, WAITING_FOR_ANSWER } from './observe-batches.js';
+import { type ObserveBatchesDeps, observeBatches, WAITING_FOR_ANSWER } from './observe-batches.js';
 import { type OpsServer, startOpsServer } from './ops-server.js';
 import { createRelayMetrics } from './relay-metrics.js';
 import { createSlackReachability, type SlackAvailability } from './slack-reachability.js';
@@ -93,9 +93,9 @@ export function createRelayOps(
     /** The store, with every batch posted and answered counted and logged (see observeBatches). */
     observeStore(
       inner: StateStore,
-      decided?: (record: BatchRecord, before: BatchRecord | undefined) => void | Promise<void>,
+      told: Pick<ObserveBatchesDeps, 'decided' | 'stored'> = {},
     ): StateStore {
-      store = observeBatches(inner, { metrics, log, now, ...(decided ? { decided } : {}) });
+      store = observeBatches(inner, { metrics, log, now, ...told });
       return store;
     },
 

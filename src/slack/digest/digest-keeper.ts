@@ -4,7 +4,6 @@ import type { BatchRecord, BatchStatus } from '../../core/batch/batch-record.js'
 import { type DigestItem, digestItemOf, oldestFirst } from '../../core/digest/digest-item.js';
 import { renderDigest } from '../../core/digest/render-digest.js';
 import type { QuestionBatch } from '../../core/protocol/questions/question.js';
-import type { StateStore } from '../../store/state-store.js';
 import { slackErrorCode } from '../presenting/slack-errors.js';
 import { readPresentation } from '../presenting/slack-presentation.js';
 import type { DigestMessages } from './digest-messages.js';
@@ -41,8 +40,8 @@ export interface DigestKeeper {
   start(): void;
   /** In shared mode: another relay keeps the digests now, so what this one showed may be stale. */
   forget(): void;
-  /** The store, with every change made through it bringing its channel's digest in line. */
-  follow(store: StateStore): StateStore;
+  /** A record was stored, here or by another relay: brings its channel's digest in line. */
+  stored(record: BatchRecord): void;
   /** Whether `ts` in `channel` is the digest message the relay keeps there. */
   isDigest(channel: string, ts: string): Promise<boolean>;
   /** The open quick batches of `channel`, oldest first, as the digest lists them. */
@@ -179,7 +178,8 @@ export function createDigestKeeper(deps: DigestKeeperDeps): DigestKeeper {
   }
 
   function touch(channel: string) {
-    if (closed || timers.has(channel)) return;
+    // another relay keeps them (shared mode); this one starts over when it takes over
+    if (closed || timers.has(channel) || (deps.keeps && !deps.keeps())) return;
     if (running.has(channel)) {
       again.add(channel);
       return;
@@ -210,31 +210,9 @@ export function createDigestKeeper(deps: DigestKeeperDeps): DigestKeeper {
 
     forget: () => shownAs.clear(),
 
-    follow(store) {
-      const touchFor = (record: BatchRecord | undefined) => {
-        const channel = record && channelOf(record);
-        if (channel) touch(channel);
-      };
-      // changes other relays made (shared mode), and those made here
-      store.watch(touchFor);
-      return {
-        get: (key) => store.get(key),
-        forRun: (runDir) => store.forRun(runDir),
-        all: () => store.all(),
-        watch: (listener) => store.watch(listener),
-        forget: (runDir) => store.forget(runDir),
-        notices: store.notices,
-        close: () => store.close(),
-        async put(record) {
-          await store.put(record);
-          touchFor(record);
-        },
-        async update(key, edit) {
-          const stored = await store.update(key, edit);
-          touchFor(stored);
-          return stored;
-        },
-      };
+    stored(record) {
+      const channel = channelOf(record);
+      if (channel) touch(channel);
     },
 
     isDigest: async (channel, ts) => (await messages.get(channel))?.ts === ts,
