@@ -85,14 +85,17 @@ export function createDigestKeeper(deps: DigestKeeperDeps): DigestKeeper {
   };
 
   async function items(channel: string): Promise<DigestItem[]> {
-    const found: DigestItem[] = [];
-    for (const record of deps.records()) {
-      if (!LISTED.includes(record.status) || channelOf(record) !== channel) continue;
-      const batch = await deps.batchOf(record);
-      const item = batch && digestItemOf(record, batch);
-      if (item) found.push(item);
-    }
-    return found.sort(oldestFirst);
+    const listed = [...deps.records()].filter(
+      (record) => LISTED.includes(record.status) && channelOf(record) === channel,
+    );
+    // at once: in shared mode another machine's questions may be read from Redis
+    const found = await Promise.all(
+      listed.map(async (record) => {
+        const batch = await deps.batchOf(record);
+        return batch && digestItemOf(record, batch);
+      }),
+    );
+    return found.filter((item): item is DigestItem => Boolean(item)).sort(oldestFirst);
   }
 
   /** Batch messages posted in `channel` after `ts`: how far up the digest has scrolled. */
