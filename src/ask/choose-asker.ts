@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { resolveStateDir } from '../config/config-schema.js';
 import { err, ok, type Result } from '../core/result.js';
 import { type Asker, localAsker } from './ask-relay.js';

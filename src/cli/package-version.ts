@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const PACKAGE_NAME = 'o7-slack-relay';
 const packageJson = z.object({ name: z.string(), version: z.string() });

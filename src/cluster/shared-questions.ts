@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { BatchRecord } from '../core/batch/batch-record.js';
 import { parseQuestionFile } from '../core/protocol/questions/parse-question-file.js';
 import type { QuestionBatch } from '../core/protocol/questions/question.js';

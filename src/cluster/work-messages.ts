@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { BatchRecord } from '../core/batch/batch-record.js';
 import { ANSWER_ROUTES, BATCH_STATUSES } from '../core/batch/batch-record.js';
 import type { CancelOutcome, SubmitOutcome } from '../core/batch/outcomes.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { chooseNodeName, NODE_NAME, NODE_NAME_RULE } from '../core/node-name.js';
 import type { WatchRoot } from '../core/slack/channel-routes.js';
 import {

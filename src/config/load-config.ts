@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ErrorCode, RelayError } from '../errors.js';
 import {
   askApiProblem,

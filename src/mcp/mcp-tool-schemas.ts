@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** `ask_user`'s arguments: AskUserQuestion's `questions`, as the MCP client lists them. */
 export const askUserInput = {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ErrorCode, RelayError } from '../errors.js';
 import type { RedisConnection } from './redis-connection.js';
 import { redisKeys } from './redis-keys.js';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { Logger } from 'pino';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { leaveIdleNotice } from '../claude-code/idle-notices.js';
 import type { AskServerConfig } from '../config/config-schema.js';
 import { MAX_BODY_DEPTH, nestsDeeperThan } from '../core/inbound/nesting-depth.js';

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   type AskFolder,
   askFolder,

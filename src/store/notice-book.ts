@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readGuardedFile } from '../fs/read-protocol-file.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
 import { createCoalescingWriter } from './coalescing-writer.js';

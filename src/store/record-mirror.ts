@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type BatchRecord, batchRecordSchema } from '../core/batch/batch-record.js';
 
 /** A record as Redis holds it, with the version its last write got. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { type BatchRecord, batchRecordSchema } from '../core/batch/batch-record.js';
 import { err, ok, type Result } from '../core/result.js';
 

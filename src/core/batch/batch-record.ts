@@ -1,7 +1,7 @@
 // A batch record, each field in this one file: its type (`BatchRecord`), how it is stored and
 // read back (`batchRecordSchema`) and whether people see it (`visibleSignature`). The build
 // fails until a field added to the type has the other two.
-import { z } from 'zod';
+import * as z from 'zod';
 import { NODE_NAME } from '../node-name.js';
 import { idRecordSchema } from '../protocol/questions/id-record.js';
 import type { Answer } from '../protocol/questions/question.js';

@@ -5,7 +5,7 @@ import type {
   PreToolUseHookInput,
 } from '@anthropic-ai/claude-agent-sdk';
 import type { AskUserQuestionInput } from '@anthropic-ai/claude-agent-sdk/sdk-tools';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** What every hook input carries; `agent_id`/`agent_type` only from a subagent's call. */
 const base = {

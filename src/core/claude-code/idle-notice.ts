@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { shownId } from './hook-origin.js';
 import { maskSecrets } from './mask-secrets.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The file the relay writes into an `ask` folder when someone presses Cancel in Slack; `ask`

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { quote } from '../protocol/json/describe-value.js';
 import { expecting, isRecord } from '../protocol/schema-messages.js';
 import type { Envelope } from './envelope.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ProtocolProblem } from '../protocol/protocol-error.js';
 import { idRecord, idRecordSchema } from '../protocol/questions/id-record.js';
 import type { AnswerFile } from '../protocol/questions/question.js';

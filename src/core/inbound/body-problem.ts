@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_BODY_DEPTH, nestsDeeperThan } from './nesting-depth.js';
 import { valueKind } from './value-kind.js';
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { describeValue } from './json/describe-value.js';
 import { formatJsonPath, type ProtocolProblem } from './protocol-error.js';
 

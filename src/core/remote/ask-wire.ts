@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type BatchOrigin, ORIGIN_FIELD } from '../protocol/questions/batch-origin.js';
 
 /**

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import * as z from 'zod';
 import { describeIssues } from '../../core/zod-issues.js';
 import { errnoCode } from '../../fs/errno.js';
 import { writeFileAtomic } from '../../fs/write-file-atomic.js';

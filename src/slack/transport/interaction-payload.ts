@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseBlockId } from '../../core/slack/controls/ids.js';
 import { SLACK_USER_ID } from '../../core/slack/controls/slack-id-shapes.js';
 import { replyThreadTs } from '../../core/slack/layout/reply-thread.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { describeValue, listChoices, quote } from '../json/describe-value.js';
 import { formatCount, QA_LIMITS, QUESTION_ID, QUESTION_ID_RULE } from '../qa-limits.js';
 import { expecting, isRecord } from '../schema-messages.js';

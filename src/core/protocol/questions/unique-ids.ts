@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { quote } from '../json/describe-value.js';
 import { isRecord } from '../schema-messages.js';
 

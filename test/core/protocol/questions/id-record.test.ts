@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   idRecord,
   idRecordSchema,
