@@ -10,6 +10,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+COPY scripts/bundle-hook.mjs ./scripts/
 RUN npm run build:package
 
 FROM ${NODE_IMAGE} AS runtime

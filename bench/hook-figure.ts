@@ -33,7 +33,12 @@ export interface HookFigure {
   bareNode: number[];
   /** the same prompt through the relay's ask API (`hook --relay`, loopback HTTP) */
   remote: { toPost: number[]; toDecision: number[]; cpu: number[] };
+  /** the same prompt with `node dist/src/main.js hook`: its ~80 modules, not the bundle */
+  unbundled: { toPost: number[]; toDecision: number[]; cpu: number[] };
 }
+
+/** The command `hook install` writes (which runs the hook's bundle) and the relay's own entry. */
+const HOOK_COMMAND = path.resolve(path.dirname(MAIN), '../../bin/o7-slack-relay.js');
 
 /** CPU ms of this process's children that have exited and been waited for (Linux /proc). */
 async function childrenCpuMs(): Promise<number> {
@@ -58,13 +63,23 @@ const ASK_TOKEN = `bench-${'0'.repeat(40)}`;
 
 /**
  * Runs `o7-slack-relay hook` with `stdin`, asking the relay of `stateDir` (or, given an ask
- * API URL, that one); its stdout once it exits, and when it printed.
+ * API URL, that one); its stdout once it exits, and when it printed. HOME is `cwd`, where the
+ * bundle's code cache is kept (~/.cache), as in Claude Code's environment.
  */
-function runHook(where: { stateDir: string } | { url: string }, cwd: string, stdin: string) {
+function runHook(
+  where: { stateDir: string } | { url: string },
+  cwd: string,
+  stdin: string,
+  entry = HOOK_COMMAND,
+) {
   const relay = 'url' in where ? ['--relay', where.url] : ['--state-dir', where.stateDir];
-  const child = spawn(process.execPath, [MAIN, 'hook', ...relay], {
+  const child = spawn(process.execPath, [entry, 'hook', ...relay], {
     cwd,
-    env: { PATH: process.env.PATH ?? '', ...('url' in where ? { RELAY_TOKEN: ASK_TOKEN } : {}) },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: cwd,
+      ...('url' in where ? { RELAY_TOKEN: ASK_TOKEN } : {}),
+    },
     stdio: ['pipe', 'pipe', 'ignore'],
   });
   let out = '';
@@ -103,17 +118,19 @@ export async function measureHook(samples: number): Promise<HookFigure> {
     floorCpu: [],
     bareNode: [],
     remote: { toPost: [], toDecision: [], cpu: [] },
+    unbundled: { toPost: [], toDecision: [], cpu: [] },
   };
   /** One prompt through `where`, allowed with one tap; its times into `into`. */
   const askOnce = async (
     where: Parameters<typeof runHook>[0],
     i: number,
     into: HookFigure['remote'],
+    entry = HOOK_COMMAND,
   ) => {
     const before = okPosts(slack).length;
     const cpuAt = await childrenCpuMs();
     const spawnedAt = hrNow();
-    const done = runHook(where, dir, permissionCall(dir, i));
+    const done = runHook(where, dir, permissionCall(dir, i), entry);
     const post = await until(() => okPosts(slack)[before], 'the permission prompt posted');
     into.toPost.push(hrNow() - spawnedAt);
     const tappedAt = hrNow();
@@ -139,6 +156,7 @@ export async function measureHook(samples: number): Promise<HookFigure> {
       await askOnce({ stateDir }, i, figure);
       // a hook whose relay is on another machine: the same, over the ask API on loopback
       await askOnce({ url: `http://127.0.0.1:${askPort}` }, samples + i, figure.remote);
+      await askOnce({ stateDir }, 2 * samples + i, figure.unbundled, MAIN);
     }
     return figure;
   } finally {
@@ -157,6 +175,7 @@ export function hookLines(figure: HookFigure): string[] {
   return [
     `12. hook, ${n} permission prompts (a process each): spawned → chat.postMessage p50 ${p(figure.toPost, 50)}, p99 ${p(figure.toPost, 99)}; Allow tapped → decision printed p50 ${p(figure.toDecision, 50)}, p99 ${p(figure.toDecision, 99)}; CPU per call ${ms(mean(figure.cpu))}  (target p50 ≤ 150 ms and ≤ 50 ms)`,
     `    through the ask API (hook --relay, loopback HTTP): spawned → chat.postMessage p50 ${p(figure.remote.toPost, 50)}, p99 ${p(figure.remote.toPost, 99)}; Allow tapped → decision printed p50 ${p(figure.remote.toDecision, 50)}, p99 ${p(figure.remote.toDecision, 99)}; CPU per call ${ms(mean(figure.remote.cpu))}`,
+    `    unbundled (node dist/src/main.js hook, module by module): spawned → chat.postMessage p50 ${p(figure.unbundled.toPost, 50)}, p99 ${p(figure.unbundled.toPost, 99)}; CPU per call ${ms(mean(figure.unbundled.cpu))}`,
     `    floors: the same process refusing its input at once (its modules loaded, no relay asked) p50 ${p(figure.floor, 50)}, p99 ${p(figure.floor, 99)}, CPU ${ms(mean(figure.floorCpu))}; node -e '' p50 ${p(figure.bareNode, 50)}`,
   ];
 }

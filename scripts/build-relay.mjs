@@ -2,13 +2,16 @@
 // o7-slack-relay command in a clone (bin/o7-slack-relay.js). Incremental, in tsc's build mode:
 // with nothing changed since the last build it builds nothing and prints nothing, in about half
 // a second (most of it loading TypeScript); otherwise it says so on stderr, builds, and says how
-// long it took. A type error in src/ fails it (exit 1); test/, bench/ and scripts/ are not
-// built here (`npm run build` builds them too, for the tests and the bench).
+// long it took. Then it bundles `hook` (scripts/bundle-hook.mjs), which bin/o7-slack-relay.js
+// takes as the mark of the last build. A type error in src/ fails it (exit 1); test/, bench/
+// and scripts/ are not built here (`npm run build` builds them too, for the tests and the
+// bench).
 // Everything it prints goes to stderr, so that a command's own output stays alone on stdout.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleHook } from './bundle-hook.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const config = path.join(root, 'tsconfig.build.json');
@@ -43,7 +46,11 @@ const host = ts.createSolutionBuilderHost(ts.sys, undefined, report, () => {});
 // from dist/src since would not be made again, so a missing entry point means build it all.
 const builder = ts.createSolutionBuilder(host, [config], { force: !existsSync(entry) });
 const project = builder.getNextInvalidatedProject();
-if (project === undefined) process.exit(0);
+if (project === undefined) {
+  // dist/src is up to date, the bundle older than src/ (bin/o7-slack-relay.js ran this)
+  await bundleHook();
+  process.exit(0);
+}
 
 say('building the relay (src/ only)…');
 const started = Date.now();
@@ -52,4 +59,5 @@ if (status !== ts.ExitStatus.Success) {
   say('o7-slack-relay: the build failed (tsc -b tsconfig.build.json): fix the errors above first.');
   process.exit(1);
 }
+await bundleHook();
 say(`built the relay in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { bundleHook } from './bundle-hook.mjs';
 
 const only = process.argv.slice(2);
 
@@ -34,6 +35,8 @@ if (build.status !== 0) {
   console.error('run-tests: the build (tsc -p tsconfig.json) failed; fix the errors above first');
   process.exit(build.status ?? 1);
 }
+// the bundle bin/o7-slack-relay.js runs for `hook`, as a clone's build makes it
+await bundleHook();
 
 // Files run side by side: end-to-end tests spend most of their time waiting on a relay, a
 // stand-in or a child process, so more files than cores keep the machine busy. Each test makes

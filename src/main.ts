@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 import { hostname } from 'node:os';
 import { config as loadDotenv } from 'dotenv';
-import { type HookCommandArgs, readCommandLine } from './cli/command-line.js';
+import { readCommandLine } from './cli/command-line.js';
 import { packageVersion } from './cli/package-version.js';
 import type { RunningRelay } from './cli/start-command.js';
-import { CONFIG_ERROR_CODES, RelayError } from './errors.js';
+import { exitWith } from './exit-code.js';
 import { missingServiceFlags, preferSmallHeap, START_WITH_SERVICE_FLAGS } from './node-tuning.js';
+import { readStdin } from './read-stdin.js';
 import { StopRequested, stopOnSignals } from './stop-signals.js';
 
 /**
@@ -74,8 +75,10 @@ async function main(argv: string[]): Promise<number> {
         stopping.close();
       }
     }
-    case 'hook':
+    case 'hook': {
+      const { runHookCommand } = await import('./claude-code/hook-command.js');
       return runHookCommand(args.hook, { out, err });
+    }
     case 'doctor': {
       loadDotenv({ quiet: true });
       const [
@@ -151,47 +154,6 @@ async function main(argv: string[]): Promise<number> {
       }
     }
   }
-}
-
-/**
- * `o7-slack-relay hook`: answering Claude Code it exits 0 whatever happens (Claude Code reads
- * 2 as "block the tool"); SIGTERM (the terminal answered, or Esc) and Claude Code going away
- * stop the wait, and the batch is withdrawn from Slack.
- */
-async function runHookCommand(
-  hook: HookCommandArgs,
-  io: { out: (line: string) => void; err: (line: string) => void },
-): Promise<number> {
-  if (hook.action === 'mistake') {
-    io.err(`${hook.message}; no decision (see o7-slack-relay help hook).`);
-    return 0;
-  }
-  loadDotenv({ quiet: true });
-  if (hook.action !== 'answer') {
-    const { runHookInstall } = await import('./claude-code/install-hook.js');
-    return runHookInstall(hook, { env: process.env, cwd: process.cwd(), ...io });
-  }
-  const [{ runHook }, { watchParent }] = await Promise.all([
-    import('./claude-code/run-hook.js'),
-    import('./claude-code/parent-watch.js'),
-  ]);
-  const stopping = stopOnSignals(['SIGINT', 'SIGTERM', 'SIGHUP']);
-  const parentGone = new AbortController();
-  const unwatch = watchParent(() => parentGone.abort('Claude Code exited'));
-  const signal = AbortSignal.any([stopping.signal, parentGone.signal]);
-  try {
-    await runHook(hook, {
-      env: process.env,
-      cwd: process.cwd(),
-      readStdin: () => readStdin(() => undefined, signal),
-      ...io,
-      signal,
-    });
-  } finally {
-    unwatch();
-    stopping.close();
-  }
-  return 0;
 }
 
 /**
@@ -279,41 +241,4 @@ async function startRelay(signal: AbortSignal): Promise<number> {
 /** The signal that has a running relay try again the batches Slack refused for good. */
 const RETRY_REFUSED_SIGNAL = 'SIGUSR2';
 
-/**
- * All of standard input as text; on a terminal, says first how to end it. Ctrl-C (which the
- * signal handlers catch) ends the read early with what was read so far.
- */
-async function readStdin(hint: (line: string) => void, signal: AbortSignal): Promise<string> {
-  if (process.stdin.isTTY) {
-    hint("Reading the agent's message from standard input; end it with Ctrl-D.");
-  }
-  const chunks: Buffer[] = [];
-  const stop = () => process.stdin.destroy();
-  signal.addEventListener('abort', stop, { once: true });
-  try {
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  } catch (error) {
-    if (!signal.aborted) throw error;
-  } finally {
-    signal.removeEventListener('abort', stop);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    // A RelayError already says what failed and how to fix it; a stack would only bury that.
-    if (error instanceof RelayError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exitCode = CONFIG_ERROR_CODES.includes(error.code) ? 2 : 1;
-      return;
-    }
-    process.stderr.write(
-      `o7-slack-relay failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    process.exitCode = 1;
-  },
-);
+exitWith(main(process.argv.slice(2)));

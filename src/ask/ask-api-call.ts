@@ -1,5 +1,4 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { stopReason } from '../stop-signals.js';
 
 /** One request to a relay's ask API. */
@@ -26,11 +25,14 @@ const REPLY_MAX_BYTES = 40 * 1024 * 1024;
  * Sends `req` with node's own http or https client (a hook is a fresh process each time, and
  * this loads in a third of the time `fetch` takes) and reads the JSON answer. Never throws:
  * a connection that fails, drops, goes silent past `timeoutMs` or is stopped by `signal` is
- * `lost`, with the error's code (ECONNREFUSED, a certificate's) or what stopped it.
+ * `lost`, with the error's code (ECONNREFUSED, a certificate's) or what stopped it. The client
+ * is loaded on the first call: a hook asking its own machine's relay never needs it.
  */
-export function callAskApi(req: AskApiRequest): Promise<AskApiReply> {
+export async function callAskApi(req: AskApiRequest): Promise<AskApiReply> {
   const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
-  const send = req.url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const { request: send } = await (req.url.protocol === 'https:'
+    ? import('node:https')
+    : import('node:http'));
   return new Promise((resolve) => {
     let done = false;
     const finish = (reply: AskApiReply) => {

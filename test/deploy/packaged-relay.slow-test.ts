@@ -75,6 +75,7 @@ describe('the packed relay', () => {
     for (const file of [
       'bin/o7-slack-relay.js',
       'dist/src/main.js',
+      'dist/hook/hook.cjs',
       '.env.example',
       'manifest.yml',
       'README.md',
@@ -85,6 +86,7 @@ describe('the packed relay', () => {
     const others = packedFiles.filter(
       (f) =>
         !/^dist\/src\/.+\.js$/.test(f) &&
+        f !== 'dist/hook/hook.cjs' &&
         !/^docs\/[^/]+\.md$/.test(f) &&
         !/^(bin\/o7-slack-relay\.js|package\.json|\.env\.example|manifest\.yml|README\.md)$/.test(
           f,
@@ -95,7 +97,7 @@ describe('the packed relay', () => {
   });
 
   test(
-    'npx o7-slack-relay@<tarball> --help and --version work from an empty folder',
+    'npx o7-slack-relay@<tarball> --help, --version and hook (from its bundle) work from an empty folder',
     LONG,
     async () => {
       const empty = path.join(root, 'empty');
@@ -113,6 +115,18 @@ describe('the packed relay', () => {
       const shown = await npx('--version');
       assert.equal(shown.code, 0, shown.stderr);
       assert.equal(shown.stdout, `${version}\n`);
+      // `hook` runs from its bundle in the package: only that writes the code cache
+      const cache = path.join(root, 'xdg-cache');
+      const hooked = await run(
+        'npx',
+        ['--yes', '--prefer-offline', `o7-slack-relay@${tarball}`, 'hook'],
+        { cwd: empty, env: { ...env, XDG_CACHE_HOME: cache } },
+      );
+      assert.equal(hooked.code, 0, hooked.stderr);
+      assert.match(hooked.stderr, /stdin is not JSON \(it is empty\)/);
+      const cached = await readdir(path.join(cache, 'o7-slack-relay'));
+      assert.equal(cached.length, 1, cached.join(' '));
+      assert.match(cached[0] ?? '', /^hook-[0-9a-f]{8}\.v8$/);
       assert.deepEqual(await readdir(empty), [], 'npx left the folder empty');
     },
   );

@@ -23,7 +23,7 @@ import {
   toolResults,
 } from '../support/model-standin.js';
 import { needs } from '../support/preconditions.js';
-import { NODE_LOADER_ARGS, projectModule } from '../support/project-paths.js';
+import { COMMAND, NODE_LOADER_ARGS } from '../support/project-paths.js';
 import {
   ALICE,
   BOB,
@@ -52,12 +52,15 @@ import {
 const PROJECTS_CHANNEL = 'C0PROJS01';
 const CAROL = 'U0CAROL01';
 
-/** The settings `hook install` writes, pointed at this build and the test relay's state. */
+/**
+ * The settings `hook install` writes, pointed at this build and the test relay's state: the
+ * o7-slack-relay command, which runs `hook` from its bundle.
+ */
 const hookSettings = (stateDir: string, hookArgs: readonly string[] = []) => {
   const command = [
     process.execPath,
     ...NODE_LOADER_ARGS,
-    projectModule('src/main'),
+    COMMAND,
     'hook',
     '--state-dir',
     stateDir,

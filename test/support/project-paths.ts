@@ -48,3 +48,6 @@ const tsxLoader = compiled
  */
 export const NODE_LOADER_ARGS: readonly string[] =
   tsxLoader === undefined ? ['--enable-source-maps'] : ['--import', tsxLoader];
+
+/** The o7-slack-relay command as npm links it: `hook` runs from its bundle, the rest main.js. */
+export const COMMAND = repoFile('bin/o7-slack-relay.js');

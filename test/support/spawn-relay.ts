@@ -42,10 +42,12 @@ export function spawnRelay(
     user?: { uid: number; gid: number };
     /** node flags before the program, e.g. SERVICE_NODE_FLAGS */
     nodeFlags?: readonly string[];
+    /** the program instead of main.js: bin/o7-slack-relay.js, which runs `hook` from its bundle */
+    program?: string;
   },
 ): RelayProcess {
   const nodeArgs = [...(opts.nodeFlags ?? []), ...NODE_LOADER_ARGS];
-  const child = spawn(process.execPath, [...nodeArgs, main, ...args], {
+  const child = spawn(process.execPath, [...nodeArgs, opts.program ?? main, ...args], {
     cwd: opts.cwd,
     env: { PATH: process.env.PATH ?? '', ...opts.env },
     stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
